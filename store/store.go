@@ -1,0 +1,334 @@
+// Package store keeps sshuffle's records in Badger: accounts and their names,
+// results, per-game stats, daily streaks, leaderboards, today's deals, saved
+// games and settings. It knows records, not game rules.
+//
+// Every method is safe for concurrent use. Missing records give ErrNotFound;
+// a record that cannot be decoded gives an error wrapping ErrCorrupt that
+// names the record.
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Errors callers can test with errors.Is.
+var (
+	ErrNotFound  = errors.New("store: not found")
+	ErrNameTaken = errors.New("that name is taken")
+	ErrExists    = errors.New("store: account exists")
+	ErrClosed    = errors.New("store: closed")
+	ErrCorrupt   = errors.New("store: corrupt record")
+	ErrInvalid   = errors.New("store: invalid input")
+)
+
+// Limits on what callers may store.
+const (
+	MaxIDLen      = 256     // account ids (SHA256 fingerprints are ~50 bytes)
+	MaxKeyLen     = 100     // "game/variant" keys
+	MaxSpecLen    = 200     // deal spec strings
+	MaxSettingLen = 4096    // setting names and values
+	MaxSaveLen    = 1 << 20 // saved game bytes
+	maxBoard      = 1000    // largest n Board and Results return
+	maxAttempts   = 200     // conflict retries before giving up
+)
+
+// gcEvery is how often the value-log GC loop runs.
+var gcEvery = 5 * time.Minute
+
+// Store is the sshuffle database. The zero value is not usable; call Open.
+type Store struct {
+	db  *badger.DB
+	log *slog.Logger
+	now func() time.Time // only for CreateAccount's Created/LastSeen stamps
+
+	mu     sync.RWMutex // read-held by every operation; Close takes it to write
+	closed bool
+	stop   chan struct{}
+	gcDone chan struct{}
+
+	dailyMu    sync.Mutex
+	dailyLocks map[string]*dailyLock
+}
+
+// smallProfile is the tested small-memory profile from STACK-NOTES.
+func smallProfile(opts badger.Options, logger *slog.Logger) badger.Options {
+	return opts.
+		WithMemTableSize(8 << 20).
+		WithNumMemtables(2).
+		WithBlockCacheSize(8 << 20).
+		WithIndexCacheSize(4 << 20).
+		WithNumCompactors(2).
+		WithValueLogFileSize(16 << 20).
+		WithSyncWrites(true).
+		WithLogger(badgerLogger{logger}).
+		WithLoggingLevel(badger.WARNING).
+		WithMetricsEnabled(false)
+}
+
+// Open opens (or creates) the store in dir. Badger's own messages go to
+// logger at warning level and above; a nil logger discards them.
+func Open(dir string, logger *slog.Logger) (*Store, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("%w: empty directory (use OpenInMemory)", ErrInvalid)
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	db, err := badger.Open(smallProfile(badger.DefaultOptions(dir), logger))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", dir, err)
+	}
+	s := newStore(db, logger)
+	go s.gcLoop()
+	return s, nil
+}
+
+// OpenInMemory opens a store that lives in memory only, for tests.
+func OpenInMemory() (*Store, error) {
+	logger := slog.New(slog.DiscardHandler)
+	db, err := badger.Open(smallProfile(badger.DefaultOptions("").WithInMemory(true), logger).WithSyncWrites(false))
+	if err != nil {
+		return nil, fmt.Errorf("store: open in memory: %w", err)
+	}
+	s := newStore(db, logger)
+	close(s.gcDone) // no value log to collect
+	return s, nil
+}
+
+func newStore(db *badger.DB, logger *slog.Logger) *Store {
+	return &Store{
+		db:         db,
+		log:        logger,
+		now:        time.Now,
+		stop:       make(chan struct{}),
+		gcDone:     make(chan struct{}),
+		dailyLocks: map[string]*dailyLock{},
+	}
+}
+
+// Close stops the GC loop and closes the database. It is safe to call more
+// than once; later calls return nil.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.stop)
+	s.mu.Unlock()
+	<-s.gcDone
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: close: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) gcLoop() {
+	defer close(s.gcDone)
+	t := time.NewTicker(gcEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.runGC()
+		}
+	}
+}
+
+func (s *Store) runGC() {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return
+	}
+	n := 0
+	for {
+		select {
+		case <-s.stop:
+			return
+		default:
+		}
+		if err := s.db.RunValueLogGC(0.5); err != nil {
+			if !errors.Is(err, badger.ErrNoRewrite) && !errors.Is(err, badger.ErrRejected) {
+				s.log.Warn("store: value-log GC", "err", err)
+			}
+			break
+		}
+		n++
+	}
+	if n > 0 {
+		s.log.Info("store: value-log GC", "rewritten", n)
+	}
+}
+
+// view runs fn in a read-only transaction.
+func (s *Store) view(fn func(txn *badger.Txn) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return s.db.View(fn)
+}
+
+// update runs fn in a read-write transaction, retrying on conflicts. fn may
+// run several times and must not have side effects outside txn.
+func (s *Store) update(fn func(txn *badger.Txn) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
+	var err error
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		err = s.db.Update(fn)
+		if !errors.Is(err, badger.ErrConflict) {
+			return err
+		}
+		if attempt > 2 {
+			time.Sleep(time.Duration(attempt) * 100 * time.Microsecond)
+		}
+	}
+	return fmt.Errorf("store: gave up after %d conflicts: %w", maxAttempts, err)
+}
+
+// Record kinds: the first byte of every key. Fields after it are separated by
+// a NUL byte, which no id, key, name or day may contain.
+const (
+	kAccount = 'A' // A id                     -> Account JSON
+	kName    = 'N' // N name                   -> id
+	kResult  = 'R' // R id 0 when(8) spec      -> Result JSON
+	kStats   = 'S' // S id 0 key               -> Stats JSON
+	kStreak  = 'K' // K id 0 key               -> streak JSON
+	kBoard   = 'B' // B key 0 day 0 rank(33) id -> Result JSON
+	kEntry   = 'E' // E key 0 day 0 id         -> rank(33) of the account's entry
+	kDaily   = 'D' // D key 0 day              -> spec
+	kSave    = 'V' // V id 0 key               -> bytes
+	kSetting = 'P' // P id 0 name              -> value
+)
+
+func dbKey(kind byte, parts ...string) []byte {
+	n := 1
+	for _, p := range parts {
+		n += len(p) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, kind)
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, p...)
+	}
+	return b
+}
+
+// prefix is key(kind, parts...) followed by the separator.
+func prefix(kind byte, parts ...string) []byte {
+	return append(dbKey(kind, parts...), 0)
+}
+
+// getJSON reads key into v. what names the record in errors. It returns
+// ErrNotFound (wrapped) when the key is missing.
+func getJSON(txn *badger.Txn, k []byte, what string, v any) error {
+	item, err := txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("store: read %s: %w", what, err)
+	}
+	return item.Value(func(val []byte) error { return decode(val, what, v) })
+}
+
+func decode(val []byte, what string, v any) error {
+	if err := json.Unmarshal(val, v); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, what, err)
+	}
+	return nil
+}
+
+func setJSON(txn *badger.Txn, k []byte, what string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("store: encode %s: %w", what, err)
+	}
+	if err := txn.Set(k, b); err != nil {
+		return fmt.Errorf("store: write %s: %w", what, err)
+	}
+	return nil
+}
+
+// getBytes returns a copy of the value at k, or ErrNotFound.
+func getBytes(txn *badger.Txn, k []byte, what string) ([]byte, error) {
+	item, err := txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: read %s: %w", what, err)
+	}
+	v, err := item.ValueCopy(nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: read %s: %w", what, err)
+	}
+	return v, nil
+}
+
+// checkField rejects empty, oversized or NUL-containing identifiers.
+func checkField(what, v string, max int) error {
+	switch {
+	case v == "":
+		return fmt.Errorf("%w: empty %s", ErrInvalid, what)
+	case len(v) > max:
+		return fmt.Errorf("%w: %s longer than %d bytes", ErrInvalid, what, max)
+	case bytes.IndexByte([]byte(v), 0) >= 0:
+		return fmt.Errorf("%w: %s contains a NUL byte", ErrInvalid, what)
+	}
+	return nil
+}
+
+func checkID(id string) error   { return checkField("account id", id, MaxIDLen) }
+func checkKey(k string) error   { return checkField("game key", k, MaxKeyLen) }
+func checkSpec(sp string) error { return checkField("deal spec", sp, MaxSpecLen) }
+
+// checkDay accepts "2006-01-02".
+func checkDay(day string) error {
+	if _, err := time.Parse(time.DateOnly, day); err != nil || len(day) != len(time.DateOnly) {
+		return fmt.Errorf("%w: day %q is not YYYY-MM-DD", ErrInvalid, day)
+	}
+	return nil
+}
+
+// Day is the UTC day of t as the store writes it: "2026-11-30".
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// badgerLogger routes Badger's warnings and errors to slog and drops the rest.
+type badgerLogger struct{ l *slog.Logger }
+
+func (b badgerLogger) Errorf(f string, a ...any) {
+	b.l.Error("badger: " + trimNL(fmt.Sprintf(f, a...)))
+}
+func (b badgerLogger) Warningf(f string, a ...any) {
+	b.l.Warn("badger: " + trimNL(fmt.Sprintf(f, a...)))
+}
+func (badgerLogger) Infof(string, ...any)  {}
+func (badgerLogger) Debugf(string, ...any) {}
+
+func trimNL(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '\n' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
