@@ -1,0 +1,16 @@
+GO ?= go
+
+.PHONY: run test build vet fmt bench-solve
+
+run:
+	$(GO) run ./cmd/sshuffle serve --addr :2222 --data ./data
+
+build:
+	$(GO) build -o bin/sshuffle ./cmd/sshuffle
+
+# Every test, with the race detector; vet and gofmt first so a style slip
+# fails as loudly as a broken rule.
+test:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+	$(GO) test -race -timeout 15m ./...

@@ -1,0 +1,351 @@
+package arcade
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"sshuffle/engine"
+)
+
+// The board is drawn on a small canvas of cells so that overlapping piles
+// (a Draw 3 waste fan) and hit-testing for the mouse come out of one pass.
+
+const (
+	halfCol   = 4 // characters per half-card column
+	cardWidth = 5
+)
+
+// hit is what a screen cell stands for: a card (or the empty place) of a pile.
+type hit struct {
+	pile, index int
+	ok          bool
+}
+
+type cellStyle uint8
+
+const (
+	stNone cellStyle = iota
+	stBlack
+	stRed
+	stBack
+	stEmpty
+	stLabel
+	stCursorBlack
+	stCursorRed
+	stCursorOther
+	stSelBlack
+	stSelRed
+	stBlocked
+)
+
+type cell struct {
+	ch string
+	st cellStyle
+}
+
+type canvas struct {
+	w, h  int
+	cells [][]cell
+	hits  [][]hit
+}
+
+func newCanvas(w, h int) *canvas {
+	c := &canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
+	for y := range h {
+		c.cells[y] = make([]cell, w)
+		c.hits[y] = make([]hit, w)
+		for x := range w {
+			c.cells[y][x] = cell{ch: " "}
+		}
+	}
+	return c
+}
+
+func (c *canvas) put(x, y int, text string, st cellStyle, h hit) {
+	if y < 0 || y >= c.h {
+		return
+	}
+	for _, r := range text {
+		if x >= 0 && x < c.w {
+			c.cells[y][x] = cell{ch: string(r), st: st}
+			c.hits[y][x] = h
+		}
+		x++
+	}
+}
+
+// boardView is everything the renderer needs besides the piles.
+type boardView struct {
+	unicode, color bool
+	cursor         hit // ok=false: no cursor shown (mouse play)
+	sel            hit // selected card, if ok
+	offsetX        int
+}
+
+func (b boardView) palette() map[cellStyle]lipgloss.Style {
+	face := lipgloss.NewStyle().Background(lipgloss.Color("#eeeeee"))
+	p := map[cellStyle]lipgloss.Style{
+		stNone:        lipgloss.NewStyle(),
+		stBlack:       face.Foreground(lipgloss.Color("#000000")),
+		stRed:         face.Foreground(lipgloss.Color("#d70000")),
+		stBack:        lipgloss.NewStyle().Background(lipgloss.Color("#005f87")).Foreground(lipgloss.Color("#5fafd7")),
+		stEmpty:       lipgloss.NewStyle().Faint(true),
+		stLabel:       lipgloss.NewStyle().Faint(true),
+		stCursorBlack: lipgloss.NewStyle().Background(lipgloss.Color("#ffd700")).Foreground(lipgloss.Color("#000000")).Bold(true),
+		stCursorRed:   lipgloss.NewStyle().Background(lipgloss.Color("#ffd700")).Foreground(lipgloss.Color("#af0000")).Bold(true),
+		stCursorOther: lipgloss.NewStyle().Background(lipgloss.Color("#ffd700")).Foreground(lipgloss.Color("#000000")),
+		stSelBlack:    lipgloss.NewStyle().Background(lipgloss.Color("#87d7ff")).Foreground(lipgloss.Color("#000000")),
+		stSelRed:      lipgloss.NewStyle().Background(lipgloss.Color("#87d7ff")).Foreground(lipgloss.Color("#af0000")),
+		stBlocked:     face.Foreground(lipgloss.Color("#808080")),
+	}
+	if !b.color {
+		// Without colour the brackets tell red from black, and reverse
+		// video and underline mark the cursor and the selection.
+		plain := lipgloss.NewStyle()
+		for k := range p {
+			p[k] = plain
+		}
+		p[stCursorBlack] = plain.Reverse(true)
+		p[stCursorRed] = plain.Reverse(true)
+		p[stCursorOther] = plain.Reverse(true)
+		p[stSelBlack] = plain.Underline(true)
+		p[stSelRed] = plain.Underline(true)
+		p[stEmpty] = plain
+	}
+	return p
+}
+
+func (b boardView) cardText(c engine.Card) string {
+	r := c.Rank().Short()
+	s := c.Suit().Letter()
+	if b.unicode {
+		s = c.Suit().Symbol()
+	}
+	if len(r) == 1 {
+		r = " " + r
+	}
+	if !b.color {
+		if c.Red() {
+			return "(" + r + s + ")"
+		}
+		return "[" + r + s + "]"
+	}
+	return " " + r + s + " "
+}
+
+func (b boardView) backText(n int) string {
+	fill := "░"
+	if !b.unicode {
+		fill = "#"
+	}
+	if n > 1 {
+		t := fmt.Sprintf("%d", n)
+		if len(t) > 3 {
+			t = "99+"
+		}
+		pad := 3 - len(t)
+		return strings.Repeat(fill, 1+pad/2) + t + strings.Repeat(fill, 1+pad-pad/2)
+	}
+	if !b.color {
+		return "[###]"
+	}
+	return strings.Repeat(fill, cardWidth)
+}
+
+func (b boardView) styleFor(c engine.Card, h hit, blocked bool) cellStyle {
+	red := c.Red()
+	switch {
+	case b.cursor.ok && b.cursor.pile == h.pile && b.cursor.index == h.index:
+		if red {
+			return stCursorRed
+		}
+		return stCursorBlack
+	case b.sel.ok && b.sel.pile == h.pile && h.index >= b.sel.index:
+		if red {
+			return stSelRed
+		}
+		return stSelBlack
+	case blocked:
+		return stBlocked
+	case red:
+		return stRed
+	}
+	return stBlack
+}
+
+// boardSize is the canvas a set of piles needs when nothing is compressed.
+func boardSize(piles []engine.Pile) (w, h int) {
+	for _, p := range piles {
+		right := (p.X+2)*halfCol - (halfCol*2 - cardWidth)
+		if p.Fan == engine.FanRight {
+			right += (max(p.Show, 1) - 1) * halfCol
+		}
+		w = max(w, right)
+		h = max(h, p.Y+2)
+	}
+	return w, h
+}
+
+// render draws the piles into a canvas of w x h cells.
+func (b boardView) render(piles []engine.Pile, w, h int) *canvas {
+	c := newCanvas(w, h)
+	for i, p := range piles {
+		x := b.offsetX + p.X*halfCol
+		switch p.Fan {
+		case engine.FanDown:
+			b.drawColumn(c, i, p, x, h)
+		case engine.FanRight:
+			b.drawFanRight(c, i, p, x)
+		default:
+			b.drawSingle(c, i, p, x)
+		}
+	}
+	return c
+}
+
+func (b boardView) drawEmpty(c *canvas, pile int, p engine.Pile, x, y int) {
+	h := hit{pile: pile, index: -1, ok: true}
+	st := stEmpty
+	if b.cursor.ok && b.cursor.pile == pile {
+		st = stCursorOther
+	}
+	if p.Kind == engine.Slot {
+		// A cleared place in Pyramid or TriPeaks: nothing to draw, but the
+		// cursor needs something to show when it rests there.
+		if st == stCursorOther {
+			c.put(x, y, "     ", st, h)
+		}
+		return
+	}
+	inner := "   "
+	if p.Kind == engine.Stock && p.Label != "" && len(p.Label) <= 3 {
+		inner = fmt.Sprintf("%-3s", p.Label)
+	}
+	c.put(x, y, "["+inner+"]", st, h)
+}
+
+func (b boardView) drawSingle(c *canvas, pile int, p engine.Pile, x int) {
+	y := p.Y
+	if len(p.Cards) == 0 {
+		b.drawEmpty(c, pile, p, x, y)
+	} else {
+		top := len(p.Cards) - 1
+		h := hit{pile: pile, index: top, ok: true}
+		if p.FaceDown > top {
+			st := stBack
+			if b.cursor.ok && b.cursor.pile == pile {
+				st = stCursorOther
+			}
+			c.put(x, y, b.backText(1), st, h)
+		} else {
+			c.put(x, y, b.cardText(p.Cards[top]), b.styleFor(p.Cards[top], h, p.Blocked), h)
+		}
+	}
+	if p.Label != "" && p.Kind != engine.Slot {
+		c.put(x, y+1, fmt.Sprintf("%-5s", p.Label), stLabel, hit{pile: pile, index: len(p.Cards) - 1, ok: true})
+	}
+}
+
+func (b boardView) drawFanRight(c *canvas, pile int, p engine.Pile, x int) {
+	if len(p.Cards) == 0 {
+		b.drawEmpty(c, pile, p, x, p.Y)
+		return
+	}
+	show := min(max(p.Show, 1), len(p.Cards))
+	start := len(p.Cards) - show
+	for i := start; i < len(p.Cards); i++ {
+		h := hit{pile: pile, index: i, ok: true}
+		// Cards under the top one cannot be played: they point at the top.
+		if i < len(p.Cards)-1 {
+			h.index = len(p.Cards) - 1
+		}
+		st := b.styleFor(p.Cards[i], hit{pile: pile, index: i}, false)
+		c.put(x+(i-start)*halfCol, p.Y, b.cardText(p.Cards[i]), st, h)
+	}
+}
+
+// drawColumn fans a tableau column downward, squeezing it into the lines
+// left: first the face-down run becomes one line with a count, then the
+// middle of the face-up run folds into one line.
+func (b boardView) drawColumn(c *canvas, pile int, p engine.Pile, x, h int) {
+	y := p.Y
+	if len(p.Cards) == 0 {
+		b.drawEmpty(c, pile, p, x, y)
+		return
+	}
+	avail := h - y
+	down := min(p.FaceDown, len(p.Cards))
+	up := len(p.Cards) - down
+	needDown := down
+	if down+up > avail && down > 1 {
+		needDown = 1
+	}
+	fold := 0 // face-up cards hidden in one folded line
+	if needDown+up > avail {
+		fold = needDown + up - avail + 1
+		if fold > up-2 {
+			fold = max(up-2, 0)
+		}
+	}
+	row := y
+	if needDown == 1 && down > 1 {
+		st := stBack
+		if b.cursor.ok && b.cursor.pile == pile && b.cursor.index < down {
+			st = stCursorOther
+		}
+		c.put(x, row, b.backText(down), st, hit{pile: pile, index: down - 1, ok: true})
+		row++
+	} else {
+		for i := 0; i < down; i++ {
+			c.put(x, row, b.backText(1), stBack, hit{pile: pile, index: i, ok: true})
+			row++
+		}
+	}
+	for i := down; i < len(p.Cards); i++ {
+		if fold > 0 && i == down+1 {
+			hh := hit{pile: pile, index: i, ok: true}
+			st := stLabel
+			if b.cursor.ok && b.cursor.pile == pile && b.cursor.index >= i && b.cursor.index < i+fold {
+				st = stCursorOther
+			}
+			c.put(x, row, fmt.Sprintf(" +%-3d", fold), st, hh)
+			row++
+			i += fold - 1
+			continue
+		}
+		hh := hit{pile: pile, index: i, ok: true}
+		c.put(x, row, b.cardText(p.Cards[i]), b.styleFor(p.Cards[i], hh, false), hh)
+		row++
+	}
+}
+
+// String renders the canvas with styles, one run of equal style at a time.
+func (c *canvas) String(pal map[cellStyle]lipgloss.Style) string {
+	var sb strings.Builder
+	for y := range c.h {
+		if y > 0 {
+			sb.WriteByte('\n')
+		}
+		row := c.cells[y]
+		end := len(row)
+		for end > 0 && row[end-1].ch == " " && row[end-1].st == stNone {
+			end--
+		}
+		for x := 0; x < end; {
+			st := row[x].st
+			var run strings.Builder
+			for x < end && row[x].st == st {
+				run.WriteString(row[x].ch)
+				x++
+			}
+			if st == stNone {
+				sb.WriteString(run.String())
+			} else {
+				sb.WriteString(pal[st].Render(run.String()))
+			}
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,162 @@
+package arcade
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// menuItem is a line of the menu: a game, or a table game still to come.
+type menuItem struct {
+	title string
+	info  gameInfo
+	soon  string // non-empty: listed, not playable yet
+}
+
+func menuItems() []menuItem {
+	var items []menuItem
+	for _, g := range catalogue {
+		it := menuItem{title: g.Title, info: g}
+		if g.New == nil {
+			it.soon = "coming soon"
+		}
+		items = append(items, it)
+	}
+	items = append(items,
+		menuItem{title: "Spite and Malice", soon: "coming soon: a two-player race, against the computer or a friend"},
+		menuItem{title: "Kings in the Corner", soon: "coming soon: build down around the table, 2 to 4 players"},
+	)
+	return items
+}
+
+type menu struct {
+	env    *env
+	items  []menuItem
+	cursor int
+	msg    string
+	top    int // first line of the list on screen, for mouse hits
+}
+
+func newMenu(e *env) *menu { return &menu{env: e, items: menuItems()} }
+
+func (m *menu) minSize() (int, int) { return 44, 16 }
+
+func (m *menu) update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		m.msg = ""
+		switch msg.String() {
+		case "up", "k", "shift+tab":
+			m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
+		case "down", "j", "tab":
+			m.cursor = (m.cursor + 1) % len(m.items)
+		case "home", "g":
+			m.cursor = 0
+		case "end", "G":
+			m.cursor = len(m.items) - 1
+		case "enter", "space", "l", "right":
+			return m.open()
+		case "p":
+			return newProfile(m.env), nil
+		case "?":
+			return newHelp(m.env, m, nil), nil
+		case "q", "esc":
+			return m, func() tea.Msg { return quitRequestMsg{} }
+		default:
+			if t := msg.Text; len(t) == 1 && t[0] >= '1' && t[0] <= '9' {
+				if i := int(t[0] - '1'); i < len(m.items) {
+					m.cursor = i
+					return m.open()
+				}
+			}
+		}
+	case tea.MouseClickMsg:
+		i := msg.Y - m.top
+		if msg.Button == tea.MouseLeft && i >= 0 && i < len(m.items) {
+			if m.cursor == i {
+				return m.open()
+			}
+			m.cursor = i
+		}
+	case tea.MouseWheelMsg:
+		if msg.Button == tea.MouseWheelUp {
+			m.cursor = max(m.cursor-1, 0)
+		} else if msg.Button == tea.MouseWheelDown {
+			m.cursor = min(m.cursor+1, len(m.items)-1)
+		}
+	}
+	return m, nil
+}
+
+func (m *menu) open() (screen, tea.Cmd) {
+	it := m.items[m.cursor]
+	if it.soon != "" {
+		m.msg = it.title + " is " + it.soon + "."
+		return m, nil
+	}
+	g, err := openGame(m.env, it.info)
+	if err != nil {
+		m.msg = err.Error()
+		return m, nil
+	}
+	return g, g.init()
+}
+
+func (m *menu) view() string {
+	var b strings.Builder
+	b.WriteString(titleStyle.Render("♠ sshuffle ♥") + faintStyle.Render("  card games over SSH") + "\n")
+	who := m.env.player.Name
+	if who == "" {
+		who = "(no name yet)"
+	}
+	b.WriteString(faintStyle.Render("Playing as "+who) + "\n\n")
+	m.top = 3
+	for i, it := range m.items {
+		line := fmt.Sprintf("%d  %s", i+1, it.title)
+		if i >= 9 {
+			line = "   " + it.title
+		}
+		if it.soon != "" {
+			line += faintStyle.Render("  (coming soon)")
+		}
+		if i == m.cursor {
+			b.WriteString(selStyle.Render("> "+fmt.Sprintf("%-28s", stripStyle(line))) + "\n")
+		} else {
+			b.WriteString("  " + line + "\n")
+		}
+	}
+	b.WriteString("\n")
+	if it := m.items[m.cursor]; it.soon == "" && it.info.Blurb != "" {
+		b.WriteString(faintStyle.Render(it.info.Blurb) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
+	if m.msg != "" {
+		b.WriteString(warnStyle.Render(m.msg) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
+	b.WriteString(helpBar(m.env.width, "↑↓/jk", "choose", "enter", "play", "p", "profile", "?", "help", "q", "quit"))
+	return b.String()
+}
+
+// stripStyle drops the faint "(coming soon)" styling so the highlighted
+// line is one even bar.
+func stripStyle(s string) string {
+	var out strings.Builder
+	inEsc := false
+	for _, r := range s {
+		switch {
+		case r == '\x1b':
+			inEsc = true
+		case inEsc:
+			if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+				inEsc = false
+			}
+		default:
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
+}

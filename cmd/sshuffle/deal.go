@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"sshuffle/engine"
+	"sshuffle/games/freecell"
+	"sshuffle/games/klondike"
+	"sshuffle/games/spider"
+	"sshuffle/games/tripeaks"
+)
+
+var texts = map[string]func(engine.Spec) (string, error){
+	"klondike": klondike.Text,
+	"freecell": freecell.Text,
+	"spider":   spider.Text,
+	"tripeaks": tripeaks.Text,
+}
+
+func deal(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 2 || len(args) > 3 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	text, ok := texts[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "sshuffle deal: unknown game %q\n", args[0])
+		return 2
+	}
+	seed, err := strconv.ParseUint(args[1], 10, 64)
+	if err != nil {
+		fmt.Fprintf(stderr, "sshuffle deal: %q is not a deal number\n", args[1])
+		return 2
+	}
+	spec := engine.Spec{Game: args[0], Seed: seed}
+	if len(args) == 3 {
+		spec.Variant = args[2]
+	}
+	out, err := text(spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "sshuffle deal: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, out)
+	return 0
+}

@@ -1,0 +1,127 @@
+// Command sshuffle serves the card arcade over SSH, and prints deals, solves
+// and replays from the command line.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"sshuffle/arcade"
+	"sshuffle/hostkeys"
+	"sshuffle/store"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args, stderr)
+	case "deal":
+		return deal(args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "sshuffle: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
+
+const usage = `usage:
+  sshuffle [serve] [--addr HOST:PORT] [--data DIR] [--idle 30m] [--max-sessions N] [--max-per-addr N]
+        serve the arcade (env SSHUFFLE_ADDR, SSHUFFLE_DATA)
+  sshuffle deal freecell N
+  sshuffle deal klondike|spider|tripeaks|pyramid SEED [draw1|draw3|1suit|2suit|4suit]
+        print a deal's opening layout
+`
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func serve(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr("SSHUFFLE_ADDR", ":2222"), "address to listen on")
+	data := fs.String("data", envOr("SSHUFFLE_DATA", "./data"), "directory for the store and host key")
+	idle := fs.Duration("idle", 30*time.Minute, "end a session after this long without a key press")
+	maxSessions := fs.Int("max-sessions", 2000, "most sessions at once")
+	maxPerAddr := fs.Int("max-per-addr", 10, "most sessions from one address")
+	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var h slog.Handler = slog.NewTextHandler(stderr, nil)
+	if *logJSON {
+		h = slog.NewJSONHandler(stderr, nil)
+	}
+	log := slog.New(h)
+	slog.SetDefault(log)
+
+	key, err := hostkeys.LoadOrCreate(*data)
+	if err != nil {
+		log.Error("host key", "error", err.Error())
+		return 1
+	}
+	log.Info("host key", "path", key.Path, "fingerprint", key.Fingerprint, "created", key.Created)
+
+	st, err := store.Open(filepath.Join(*data, "store"), log)
+	if err != nil {
+		log.Error("opening store", "error", err.Error())
+		return 1
+	}
+	srv, err := arcade.New(arcade.Config{
+		Addr: *addr, HostKeyPEM: key.PEM, IdleTimeout: *idle,
+		MaxSessions: *maxSessions, MaxPerAddr: *maxPerAddr, Logger: log,
+	}, st)
+	if err != nil {
+		log.Error("server", "error", err.Error())
+		_ = st.Close()
+		return 1
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	code := 0
+	select {
+	case s := <-sig:
+		log.Info("shutting down", "signal", s.String(), "sessions", srv.Sessions())
+	case err := <-errc:
+		if err != nil {
+			log.Error("server stopped", "error", err.Error())
+			code = 1
+		}
+	}
+	// Sessions get 3 s to save and say goodbye; the whole exit stays under 5 s.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		log.Warn("shutdown", "error", err.Error())
+	}
+	if err := st.Close(); err != nil {
+		log.Error("closing store", "error", err.Error())
+		code = 1
+	}
+	log.Info("stopped")
+	return code
+}
