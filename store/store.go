@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -53,6 +54,7 @@ type Store struct {
 	closed bool
 	stop   chan struct{}
 	gcDone chan struct{}
+	gcRuns atomic.Int64
 
 	dailyMu    sync.Mutex
 	dailyLocks map[string]*dailyLock
@@ -87,7 +89,7 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", dir, err)
 	}
 	s := newStore(db, logger)
-	go s.gcLoop()
+	go s.gcLoop(gcEvery)
 	return s, nil
 }
 
@@ -132,9 +134,9 @@ func (s *Store) Close() error {
 	return nil
 }
 
-func (s *Store) gcLoop() {
+func (s *Store) gcLoop(every time.Duration) {
 	defer close(s.gcDone)
-	t := time.NewTicker(gcEvery)
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
@@ -147,6 +149,7 @@ func (s *Store) gcLoop() {
 }
 
 func (s *Store) runGC() {
+	s.gcRuns.Add(1)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
@@ -332,3 +335,5 @@ func trimNL(s string) string {
 	}
 	return s
 }
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,442 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Result is one finished game.
+type Result struct {
+	Account  string        // account id
+	Name     string        // the player's name when it was played (Board shows the current one)
+	Spec     string        // engine.Spec.String()
+	Key      string        // engine.Spec.Key(): "game/variant"
+	Won      bool          //
+	Score    int           // points (may be negative in TriPeaks)
+	Moves    int           //
+	Elapsed  time.Duration //
+	Finished time.Time     //
+	Daily    bool          // this was the key's deal of the day
+	Day      string        // "2026-11-30" (UTC) when Daily; the day of Finished if left empty
+}
+
+// Stats are one account's totals for one key.
+type Stats struct {
+	Played    int
+	Won       int
+	BestScore int           // highest score of any game played (meaningful when Played > 0)
+	BestTime  time.Duration // fastest won game; 0 until one is won
+	TotalTime time.Duration // sum of Elapsed over all games
+	Last      time.Time     // Finished of the latest game
+}
+
+// Streak counts consecutive UTC days on which the player won a key's daily deal.
+type Streak struct {
+	Current int
+	Best    int
+	LastDay string // last day whose daily deal was won, "" if none
+}
+
+// pointsGames are the games whose boards rank by points after won/lost.
+var pointsGames = map[string]bool{"klondike": true, "spider": true, "tripeaks": true}
+
+// ByPoints reports whether boards for key ("game/variant") rank by points:
+// true for Klondike, Spider and TriPeaks.
+func ByPoints(key string) bool {
+	game, _, _ := strings.Cut(key, "/")
+	return pointsGames[game]
+}
+
+// rankKey is 33 bytes that sort in board order: won first, then higher
+// points (if the key ranks by points), less time, fewer moves, earlier finish.
+func rankKey(r Result) []byte {
+	b := make([]byte, 33)
+	if !r.Won {
+		b[0] = 1
+	}
+	if ByPoints(r.Key) {
+		// order-preserving int64 -> uint64, then inverted so higher comes first
+		binary.BigEndian.PutUint64(b[1:], math.MaxUint64-(uint64(int64(r.Score))^(1<<63)))
+	}
+	binary.BigEndian.PutUint64(b[9:], uint64(max(r.Elapsed, 0)))
+	binary.BigEndian.PutUint64(b[17:], uint64(max(r.Moves, 0)))
+	binary.BigEndian.PutUint64(b[25:], timeKey(r.Finished))
+	return b
+}
+
+// timeKey orders times as unsigned big-endian integers.
+func timeKey(t time.Time) uint64 { return uint64(t.UnixNano()) ^ (1 << 63) }
+
+func (r *Result) check() error {
+	if err := checkID(r.Account); err != nil {
+		return err
+	}
+	if err := checkKey(r.Key); err != nil {
+		return err
+	}
+	if err := checkSpec(r.Spec); err != nil {
+		return err
+	}
+	if len(r.Name) > 64 {
+		return fmt.Errorf("%w: player name longer than 64 bytes", ErrInvalid)
+	}
+	if r.Finished.IsZero() {
+		return fmt.Errorf("%w: result without a Finished time", ErrInvalid)
+	}
+	if r.Daily {
+		if r.Day == "" {
+			r.Day = Day(r.Finished)
+		}
+		if err := checkDay(r.Day); err != nil {
+			return err
+		}
+	} else if r.Day != "" {
+		return fmt.Errorf("%w: Day %q on a result that is not Daily", ErrInvalid, r.Day)
+	}
+	r.Finished = r.Finished.UTC()
+	return nil
+}
+
+func resultKey(r Result) []byte {
+	var when [8]byte
+	binary.BigEndian.PutUint64(when[:], timeKey(r.Finished))
+	k := prefix(kResult, r.Account)
+	k = append(k, when[:]...)
+	return append(k, r.Spec...)
+}
+
+// RecordResult stores a finished game and, in the same transaction, updates
+// the account's stats for r.Key, its daily streak (for a won daily deal) and
+// its entries on the all-time board and (for a daily deal) the day's board.
+// It returns after the commit is synced to disk. Recording the same result
+// (same account, Finished and Spec) again is a no-op.
+func (s *Store) RecordResult(r Result) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	val, err := jsonBytes(r)
+	if err != nil {
+		return err
+	}
+	rk := resultKey(r)
+	return s.update(func(txn *badger.Txn) error {
+		_, err := txn.Get(rk)
+		if err == nil {
+			return nil // already recorded
+		}
+		if !errors.Is(err, badger.ErrKeyNotFound) {
+			return fmt.Errorf("store: read result: %w", err)
+		}
+		if err := txn.Set(rk, val); err != nil {
+			return fmt.Errorf("store: write result: %w", err)
+		}
+		if err := addStats(txn, r); err != nil {
+			return err
+		}
+		if r.Daily && r.Won {
+			if err := addStreak(txn, r); err != nil {
+				return err
+			}
+		}
+		if err := putBoard(txn, r, "", val); err != nil {
+			return err
+		}
+		if r.Daily {
+			return putBoard(txn, r, r.Day, val)
+		}
+		return nil
+	})
+}
+
+func addStats(txn *badger.Txn, r Result) error {
+	k := dbKey(kStats, r.Account, r.Key)
+	what := "stats " + r.Key + " of " + r.Account
+	var st Stats
+	if err := getJSON(txn, k, what, &st); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if st.Played == 0 || r.Score > st.BestScore {
+		st.BestScore = r.Score
+	}
+	st.Played++
+	if r.Won {
+		st.Won++
+		if st.BestTime == 0 || (r.Elapsed > 0 && r.Elapsed < st.BestTime) {
+			st.BestTime = r.Elapsed
+		}
+	}
+	st.TotalTime += max(r.Elapsed, 0)
+	if r.Finished.After(st.Last) {
+		st.Last = r.Finished
+	}
+	return setJSON(txn, k, what, st)
+}
+
+// addStreak counts a won daily deal. A win for the day already counted, or
+// for an earlier day, leaves the streak alone; the day after the last counts
+// one more; any later day starts again at 1.
+func addStreak(txn *badger.Txn, r Result) error {
+	k := dbKey(kStreak, r.Account, r.Key)
+	what := "streak " + r.Key + " of " + r.Account
+	var st Streak
+	if err := getJSON(txn, k, what, &st); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	day, _ := time.Parse(time.DateOnly, r.Day)
+	switch {
+	case st.LastDay == "":
+		st.Current = 1
+	case r.Day <= st.LastDay:
+		return nil
+	case Day(day.AddDate(0, 0, -1)) == st.LastDay:
+		st.Current++
+	default:
+		st.Current = 1
+	}
+	st.LastDay = r.Day
+	st.Best = max(st.Best, st.Current)
+	return setJSON(txn, k, what, st)
+}
+
+// putBoard keeps r on the board (key, day) if it beats the account's entry.
+func putBoard(txn *badger.Txn, r Result, day string, val []byte) error {
+	ek := dbKey(kEntry, r.Key, day, r.Account)
+	rank := rankKey(r)
+	old, err := getBytes(txn, ek, "board entry "+r.Key+" "+day+" of "+r.Account)
+	switch {
+	case err == nil:
+		if len(old) != len(rank) {
+			return fmt.Errorf("%w: board entry %s %s of %s: %d bytes", ErrCorrupt, r.Key, day, r.Account, len(old))
+		}
+		if bytes.Compare(rank, old) >= 0 {
+			return nil // the old entry is as good or better
+		}
+		if err := txn.Delete(boardKey(r.Key, day, old, r.Account)); err != nil {
+			return fmt.Errorf("store: drop board entry: %w", err)
+		}
+	case !errors.Is(err, ErrNotFound):
+		return err
+	}
+	if err := txn.Set(ek, rank); err != nil {
+		return fmt.Errorf("store: write board entry: %w", err)
+	}
+	if err := txn.Set(boardKey(r.Key, day, rank, r.Account), val); err != nil {
+		return fmt.Errorf("store: write board: %w", err)
+	}
+	return nil
+}
+
+func boardKey(key, day string, rank []byte, account string) []byte {
+	k := prefix(kBoard, key, day)
+	k = append(k, rank...)
+	return append(k, account...)
+}
+
+func jsonBytes(r Result) ([]byte, error) {
+	b, err := jsonMarshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("store: encode result: %w", err)
+	}
+	return b, nil
+}
+
+// Stats returns the account's stats for every key it has played.
+func (s *Store) Stats(account string) (map[string]Stats, error) {
+	if err := checkID(account); err != nil {
+		return nil, err
+	}
+	out := map[string]Stats{}
+	err := s.view(func(txn *badger.Txn) error {
+		p := prefix(kStats, account)
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, PrefetchValues: true, PrefetchSize: 16})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := string(it.Item().Key()[len(p):])
+			var st Stats
+			if err := it.Item().Value(func(v []byte) error {
+				return decode(v, "stats "+k+" of "+account, &st)
+			}); err != nil {
+				return err
+			}
+			out[k] = st
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// StatsFor returns the account's stats for key; zero Stats if never played.
+func (s *Store) StatsFor(account, key string) (Stats, error) {
+	if err := checkID(account); err != nil {
+		return Stats{}, err
+	}
+	if err := checkKey(key); err != nil {
+		return Stats{}, err
+	}
+	var st Stats
+	err := s.view(func(txn *badger.Txn) error {
+		err := getJSON(txn, dbKey(kStats, account, key), "stats "+key+" of "+account, &st)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	return st, err
+}
+
+// Streak returns the account's daily streak for key as of today's UTC day:
+// Current is 0 when the last daily win is older than yesterday.
+func (s *Store) Streak(account, key string, today time.Time) (Streak, error) {
+	if err := checkID(account); err != nil {
+		return Streak{}, err
+	}
+	if err := checkKey(key); err != nil {
+		return Streak{}, err
+	}
+	var st Streak
+	err := s.view(func(txn *badger.Txn) error {
+		err := getJSON(txn, dbKey(kStreak, account, key), "streak "+key+" of "+account, &st)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return Streak{}, err
+	}
+	if st.LastDay != Day(today) && st.LastDay != Day(today.UTC().AddDate(0, 0, -1)) {
+		st.Current = 0
+	}
+	return st, nil
+}
+
+// Board returns up to n results of the board for key, best first: the
+// all-time board when day is "", else the board of that day's daily deal.
+// One entry per account (its best); Name is the account's current name.
+func (s *Store) Board(key, day string, n int) ([]Result, error) {
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	if day != "" {
+		if err := checkDay(day); err != nil {
+			return nil, err
+		}
+	}
+	n = min(max(n, 0), maxBoard)
+	out := []Result{}
+	if n == 0 {
+		return out, nil
+	}
+	err := s.view(func(txn *badger.Txn) error {
+		p := prefix(kBoard, key, day)
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, PrefetchValues: true, PrefetchSize: min(n, 100)})
+		defer it.Close()
+		for it.Rewind(); it.Valid() && len(out) < n; it.Next() {
+			var r Result
+			if err := it.Item().Value(func(v []byte) error {
+				return decode(v, fmt.Sprintf("board %s %q entry %x", key, day, it.Item().Key()[len(p):]), &r)
+			}); err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		for i := range out {
+			var a Account
+			if getJSON(txn, dbKey(kAccount, out[i].Account), "", &a) == nil && a.Name != "" {
+				out[i].Name = a.Name
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Rank returns the account's place on a board (1 is first) and its entry,
+// or ErrNotFound if it has none. It walks the board up to the entry.
+func (s *Store) Rank(account, key, day string) (int, Result, error) {
+	if err := checkID(account); err != nil {
+		return 0, Result{}, err
+	}
+	if err := checkKey(key); err != nil {
+		return 0, Result{}, err
+	}
+	if day != "" {
+		if err := checkDay(day); err != nil {
+			return 0, Result{}, err
+		}
+	}
+	var (
+		place int
+		r     Result
+	)
+	err := s.view(func(txn *badger.Txn) error {
+		what := "board entry " + key + " " + day + " of " + account
+		rank, err := getBytes(txn, dbKey(kEntry, key, day, account), what)
+		if err != nil {
+			return err
+		}
+		bk := boardKey(key, day, rank, account)
+		if err := getJSON(txn, bk, what, &r); err != nil {
+			return err
+		}
+		p := prefix(kBoard, key, day)
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			place++
+			if bytes.Equal(it.Item().Key(), bk) {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: %s not on its board", ErrCorrupt, what)
+	})
+	if err != nil {
+		return 0, Result{}, err
+	}
+	return place, r, nil
+}
+
+// Results returns up to n of the account's results, newest first.
+func (s *Store) Results(account string, n int) ([]Result, error) {
+	if err := checkID(account); err != nil {
+		return nil, err
+	}
+	n = min(max(n, 0), maxBoard)
+	out := []Result{}
+	if n == 0 {
+		return out, nil
+	}
+	err := s.view(func(txn *badger.Txn) error {
+		p := prefix(kResult, account)
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, Reverse: true, PrefetchValues: true, PrefetchSize: min(n, 100)})
+		defer it.Close()
+		upper := append(p[:len(p)-1:len(p)-1], 1) // just past every key with prefix p
+		for it.Seek(upper); it.Valid() && len(out) < n; it.Next() {
+			var r Result
+			if err := it.Item().Value(func(v []byte) error {
+				return decode(v, fmt.Sprintf("result %x of %s", it.Item().Key()[len(p):], account), &r)
+			}); err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
