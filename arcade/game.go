@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"sshuffle/engine"
 	"sshuffle/store"
@@ -515,28 +516,71 @@ func (s *gameScreen) view() string {
 	b.WriteString(head + "   " + stats + "\n")
 	piles := s.g.Piles()
 	bw, _ := boardSize(piles)
-	boardH := e.height - 3
+	// Two lines stay for the message: rule sentences can be long.
+	boardH := e.height - 4
 	off := max((e.width-bw)/2, 0)
 	bv := boardView{unicode: e.unicode, color: e.color, cursor: s.cursor, sel: s.sel, offsetX: off}
 	s.canvas = bv.render(piles, min(e.width, 200), boardH)
 	s.boardTop = 1
 	b.WriteString(s.canvas.String(bv.palette()) + "\n")
-	switch s.kind {
-	case msgErr:
-		if e.color {
-			b.WriteString(errStyle.Render(s.msg))
-		} else {
-			b.WriteString("! " + s.msg)
-		}
-	case msgWarn:
-		b.WriteString(warnStyle.Render(s.msg))
-	case msgOK:
-		b.WriteString(okStyle.Render(s.msg))
-	default:
-		b.WriteString(faintStyle.Render(s.msg))
+	msg := s.msg
+	if s.kind == msgErr && !e.color {
+		msg = "! " + msg
 	}
-	b.WriteString("\n")
+	lines := fitLines(msg, e.width, 2)
+	for i := range 2 {
+		if i < len(lines) {
+			switch s.kind {
+			case msgErr:
+				b.WriteString(errStyle.Render(lines[i]))
+			case msgWarn:
+				b.WriteString(warnStyle.Render(lines[i]))
+			case msgOK:
+				b.WriteString(okStyle.Render(lines[i]))
+			default:
+				b.WriteString(faintStyle.Render(lines[i]))
+			}
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString(helpBar(e.width, "←↓↑→", "move", "space", "pick/drop", "f", "home", "d", "draw", "u", "undo",
 		"t", "hint", "n", "new", "r", "restart", "?", "help", "q", "menu"))
 	return b.String()
+}
+
+// fitLines word-wraps text into at most n lines of width cells, ending
+// with an ellipsis when it had to cut.
+func fitLines(text string, width, n int) []string {
+	if text == "" || width <= 0 {
+		return nil
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && lipgloss.Width(line)+1+lipgloss.Width(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	lines = append(lines, line)
+	if len(lines) > n {
+		lines = lines[:n]
+		last := []rune(lines[n-1])
+		for lipgloss.Width(string(last))+1 > width && len(last) > 0 {
+			last = last[:len(last)-1]
+		}
+		lines[n-1] = string(last) + "…"
+	}
+	for i, l := range lines {
+		r := []rune(l)
+		for lipgloss.Width(string(r)) > width {
+			r = r[:len(r)-1]
+		}
+		lines[i] = string(r)
+	}
+	return lines
 }
