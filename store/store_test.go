@@ -260,8 +260,8 @@ func TestGCLoopRunsAndStops(t *testing.T) {
 	gcEvery = 5 * time.Millisecond
 	defer func() { gcEvery = old }()
 	s, _ := openTemp(t)
-	for i := range 20 {
-		require.NoError(t, s.PutSave("a", "k", make([]byte, 512<<10-i)))
+	for i := range 5 {
+		require.NoError(t, s.PutSave("a", "k", make([]byte, 64<<10-i)))
 	}
 	require.Eventually(t, func() bool { return s.gcRuns.Load() >= 2 }, 10*time.Second, time.Millisecond)
 	done := make(chan struct{})
