@@ -1,0 +1,5 @@
+//go:build !race
+
+package klondike
+
+const raceEnabled = false
