@@ -9,6 +9,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,7 +75,7 @@ type term struct {
 	t     *testing.T
 	sess  *gossh.Session
 	in    io.WriteCloser
-	emu   *vt.SafeEmulator
+	emu   *lockedEmu
 	done  chan struct{}
 	close func()
 }
@@ -91,14 +92,14 @@ func openTerm(t *testing.T, c *gossh.Client, env map[string]string) *term {
 	require.NoError(t, err)
 	out, err := sess.StdoutPipe()
 	require.NoError(t, err)
-	emu := vt.NewSafeEmulator(80, 24)
+	emu := &lockedEmu{e: vt.NewEmulator(80, 24)}
 	tm := &term{t: t, sess: sess, in: in, emu: emu, done: make(chan struct{})}
 	go func() {
 		defer close(tm.done)
 		_, _ = io.Copy(emu, out)
 	}()
 	// Answer the terminal's replies to queries, as a real terminal would.
-	go func() { _, _ = io.Copy(in, emu) }()
+	go func() { _, _ = io.Copy(in, emu.e) }()
 	require.NoError(t, sess.Shell())
 	tm.close = func() { _ = sess.Close() }
 	t.Cleanup(tm.close)
@@ -106,6 +107,25 @@ func openTerm(t *testing.T, c *gossh.Client, env map[string]string) *term {
 }
 
 func (tm *term) screen() string { return tm.emu.String() }
+
+// lockedEmu serialises the emulator: its String is not safe against a
+// concurrent Write, even in vt's SafeEmulator.
+type lockedEmu struct {
+	mu sync.Mutex
+	e  *vt.Emulator
+}
+
+func (l *lockedEmu) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.e.Write(p)
+}
+
+func (l *lockedEmu) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.e.String()
+}
 
 func (tm *term) waitFor(want string) string {
 	tm.t.Helper()
