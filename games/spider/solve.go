@@ -1,0 +1,151 @@
+package spider
+
+import "sshuffle/engine"
+
+// DefaultNodes is a budget that settles most one- and two-suit deals in
+// about a second or two.
+const DefaultNodes = 200_000
+
+// Solve searches spec's deal knowing every card (face-down and stock
+// included). A solved result's moves replay through New(spec) + Do to a win.
+func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
+	g, err := New(spec)
+	if err != nil {
+		return engine.Result[engine.Action]{Outcome: engine.Impossible}
+	}
+	return SolveGame(g, maxNodes)
+}
+
+// SolveGame searches on from g's current position (knowing every card) and
+// returns moves that continue g to a win. g is not changed.
+func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
+	return solveWith(g, maxNodes, defaultWeights)
+}
+
+// weights of the best-first cost; lower cost is searched first.
+type weights struct {
+	down, block, cross, row, run, empty int
+}
+
+var defaultWeights = weights{down: 4, block: 4, cross: 2, row: 40, run: 60, empty: 3}
+
+// A solver move packed in 32 bits keeps the search's node list small:
+// bit 31 a deal, else from | index<<4 | to<<12.
+type smove uint32
+
+const dealMove smove = 1 << 31
+
+func (m smove) action() engine.Action {
+	if m == dealMove {
+		return engine.Action{Kind: engine.Draw}
+	}
+	return engine.Action{Kind: engine.Move, From: PileColumn + int(m&15), Index: int(m >> 4 & 255), To: PileColumn + int(m>>12&15)}
+}
+
+func solveWith(g *Game, maxNodes int, w weights) engine.Result[engine.Action] {
+	stock := g.stock
+	row := func(p *pos) []engine.Card {
+		r := numRows - int(p.rows)
+		return stock[r*numCols : r*numCols+numCols]
+	}
+	prob := engine.Problem[*pos, smove]{
+		Key: func(p *pos) uint64 { return p.key() },
+		Won: func(p *pos) bool { return p.runs >= numRuns },
+		Expand: func(p *pos, yield func(smove, *pos)) {
+			expand(p, row, yield)
+		},
+		Cost: func(p *pos) int { return cost(p, w) },
+	}
+	start := g.p
+	res := engine.Search(prob, &start, maxNodes)
+	out := engine.Result[engine.Action]{Outcome: res.Outcome, Nodes: res.Nodes}
+	for _, m := range res.Moves {
+		out.Moves = append(out.Moves, m.action())
+	}
+	return out
+}
+
+// expand yields the moves worth trying. Left out: moving a whole column
+// into an empty one (nothing changes), trying more than one empty column
+// (they are alike), and splitting a one-suit group to put its lower part on
+// a card of another suit (it breaks a suited link to make an unsuited one).
+func expand(p *pos, row func(*pos) []engine.Card, yield func(smove, *pos)) {
+	var tops [numCols]engine.Card
+	var starts [numCols]int
+	s := 0
+	for c := 0; c < numCols; c++ {
+		starts[c] = s
+		s += int(p.n[c])
+		if p.n[c] > 0 {
+			tops[c] = p.cards[s-1]
+		}
+	}
+	for from := 0; from < numCols; from++ {
+		n := int(p.n[from])
+		if n == 0 {
+			continue
+		}
+		cs := p.cards[starts[from] : starts[from]+n]
+		st := n - 1
+		for st > int(p.down[from]) && follows(cs[st-1], cs[st]) {
+			st--
+		}
+		for i := st; i < n; i++ {
+			lead := cs[i]
+			triedEmpty := false
+			for to := 0; to < numCols; to++ {
+				if to == from {
+					continue
+				}
+				t := tops[to]
+				if t == engine.NoCard {
+					if triedEmpty || i == 0 {
+						continue
+					}
+					triedEmpty = true
+				} else if t.Rank() != lead.Rank()+1 || (i > st && t.Suit() != lead.Suit()) {
+					continue
+				}
+				q := *p
+				q.move(from, i, to)
+				yield(smove(from|i<<4|to<<12), &q)
+			}
+		}
+	}
+	if p.canDeal() {
+		q := *p
+		q.deal(row(p))
+		yield(dealMove, &q)
+	}
+}
+
+// cost counts what is left to do: face-down cards, face-up groups that
+// are not joined in suit (half for a rank-only link), rows to deal, runs
+// to complete, with a little credit for empty columns.
+func cost(p *pos, w weights) int {
+	c := 0
+	s := 0
+	for col := 0; col < numCols; col++ {
+		n := int(p.n[col])
+		d := int(p.down[col])
+		cs := p.cards[s : s+n]
+		s += n
+		if n == 0 {
+			c -= w.empty
+			continue
+		}
+		c += w.down * d
+		c += w.block
+		for i := d + 1; i < n; i++ {
+			a, b := cs[i-1], cs[i]
+			if a.Rank() != b.Rank()+1 {
+				c += w.block
+			} else if a.Suit() != b.Suit() {
+				c += w.cross
+			}
+		}
+	}
+	c += w.row * int(p.rows)
+	c += w.run * (numRuns - int(p.runs))
+	return c
+}
