@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/internal/sshtest"
+)
+
+func TestDealCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"deal", "freecell", "1"}, &out, &errb))
+	require.True(t, strings.HasPrefix(out.String(), "JD 2D 9H JC 5D 7H 7C 5H\n"), out.String())
+	out.Reset()
+	require.Equal(t, 0, run([]string{"deal", "klondike", "5", "draw3"}, &out, &errb))
+	require.Contains(t, out.String(), "column 7")
+	require.Equal(t, 2, run([]string{"deal", "chess", "1"}, &out, &errb))
+	require.Equal(t, 2, run([]string{"deal", "klondike", "x"}, &out, &errb))
+	require.Equal(t, 2, run([]string{"frobnicate"}, &out, &errb))
+}
+
+// server is the real binary running in the background.
+type server struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	logs bytes.Buffer
+	done chan error
+}
+
+func (s *server) log() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logs.String()
+}
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}
+
+func startBinary(t *testing.T, bin, addr, data string) *server {
+	t.Helper()
+	s := &server{cmd: exec.Command(bin, "serve", "--addr", addr, "--data", data), done: make(chan error, 1)}
+	pr, pw := io.Pipe()
+	s.cmd.Stderr = pw
+	require.NoError(t, s.cmd.Start())
+	listening := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(pr)
+		once := sync.Once{}
+		for sc.Scan() {
+			s.mu.Lock()
+			s.logs.WriteString(sc.Text() + "\n")
+			s.mu.Unlock()
+			if strings.Contains(sc.Text(), "msg=listening") {
+				once.Do(func() { close(listening) })
+			}
+		}
+	}()
+	go func() { s.done <- s.cmd.Wait(); pw.Close() }()
+	t.Cleanup(func() { _ = s.cmd.Process.Kill() })
+	select {
+	case <-listening:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("server did not start:\n%s", s.log())
+	}
+	return s
+}
+
+// SIGTERM: sessions are told, their games saved, and the process exits
+// within 5 seconds; after a restart the same key finds its account and game.
+func TestSIGTERMSavesAndRestartKeepsAccount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sshuffle")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	data := filepath.Join(dir, "data")
+	addr := freePort(t)
+
+	srv := startBinary(t, bin, addr, data)
+	st, err := os.Stat(filepath.Join(data, "host_ed25519"))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+	require.Contains(t, srv.log(), "fingerprint=SHA256:")
+
+	key := sshtest.NewClientKey(t)
+	c := sshtest.Dial(t, addr, "erin", key)
+	tm := sshtest.OpenTerm(t, c, nil)
+	tm.WaitFor("Playing as erin")
+	tm.Send("\r")
+	tm.WaitFor("Moves 0")
+	tm.Send("d")
+	tm.WaitFor("Moves 1")
+
+	start := time.Now()
+	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err := <-srv.done:
+		require.NoError(t, err, srv.log())
+	case <-time.After(5 * time.Second):
+		t.Fatalf("server still running 5 s after SIGTERM:\n%s", srv.log())
+	}
+	t.Logf("exit after SIGTERM took %s", time.Since(start))
+	tm.WaitFor("restarting")
+	c.Close()
+
+	srv2 := startBinary(t, bin, addr, data)
+	require.Contains(t, srv2.log(), "created=false", "the host key is reused")
+	c2 := sshtest.Dial(t, addr, "erin", key)
+	defer c2.Close()
+	tm2 := sshtest.OpenTerm(t, c2, nil)
+	tm2.WaitFor("Welcome back, erin")
+	tm2.Send("\r")
+	s := tm2.WaitFor("Resumed your saved game")
+	require.Contains(t, s, "Moves 1")
+}
