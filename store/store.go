@@ -50,11 +50,12 @@ type Store struct {
 	log *slog.Logger
 	now func() time.Time // only for CreateAccount's Created/LastSeen stamps
 
-	mu     sync.RWMutex // read-held by every operation; Close takes it to write
-	closed bool
-	stop   chan struct{}
-	gcDone chan struct{}
-	gcRuns atomic.Int64
+	mu      sync.RWMutex // read-held by every operation; Close takes it to write
+	closed  bool
+	stop    chan struct{}
+	gcDone  chan struct{}
+	gcRuns  atomic.Int64
+	retries atomic.Int64 // transactions retried after ErrConflict
 
 	dailyMu    sync.Mutex
 	dailyLocks map[string]*dailyLock
@@ -199,6 +200,7 @@ func (s *Store) update(fn func(txn *badger.Txn) error) error {
 		if !errors.Is(err, badger.ErrConflict) {
 			return err
 		}
+		s.retries.Add(1)
 		if attempt > 2 {
 			time.Sleep(time.Duration(attempt) * 100 * time.Microsecond)
 		}
