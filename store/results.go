@@ -87,6 +87,9 @@ func (r *Result) check() error {
 	if len(r.Name) > 64 {
 		return fmt.Errorf("%w: player name longer than 64 bytes", ErrInvalid)
 	}
+	if r.Elapsed < 0 || r.Moves < 0 {
+		return fmt.Errorf("%w: negative time or moves", ErrInvalid)
+	}
 	if r.Finished.IsZero() {
 		return fmt.Errorf("%w: result without a Finished time", ErrInvalid)
 	}

@@ -173,6 +173,8 @@ func TestBadInput(t *testing.T) {
 		"no spec":     func(r *Result) { r.Spec = "" },
 		"huge name":   func(r *Result) { r.Name = huge },
 		"no finished": func(r *Result) { r.Finished = time.Time{} },
+		"neg elapsed": func(r *Result) { r.Elapsed = -time.Second },
+		"neg moves":   func(r *Result) { r.Moves = -1 },
 		"bad day":     func(r *Result) { r.Daily, r.Day = true, "30/11/2026" },
 		"day not daily": func(r *Result) {
 			r.Day = "2026-11-30"
