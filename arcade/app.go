@@ -239,6 +239,9 @@ func (a *app) View() tea.View {
 			body = placeNotice(body, a.notice, a.env.width, a.env.height)
 		}
 	}
+	if !a.env.unicode {
+		body = asciiReplacer.Replace(body)
+	}
 	v := tea.NewView(body)
 	if !a.quitting {
 		v.AltScreen = true
@@ -260,3 +263,10 @@ func placeNotice(body, notice string, width, height int) string {
 	lines[height-1] = noticeStyle.Render(notice)
 	return strings.Join(lines[:height], "\n")
 }
+
+// asciiReplacer turns the few non-ASCII marks of the UI into plain text for
+// clients whose locale is not UTF-8 (cards already use letters there).
+var asciiReplacer = strings.NewReplacer(
+	"←↓↑→", "arrows", "↑↓", "up/down", "·", "-", "…", "...",
+	"♠ ", "", " ♥", "", "♠", "S", "♥", "H", "♦", "D", "♣", "C", "✗", "x",
+)

@@ -509,11 +509,19 @@ func (s *gameScreen) view() string {
 	e := s.env
 	var b strings.Builder
 	head := titleStyle.Render(s.info.Title)
-	stats := fmt.Sprintf("Moves %d   Time %s   Hints %d", s.g.Moves(), fmtDuration(s.elapsed()), hintsPerGame-s.hints)
+	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", s.g.Moves(), fmtDuration(s.elapsed()), hintsPerGame-s.hints)
 	if s.info.Points {
-		stats = fmt.Sprintf("Score %d   ", s.g.Score()) + stats
+		stats = fmt.Sprintf("Score %d  ", s.g.Score()) + stats
 	}
-	b.WriteString(head + "   " + stats + "\n")
+	line := head + "  " + stats
+	// "? help" and "q menu" ride on the header so the bottom bar keeps
+	// room for the play keys at 80 columns.
+	extra := helpBar(e.width, "?", "help", "q", "menu")
+	pad := e.width - lipgloss.Width(line) - lipgloss.Width(extra)
+	if pad >= 2 {
+		line += strings.Repeat(" ", pad) + extra
+	}
+	b.WriteString(line + "\n")
 	piles := s.g.Piles()
 	bw, _ := boardSize(piles)
 	// Two lines stay for the message: rule sentences can be long.
@@ -543,8 +551,12 @@ func (s *gameScreen) view() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(helpBar(e.width, "←↓↑→", "move", "space", "pick/drop", "f", "home", "d", "draw", "u", "undo",
-		"t", "hint", "n", "new", "r", "restart", "?", "help", "q", "menu"))
+	keys := []string{"←↓↑→", "move", "space", "pick/drop", "f", "home", "d", "draw", "u", "undo",
+		"t", "hint", "n", "new", "r", "restart"}
+	if pad < 2 {
+		keys = append(keys, "?", "help", "q", "menu")
+	}
+	b.WriteString(helpBar(e.width, keys...))
 	return b.String()
 }
 
