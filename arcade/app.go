@@ -156,11 +156,12 @@ func wantsUnicode(environ []string) bool {
 	return true
 }
 
-func idleTick() tea.Cmd {
-	return tea.Tick(30*time.Second, func(time.Time) tea.Msg { return idleCheckMsg{} })
+func idleTick(idle time.Duration) tea.Cmd {
+	every := min(30*time.Second, max(idle/4, 100*time.Millisecond))
+	return tea.Tick(every, func(time.Time) tea.Msg { return idleCheckMsg{} })
 }
 
-func (a *app) Init() tea.Cmd { return idleTick() }
+func (a *app) Init() tea.Cmd { return idleTick(a.env.idle) }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
@@ -179,7 +180,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.env.now().Sub(a.lastInput) >= a.env.idle {
 			return a.quit(fmt.Sprintf("Closed after %s without a key press. Your game is saved.", a.env.idle))
 		}
-		return a, idleTick()
+		return a, idleTick(a.env.idle)
 	case shutdownMsg:
 		return a.quit("The server is restarting. Your game is saved; connect again in a minute.")
 	case quitRequestMsg:

@@ -24,12 +24,19 @@ type testServer struct {
 
 func startServer(t *testing.T) *testServer {
 	t.Helper()
+	return startServerWith(t, Config{})
+}
+
+func startServerWith(t *testing.T, cfg Config) *testServer {
+	t.Helper()
 	dir := t.TempDir()
 	key, err := hostkeys.LoadOrCreate(dir)
 	require.NoError(t, err)
 	st, err := store.Open(filepath.Join(dir, "store"), slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
-	srv, err := New(Config{HostKeyPEM: key.PEM, Logger: slog.New(slog.DiscardHandler)}, st)
+	cfg.HostKeyPEM = key.PEM
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	srv, err := New(cfg, st)
 	require.NoError(t, err)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -136,4 +143,25 @@ func TestClosedSessionEndsProgram(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	require.Equal(t, 0, ts.srv.Sessions())
+}
+
+func TestPerAddressCapAndIdle(t *testing.T) {
+	ts := startServerWith(t, Config{MaxPerAddr: 1, IdleTimeout: 600 * time.Millisecond})
+	key := sshtest.NewClientKey(t)
+	c := sshtest.Dial(t, ts.addr, "fay", key)
+	defer c.Close()
+	tm := sshtest.OpenTerm(t, c, nil)
+	tm.WaitFor("Playing as fay")
+
+	c2 := sshtest.Dial(t, ts.addr, "fay", key)
+	defer c2.Close()
+	sess, err := c2.NewSession()
+	require.NoError(t, err)
+	out, err := sess.CombinedOutput("help")
+	require.Error(t, err)
+	require.Contains(t, string(out), "Too many sessions from your address")
+
+	// No key pressed: the first session is closed politely.
+	tm.WaitFor("without a key press")
+	tm.WaitExit()
 }
