@@ -345,15 +345,22 @@ func TestCrashChild(t *testing.T) {
 		fmt.Println("open:", err)
 		os.Exit(2)
 	}
-	for i := 0; ; i++ {
-		r := Result{Account: fmt.Sprintf("p%d", i%3), Key: "freecell", Spec: fmt.Sprintf("freecell/%d", i),
-			Won: i%2 == 0, Moves: i, Elapsed: time.Duration(i) * time.Millisecond, Finished: t0.Add(time.Duration(i) * time.Second)}
-		if err := s.RecordResult(r); err != nil {
-			fmt.Println("error:", err)
-			os.Exit(2)
-		}
-		fmt.Printf("ok %d\n", i) // os.Stdout is unbuffered
+	// Four writers, so several commits are in flight when the kill comes.
+	const writers = 4
+	for w := range writers {
+		go func() {
+			for i := w; ; i += writers {
+				r := Result{Account: fmt.Sprintf("p%d", i%3), Key: "freecell", Spec: fmt.Sprintf("freecell/%d", i),
+					Won: i%2 == 0, Moves: i, Elapsed: time.Duration(i) * time.Millisecond, Finished: t0.Add(time.Duration(i) * time.Second)}
+				if err := s.RecordResult(r); err != nil {
+					fmt.Println("error:", err)
+					os.Exit(2)
+				}
+				fmt.Printf("ok %d\n", i) // one write(2) per line: os.Stdout is unbuffered
+			}
+		}()
 	}
+	select {}
 }
 
 func TestCrash(t *testing.T) {
