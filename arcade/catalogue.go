@@ -1,6 +1,7 @@
 package arcade
 
 import (
+	"sshuffle/engine"
 	"sshuffle/games/freecell"
 	"sshuffle/games/klondike"
 	"sshuffle/games/spider"
@@ -15,7 +16,11 @@ var catalogue = []gameInfo{
 	{Title: "Klondike · Draw 3", Game: "klondike", Variant: "draw3", New: adapt(klondike.New), Points: true,
 		Blurb: "Turn three at a time; only the top waste card plays. Unlimited passes.",
 		Rules: klondikeRules},
-	{Title: "FreeCell", Game: "freecell", New: adapt(freecell.New),
+	{Title: "FreeCell", Game: "freecell", New: newFreeCell,
+		Options: []option{
+			{Key: "auto", Label: "Send safe cards to the foundations automatically", Default: true},
+			{Key: "return", Label: "Let the top foundation card come back to a column", Default: false},
+		},
 		Blurb: "Every card face up, four free cells. Numbered deals from the classic 32,000.",
 		Rules: "All 52 cards are dealt face up into eight columns. Move one card at a time: onto a column whose top card is one higher and the other colour, into an empty free cell (one card each), into an empty column, or onto its foundation (by suit, Ace to King). Runs move at once when the free cells and empty columns could carry them one card at a time. Win with all 52 cards on the foundations."},
 	{Title: "Spider · 1 suit", Game: "spider", Variant: "1suit", New: adapt(spider.New), Points: true,
@@ -30,6 +35,14 @@ var catalogue = []gameInfo{
 	{Title: "Pyramid", Game: "pyramid",
 		Blurb: "Remove pairs that add up to 13 and take the pyramid apart.",
 		Rules: "Remove two free cards adding to 13 (A=1, J=11, Q=12); a King goes alone. A card is free once both cards over it are gone. The turned stock card and the waste top pair with each other or with free pyramid cards. Three passes through the stock. Win when the pyramid, stock and waste are all empty."},
+}
+
+func newFreeCell(spec engine.Spec, o options) (engine.Solitaire, error) {
+	g, err := freecell.NewWithSettings(spec, freecell.Settings{AutoFoundation: o.on("auto"), FoundationReturn: o.on("return")})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 const klondikeRules = "Build the columns down in alternating colours; move any face-up card with everything on it when the run is in order. Only a King (or a King-led run) fills an empty column. Foundations go up by suit from Ace to King. Turn the stock onto the waste; only the top waste card plays; unlimited passes. Score: waste to column 5, to foundation 10, column to foundation 10, turning a card 5, foundation back to a column -15, recycling the waste -100 (Draw 1)."

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,13 +39,15 @@ type gameScreen struct {
 	start time.Time     // when the current stretch of play began
 	prior time.Duration // play time before it (from a save)
 	hints int           // hints used
+	opts  options       // the options this deal was dealt with
 
 	cursor  hit
 	sel     hit
 	drag    hit // card pressed with the mouse, waiting for its release
 	msg     string
 	kind    msgKind
-	confirm string // "r" or "n" waiting for a second press
+	confirm string  // "r" or "n" waiting for a second press
+	prompt  *string // non-nil: typing a deal number
 
 	boardTop int
 	canvas   *canvas
@@ -73,7 +76,7 @@ func openGame(e *env, info gameInfo) (*gameScreen, error) {
 		case err == nil:
 			g, sv, err := decodeSave(data, info.New)
 			if err == nil {
-				s := newGameScreen(e, info, g)
+				s := newGameScreen(e, info, g, sv.Options)
 				s.prior = sv.Elapsed
 				s.hints = min(sv.Hints, hintsPerGame)
 				s.setMsg(msgInfo, "Resumed your saved game. n deals a new one.")
@@ -94,15 +97,20 @@ func openGame(e *env, info gameInfo) (*gameScreen, error) {
 }
 
 func dealNew(e *env, info gameInfo) (*gameScreen, error) {
-	g, err := info.New(engine.Spec{Game: info.Game, Variant: info.Variant, Seed: newSeed(info)})
-	if err != nil {
-		return nil, fmt.Errorf("could not deal %s: %v", info.Title, err)
-	}
-	return newGameScreen(e, info, g), nil
+	return dealSpec(e, info, freshSpec(info, loadOptions(e, info)))
 }
 
-func newGameScreen(e *env, info gameInfo, g engine.Solitaire) *gameScreen {
-	s := &gameScreen{env: e, info: info, g: g, start: e.now()}
+func dealSpec(e *env, info gameInfo, spec engine.Spec) (*gameScreen, error) {
+	opts := loadOptions(e, info)
+	g, err := info.New(spec, opts)
+	if err != nil {
+		return nil, err
+	}
+	return newGameScreen(e, info, g, opts), nil
+}
+
+func newGameScreen(e *env, info gameInfo, g engine.Solitaire, opts options) *gameScreen {
+	s := &gameScreen{env: e, info: info, g: g, start: e.now(), opts: opts}
 	s.cursor = s.firstCursor()
 	return s
 }
@@ -156,6 +164,9 @@ func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
+	if s.prompt != nil {
+		return s.promptKey(k)
+	}
 	if s.confirm != "" && key != s.confirm {
 		s.confirm = ""
 	}
@@ -201,7 +212,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 			s.setMsg(msgWarn, "Press n again for a new deal (this one counts as a game played).")
 			return s, nil
 		}
-		return s.redeal(engine.Spec{Game: s.info.Game, Variant: s.info.Variant, Seed: newSeed(s.info)})
+		return s.redeal(freshSpec(s.info, loadOptions(s.env, s.info)))
 	case "esc":
 		if s.sel.ok {
 			s.sel = hit{}
@@ -212,6 +223,11 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return s.leave()
 	case "?":
 		return newHelp(s.env, s, &s.info), nil
+	case "o":
+		return newOptions(s.env, s.info, s), nil
+	case "#":
+		empty := ""
+		s.prompt = &empty
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
 			s.jumpColumn(int(t[0] - '0'))
@@ -394,12 +410,11 @@ func (s *gameScreen) redeal(spec engine.Spec) (screen, tea.Cmd) {
 	if s.g.Moves() > 0 {
 		_ = s.record(false)
 	}
-	g, err := s.info.New(spec)
+	n, err := dealSpec(s.env, s.info, spec)
 	if err != nil {
-		s.setMsg(msgErr, "Could not deal: "+err.Error())
+		s.setMsg(msgErr, err.Error())
 		return s, nil
 	}
-	n := newGameScreen(s.env, s.info, g)
 	return n, n.init()
 }
 
@@ -417,7 +432,7 @@ func (s *gameScreen) save() {
 	if len(s.g.History()) == 0 {
 		return
 	}
-	data, err := encodeSave(s.g, s.elapsed(), s.hints)
+	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
 		err = s.env.store.PutSave(s.env.player.ID, s.info.Key(), data)
 	}
@@ -532,6 +547,10 @@ func (s *gameScreen) view() string {
 	s.boardTop = 1
 	b.WriteString(s.canvas.String(bv.palette()) + "\n")
 	msg := s.msg
+	if s.prompt != nil {
+		s.kind = msgInfo
+		msg = "Deal number (enter to deal, esc to cancel): " + *s.prompt + "_"
+	}
 	if s.kind == msgErr && !e.color {
 		msg = "! " + msg
 	}
@@ -595,4 +614,31 @@ func fitLines(text string, width, n int) []string {
 		lines[i] = string(r)
 	}
 	return lines
+}
+
+// promptKey edits the deal-number prompt: digits, backspace, enter, esc.
+func (s *gameScreen) promptKey(k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "esc":
+		s.prompt = nil
+	case "backspace":
+		if p := *s.prompt; p != "" {
+			*s.prompt = p[:len(p)-1]
+		}
+	case "enter":
+		text := *s.prompt
+		s.prompt = nil
+		n, err := strconv.ParseUint(text, 10, 64)
+		if err != nil || n == 0 {
+			s.setMsg(msgErr, "A deal number is a whole number from 1 up.")
+			return s, nil
+		}
+		spec := engine.Spec{Game: s.info.Game, Variant: s.info.Variant, Seed: n}
+		return s.redeal(spec)
+	default:
+		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' && len(*s.prompt) < 12 {
+			*s.prompt += t
+		}
+	}
+	return s, nil
 }

@@ -9,8 +9,10 @@ type gameInfo struct {
 	Title   string
 	Game    string
 	Variant string
-	// New deals a game; nil means the game is listed but not built yet.
-	New func(engine.Spec) (engine.Solitaire, error)
+	// New deals a game with the player's options; nil means the game is
+	// listed but not built yet.
+	New     func(engine.Spec, options) (engine.Solitaire, error)
+	Options []option
 	// Points: the game has a points table, so leaderboards rank by points
 	// before time.
 	Points bool
@@ -25,8 +27,8 @@ func (g gameInfo) Key() string {
 
 // adapt turns a package's typed constructor into the interface form without
 // the typed-nil trap (a nil *Game inside a non-nil interface).
-func adapt[G engine.Solitaire](f func(engine.Spec) (G, error)) func(engine.Spec) (engine.Solitaire, error) {
-	return func(s engine.Spec) (engine.Solitaire, error) {
+func adapt[G engine.Solitaire](f func(engine.Spec) (G, error)) func(engine.Spec, options) (engine.Solitaire, error) {
+	return func(s engine.Spec, _ options) (engine.Solitaire, error) {
 		g, err := f(s)
 		if err != nil {
 			return nil, err

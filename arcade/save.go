@@ -21,14 +21,15 @@ type savedGame struct {
 	Actions []engine.Action `json:"actions"`
 	Elapsed time.Duration   `json:"elapsed"`
 	Hints   int             `json:"hints"`
+	Options options         `json:"options,omitempty"`
 }
 
-func encodeSave(g engine.Solitaire, elapsed time.Duration, hints int) ([]byte, error) {
-	return json.Marshal(savedGame{V: saveVersion, Spec: g.Spec().String(), Actions: g.History(), Elapsed: elapsed, Hints: hints})
+func encodeSave(g engine.Solitaire, opts options, elapsed time.Duration, hints int) ([]byte, error) {
+	return json.Marshal(savedGame{V: saveVersion, Spec: g.Spec().String(), Actions: g.History(), Elapsed: elapsed, Hints: hints, Options: opts})
 }
 
 // decodeSave rebuilds the game by replaying the moves on a fresh deal.
-func decodeSave(data []byte, newGame func(engine.Spec) (engine.Solitaire, error)) (engine.Solitaire, savedGame, error) {
+func decodeSave(data []byte, newGame func(engine.Spec, options) (engine.Solitaire, error)) (engine.Solitaire, savedGame, error) {
 	var s savedGame
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, s, fmt.Errorf("the save is damaged (%v)", err)
@@ -40,7 +41,7 @@ func decodeSave(data []byte, newGame func(engine.Spec) (engine.Solitaire, error)
 	if err != nil {
 		return nil, s, err
 	}
-	g, err := newGame(spec)
+	g, err := newGame(spec, s.Options)
 	if err != nil {
 		return nil, s, err
 	}

@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"sshuffle/engine"
 	"sshuffle/store"
 )
 
@@ -136,6 +135,8 @@ func (h *helpScreen) view() string {
 		{"u, z or backspace", "undo (as often as you like)"},
 		{"t", fmt.Sprintf("hint (%d per game; a hint that finds nothing is free)", hintsPerGame)},
 		{"r / n", "restart this deal / new deal (press twice)"},
+		{"#", "play a deal by number (FreeCell 1-1000000; any game: race a friend)"},
+		{"o", "this game's options"},
 		{"esc", "drop the held card; again: back to the menu"},
 		{"q", "back to the menu (your game is saved)"},
 		{"mouse", "click a card then its place, or drag it; double-click sends it home"},
@@ -260,11 +261,10 @@ func (r *resultScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch k.String() {
 		case "enter", "space", "n":
-			g, err := r.info.New(engine.Spec{Game: r.info.Game, Variant: r.info.Variant, Seed: newSeed(r.info)})
+			s, err := dealNew(r.env, r.info)
 			if err != nil {
 				return newMenu(r.env), nil
 			}
-			s := newGameScreen(r.env, r.info, g)
 			return s, s.init()
 		case "q", "esc", "m":
 			return newMenu(r.env), nil

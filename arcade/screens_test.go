@@ -104,7 +104,7 @@ func clickAt(s screen, x, y int) screen {
 
 func TestKeyboardWinRecordsBeforeResult(t *testing.T) {
 	e, clk := testEnv(t)
-	s := newGameScreen(e, klondikeInfo(), nearWin(t))
+	s := newGameScreen(e, klondikeInfo(), nearWin(t), nil)
 	clk.t = clk.t.Add(95 * time.Second)
 	// Cursor starts on column 1 (the King); go right to the Queen.
 	require.Equal(t, klondike.PileTableau0, s.cursor.pile)
@@ -129,7 +129,7 @@ func TestKeyboardWinRecordsBeforeResult(t *testing.T) {
 
 func TestMouseClickDragAndDoubleClick(t *testing.T) {
 	e, _ := testEnv(t)
-	s := newGameScreen(e, klondikeInfo(), nearWin(t))
+	s := newGameScreen(e, klondikeInfo(), nearWin(t), nil)
 	spadesFoundation := klondike.PileFoundation0 + 3
 
 	// Click the Queen, then a wrong place: an illegal move, board unchanged.
@@ -236,7 +236,7 @@ func TestPlainTerminalShowsLettersAndBrackets(t *testing.T) {
 
 	e, _ := testEnv(t)
 	e.unicode, e.color = false, false
-	s := newGameScreen(e, klondikeInfo(), nearWin(t))
+	s := newGameScreen(e, klondikeInfo(), nearWin(t), nil)
 	v := s.view()
 	require.Contains(t, v, "[ KS]", "black cards in square brackets, suit letters")
 	require.Contains(t, v, "( KH)", "red cards in round brackets")
@@ -259,4 +259,42 @@ func TestIdleTimeoutQuits(t *testing.T) {
 func TestSanitize(t *testing.T) {
 	require.Equal(t, "evil[31mname", sanitize("evil\x1b[31mname\r\n\x07", 40))
 	require.Equal(t, "abc", sanitize("abcdef", 3))
+}
+
+func TestFreeCellDealNumberAndOptions(t *testing.T) {
+	e, _ := testEnv(t)
+	info, ok := findGame("freecell")
+	require.True(t, ok)
+	s, err := dealNew(e, info)
+	require.NoError(t, err)
+	require.True(t, s.opts.on("auto"), "safe auto-moves are on by default")
+	require.False(t, s.opts.on("return"))
+	seed := s.g.Spec().Seed
+	require.True(t, seed >= 1 && seed <= 32000 && seed != 11982)
+
+	var sc screen = s
+	for _, k := range []string{"#", "6", "1", "7", "enter"} {
+		sc = press(sc, k)
+	}
+	g := sc.(*gameScreen)
+	require.Equal(t, uint64(617), g.g.Spec().Seed)
+
+	sc = press(sc, "#")
+	for _, k := range []string{"9", "9", "9", "9", "9", "9", "9", "enter"} {
+		sc = press(sc, k)
+	}
+	require.Equal(t, uint64(617), sc.(*gameScreen).g.Spec().Seed, "out of range: refused")
+	require.Equal(t, msgErr, sc.(*gameScreen).kind)
+
+	// Options: turn safe auto-moves off; the next deal has them off.
+	sc = press(sc, "o")
+	_, isOpts := sc.(*optionsScreen)
+	require.True(t, isOpts)
+	sc = press(sc, "space")
+	sc = press(sc, "esc")
+	require.Same(t, g, sc)
+	require.True(t, g.opts.on("auto"), "the game in progress keeps its options")
+	n, err := dealNew(e, info)
+	require.NoError(t, err)
+	require.False(t, n.opts.on("auto"))
 }
