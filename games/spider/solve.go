@@ -27,7 +27,7 @@ type weights struct {
 	down, block, cross, row, run, empty int
 }
 
-var defaultWeights = weights{down: 4, block: 4, cross: 2, row: 40, run: 60, empty: 3}
+var defaultWeights = weights{down: 8, block: 4, cross: 2, row: 40, run: 60, empty: 3}
 
 // A solver move packed in 32 bits keeps the search's node list small:
 // bit 31 a deal, else from | index<<4 | to<<12.
@@ -90,6 +90,9 @@ func expand(p *pos, row func(*pos) []engine.Card, yield func(smove, *pos)) {
 		for st > int(p.down[from]) && follows(cs[st-1], cs[st]) {
 			st--
 		}
+		// A group already on a card one higher of another suit gains
+		// nothing by moving to another such card.
+		crossed := st > int(p.down[from]) && cs[st-1].Rank() == cs[st].Rank()+1
 		for i := st; i < n; i++ {
 			lead := cs[i]
 			triedEmpty := false
@@ -103,7 +106,7 @@ func expand(p *pos, row func(*pos) []engine.Card, yield func(smove, *pos)) {
 						continue
 					}
 					triedEmpty = true
-				} else if t.Rank() != lead.Rank()+1 || (i > st && t.Suit() != lead.Suit()) {
+				} else if t.Rank() != lead.Rank()+1 || (t.Suit() != lead.Suit() && (i > st || crossed)) {
 					continue
 				}
 				q := *p

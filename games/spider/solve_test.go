@@ -53,7 +53,13 @@ func TestSolveRates(t *testing.T) {
 	for s := first; s < first+count; s++ {
 		spec := engine.Spec{Game: "spider", Variant: v, Seed: uint64(s)}
 		t0 := time.Now()
-		res := Solve(spec, nodes)
+		w := defaultWeights
+		if ws := os.Getenv("SPIDER_W"); ws != "" {
+			_, err := fmt.Sscanf(ws, "%d,%d,%d,%d,%d,%d", &w.down, &w.block, &w.cross, &w.row, &w.run, &w.empty)
+			require.NoError(t, err)
+		}
+		g, _ := New(spec)
+		res := solveWith(g, nodes, w)
 		d := time.Since(t0)
 		total += d
 		worst = max(worst, d)
