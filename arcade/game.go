@@ -554,6 +554,10 @@ func (s *gameScreen) view() string {
 	if s.kind == msgErr && !e.color {
 		msg = "! " + msg
 	}
+	if msg == "" {
+		// The deal number, so friends can race the same deal (#).
+		msg = fmt.Sprintf("Deal #%d", s.g.Spec().Seed)
+	}
 	lines := fitLines(msg, e.width, 2)
 	for i := range 2 {
 		if i < len(lines) {
