@@ -428,3 +428,11 @@ func (p *pos) key() uint64 {
 	}
 	return h.Sum()
 }
+
+// Clone is an independent copy of the game, undo history included.
+func (g *Game) Clone() *Game {
+	h := *g
+	h.hist = append([]engine.Action(nil), g.hist...)
+	h.undo = append([]snapshot(nil), g.undo...)
+	return &h
+}
