@@ -1,0 +1,485 @@
+package klondike
+
+import (
+	"sshuffle/engine"
+)
+
+// The solver plays "thoughtful" Klondike: it knows every card. It is a
+// search over positions where the stock and waste are one list, the talon,
+// in the order cards come off the stock (waste bottom first, then the stock
+// from its top). Drawing is never a move of its own: a move plays one
+// talon card that the stock can bring to the waste top, and carries the
+// Draw taps that bring it there. Tableau moves don't touch the talon, so
+// putting all draws just before the card they serve loses nothing.
+//
+// Pruning:
+//   - a card goes to its foundation at once, without branching, when no card
+//     can need it any more: rank 1 or 2, or both opposite-colour cards one
+//     rank lower are already up. In Draw 1 that includes talon cards, since
+//     every talon card is always reachable.
+//   - a run moves between columns only if it turns up a card, empties a
+//     column, or frees a card that then goes to a foundation; a King never
+//     moves from the bottom of one column to an empty one; of several empty
+//     columns only the first is tried.
+//   - a foundation card comes down only when a card that could go on it is
+//     face up or in the talon, and never when it is safe (it would go straight
+//     back up).
+//   - positions are keyed with columns sorted. In Draw 1 the split between
+//     stock and waste is left out of the key: every talon card is reachable
+//     from any split, so it changes nothing.
+
+const maxCol = 19 // 6 face-down cards and a King-to-Ace run
+
+type sstate struct {
+	col   [7][maxCol]engine.Card
+	n     [7]uint8
+	down  [7]uint8
+	talon [24]engine.Card
+	tn    uint8 // talon length
+	tp    uint8 // talon[:tp] is the waste, talon[tp:] the stock
+	found [4]uint8
+	fpile [4]int8 // the foundation pile index holding each suit, 0 if none yet
+}
+
+type solver struct {
+	draw int
+}
+
+func fromGame(g *Game) sstate {
+	var s sstate
+	for i := range 7 {
+		p := g.st.piles[PileTableau0+i]
+		copy(s.col[i][:], p)
+		s.n[i] = uint8(len(p))
+		s.down[i] = uint8(g.st.down[PileTableau0+i])
+	}
+	w, st := g.st.piles[PileWaste], g.st.piles[PileStock]
+	k := copy(s.talon[:], w)
+	for i := len(st) - 1; i >= 0; i-- {
+		s.talon[k] = st[i]
+		k++
+	}
+	s.tn, s.tp = uint8(k), uint8(len(w))
+	for f := range 4 {
+		p := g.st.piles[PileFoundation0+f]
+		if len(p) > 0 {
+			su := p[0].Suit()
+			s.found[su] = uint8(len(p))
+			s.fpile[su] = int8(PileFoundation0 + f)
+		}
+	}
+	return s
+}
+
+func (s *sstate) won() bool {
+	return s.found[0]+s.found[1]+s.found[2]+s.found[3] == 52
+}
+
+func (s *sstate) fits(c engine.Card) bool { return s.found[c.Suit()]+1 == uint8(c.Rank()) }
+
+// safe: no card could ever need c on the tableau.
+func (s *sstate) safe(c engine.Card) bool {
+	if !s.fits(c) {
+		return false
+	}
+	r := uint8(c.Rank())
+	if r <= 2 {
+		return true
+	}
+	if c.Red() {
+		return s.found[engine.Clubs] >= r-1 && s.found[engine.Spades] >= r-1
+	}
+	return s.found[engine.Diamonds] >= r-1 && s.found[engine.Hearts] >= r-1
+}
+
+// fpileFor gives the foundation pile index for c's suit, claiming the
+// leftmost free one for an Ace as the game does.
+func (s *sstate) fpileFor(c engine.Card) int {
+	su := c.Suit()
+	if s.fpile[su] != 0 {
+		return int(s.fpile[su])
+	}
+	for p := PileFoundation0; p < PileTableau0; p++ {
+		used := false
+		for _, q := range s.fpile {
+			used = used || int(q) == p
+		}
+		if !used {
+			s.fpile[su] = int8(p)
+			return p
+		}
+	}
+	return -1
+}
+
+func onto(lead, top engine.Card) bool {
+	return lead.Rank()+1 == top.Rank() && lead.Red() != top.Red()
+}
+
+// reach calls f for each talon index the stock can bring to the waste top,
+// with the Draw taps needed, fewest taps first.
+func (sv *solver) reach(s *sstate, f func(i, taps int)) {
+	tn, tp := int(s.tn), int(s.tp)
+	if tn == 0 {
+		return
+	}
+	if sv.draw == 1 {
+		for i := tp; i < tn; i++ {
+			f(i, i-tp+1)
+		}
+		base := tn - tp + 1
+		for i := 0; i < tp; i++ {
+			f(i, base+i+1)
+		}
+		return
+	}
+	var done [24]bool
+	if tp > 0 {
+		done[tp-1] = true
+		f(tp-1, 0)
+	}
+	k := 0
+	for j := tp; j < tn; {
+		j = min(j+3, tn)
+		k++
+		if !done[j-1] {
+			done[j-1] = true
+			f(j-1, k)
+		}
+	}
+	base := k + 1
+	k = 0
+	for j := 0; j < tn; {
+		j = min(j+3, tn)
+		k++
+		if !done[j-1] {
+			done[j-1] = true
+			f(j-1, base+k)
+		}
+	}
+}
+
+type path []engine.Action
+
+func (p *path) taps(n int) {
+	if p == nil {
+		return
+	}
+	for range n {
+		*p = append(*p, engine.Action{Kind: engine.Draw})
+	}
+}
+
+func (p *path) move(from, idx, to int) {
+	if p == nil {
+		return
+	}
+	*p = append(*p, engine.Action{Kind: engine.Move, From: from, Index: idx, To: to})
+}
+
+// playTalon plays talon card i to pile `to` (a foundation or a column).
+func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
+	c := s.talon[i]
+	p.taps(taps)
+	p.move(PileWaste, i, to)
+	copy(s.talon[i:], s.talon[i+1:s.tn])
+	s.tn--
+	s.talon[s.tn] = 0
+	s.tp = uint8(i)
+	if to < PileTableau0 {
+		s.found[c.Suit()]++
+	} else {
+		k := to - PileTableau0
+		s.col[k][s.n[k]] = c
+		s.n[k]++
+	}
+}
+
+func (s *sstate) uncover(k int) {
+	if s.down[k] > 0 && s.down[k] == s.n[k] {
+		s.down[k]--
+	}
+}
+
+// colMove moves the run from idx of column k onto column to (a column).
+func (s *sstate) colMove(p *path, k, idx, to int) {
+	p.move(PileTableau0+k, idx, PileTableau0+to)
+	n := int(s.n[k])
+	copy(s.col[to][s.n[to]:], s.col[k][idx:n])
+	s.n[to] += uint8(n - idx)
+	for j := idx; j < n; j++ {
+		s.col[k][j] = 0
+	}
+	s.n[k] = uint8(idx)
+	s.uncover(k)
+}
+
+func (s *sstate) colUp(p *path, k int) {
+	n := int(s.n[k])
+	c := s.col[k][n-1]
+	p.move(PileTableau0+k, n-1, s.fpileFor(c))
+	s.found[c.Suit()]++
+	s.col[k][n-1] = 0
+	s.n[k]--
+	s.uncover(k)
+}
+
+// auto plays every safe foundation move.
+func (sv *solver) auto(s *sstate, p *path) {
+	for again := true; again; {
+		again = false
+		for k := range 7 {
+			for s.n[k] > 0 && s.safe(s.col[k][s.n[k]-1]) {
+				s.colUp(p, k)
+				again = true
+			}
+		}
+		if sv.draw == 1 {
+			sv.reach(s, func(i, taps int) {
+				if !again && s.safe(s.talon[i]) {
+					sv.playTalon(s, p, i, taps, s.fpileFor(s.talon[i]))
+					again = true
+				}
+			})
+		}
+	}
+}
+
+func (sv *solver) key(s *sstate) uint64 {
+	var ch [7]uint64
+	for k := range 7 {
+		h := engine.NewHasher().Byte(s.down[k])
+		ch[k] = uint64(h.Cards(s.col[k][:s.n[k]]))
+	}
+	for i := 1; i < 7; i++ {
+		for j := i; j > 0 && ch[j] < ch[j-1]; j-- {
+			ch[j], ch[j-1] = ch[j-1], ch[j]
+		}
+	}
+	h := engine.NewHasher()
+	for _, v := range ch {
+		for b := range 8 {
+			h = h.Byte(byte(v >> (8 * b)))
+		}
+	}
+	for _, f := range s.found {
+		h = h.Byte(f)
+	}
+	h = h.Cards(s.talon[:s.tn])
+	if sv.draw == 3 {
+		h = h.Byte(s.tp)
+	}
+	return h.Sum()
+}
+
+// smove is one search move, kept small because the search stores one per
+// position; the Draw taps and safe moves that go with it are worked out
+// again when the winning line is turned into actions.
+type smove struct {
+	kind uint8 // mColUp, mColCol, mTalon, mDown
+	a    uint8 // column, talon index or suit
+	b    uint8 // run index
+	to   uint8 // column, or toFound for a talon card going up
+}
+
+const (
+	mColUp = iota
+	mColCol
+	mTalon
+	mDown
+)
+
+const toFound = 7
+
+// apply plays m and the safe moves after it, recording the actions in p
+// when p is not nil.
+func (sv *solver) apply(s *sstate, m smove, p *path) {
+	switch m.kind {
+	case mColUp:
+		s.colUp(p, int(m.a))
+	case mColCol:
+		s.colMove(p, int(m.a), int(m.b), int(m.to))
+	case mTalon:
+		i, taps := int(m.a), -1
+		sv.reach(s, func(j, t int) {
+			if j == i && taps < 0 {
+				taps = t
+			}
+		})
+		to := PileTableau0 + int(m.to)
+		if m.to == toFound {
+			to = s.fpileFor(s.talon[i])
+		}
+		sv.playTalon(s, p, i, taps, to)
+	case mDown:
+		su, to := m.a, int(m.to)
+		r := s.found[su]
+		p.move(int(s.fpile[su]), int(r)-1, PileTableau0+to)
+		s.found[su]--
+		s.col[to][s.n[to]] = engine.NewCard(engine.Rank(r), engine.Suit(su))
+		s.n[to]++
+	}
+	sv.auto(s, p)
+}
+
+// expand yields the successors of s, most promising first, since the
+// depth-first search tries them in that order.
+func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
+	emit := func(m smove) {
+		n := s
+		sv.apply(&n, m, nil)
+		yield(m, n)
+	}
+	firstEmpty := -1
+	for k := range 7 {
+		if s.n[k] == 0 {
+			firstEmpty = k
+			break
+		}
+	}
+	// Column to foundation.
+	for k := range 7 {
+		if s.n[k] > 0 && s.fits(s.col[k][s.n[k]-1]) {
+			emit(smove{kind: mColUp, a: uint8(k)})
+		}
+	}
+	// Runs that turn up a card, deepest columns first.
+	for d := 6; d >= 1; d-- {
+		for k := range 7 {
+			if int(s.down[k]) != d || s.n[k] == 0 {
+				continue
+			}
+			lead := s.col[k][d]
+			for to := range 7 {
+				if to == k {
+					continue
+				}
+				if (s.n[to] == 0 && to == firstEmpty && lead.Rank() == engine.King) ||
+					(s.n[to] > 0 && onto(lead, s.col[to][s.n[to]-1])) {
+					emit(smove{kind: mColCol, a: uint8(k), b: uint8(d), to: uint8(to)})
+				}
+			}
+		}
+	}
+	// Talon cards to a foundation, then to a column.
+	sv.reach(&s, func(i, taps int) {
+		if s.fits(s.talon[i]) {
+			emit(smove{kind: mTalon, a: uint8(i), to: toFound})
+		}
+	})
+	sv.reach(&s, func(i, taps int) {
+		c := s.talon[i]
+		for to := range 7 {
+			if (s.n[to] == 0 && to == firstEmpty && c.Rank() == engine.King) ||
+				(s.n[to] > 0 && onto(c, s.col[to][s.n[to]-1])) {
+				emit(smove{kind: mTalon, a: uint8(i), to: uint8(to)})
+			}
+		}
+	})
+	// Runs that empty a column, or free a card for a foundation.
+	for k := range 7 {
+		d := int(s.down[k])
+		for idx := d; idx < int(s.n[k]); idx++ {
+			lead := s.col[k][idx]
+			switch {
+			case idx == 0 && d == 0:
+				if lead.Rank() == engine.King {
+					continue
+				}
+			case idx > d:
+				if !s.fits(s.col[k][idx-1]) {
+					continue
+				}
+			default:
+				continue // turning up a card: done above
+			}
+			for to := range 7 {
+				if to != k && s.n[to] > 0 && onto(lead, s.col[to][s.n[to]-1]) {
+					emit(smove{kind: mColCol, a: uint8(k), b: uint8(idx), to: uint8(to)})
+				}
+			}
+		}
+	}
+	// A foundation card comes down for a card that could go on it.
+	for su := range engine.Suits {
+		r := s.found[su]
+		if r < 2 {
+			continue
+		}
+		f := engine.NewCard(engine.Rank(r), engine.Suit(su))
+		if s.safeDown(f) || !s.wanted(f) {
+			continue
+		}
+		for to := range 7 {
+			if (s.n[to] == 0 && to == firstEmpty && f.Rank() == engine.King) ||
+				(s.n[to] > 0 && onto(f, s.col[to][s.n[to]-1])) {
+				emit(smove{kind: mDown, a: uint8(su), to: uint8(to)})
+			}
+		}
+	}
+}
+
+// safeDown: f, just taken off its foundation, would go straight back up.
+func (s *sstate) safeDown(f engine.Card) bool {
+	t := *s
+	t.found[f.Suit()]--
+	return t.safe(f)
+}
+
+// wanted: a card that could go on f would gain by it: a talon card, a run
+// that turns up a card or empties its column, or a run whose removal frees
+// a card for a foundation. A run already sitting on a card like f (same
+// rank and colour) gains nothing else by moving.
+func (s *sstate) wanted(f engine.Card) bool {
+	for i := range int(s.tn) {
+		if onto(s.talon[i], f) {
+			return true
+		}
+	}
+	t := *s
+	t.found[f.Suit()]--
+	for k := range 7 {
+		d := int(s.down[k])
+		for j := d; j < int(s.n[k]); j++ {
+			if onto(s.col[k][j], f) && (j == d || t.fits(s.col[k][j-1])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SolveGame searches from the game's current position with every card
+// known, visiting at most maxNodes positions. A solved result's Moves
+// replay through Do from that position to a win.
+func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
+	sv := &solver{draw: g.draw}
+	start := fromGame(g)
+	var pre path
+	sv.auto(&start, &pre)
+	begin := start
+	prob := engine.Problem[sstate, smove]{
+		Key:    func(s sstate) uint64 { return sv.key(&s) },
+		Won:    func(s sstate) bool { return s.won() },
+		Expand: sv.expand,
+	}
+	r := engine.Search(prob, start, maxNodes)
+	out := engine.Result[engine.Action]{Outcome: r.Outcome, Nodes: r.Nodes}
+	if r.Outcome == engine.Solved {
+		p := pre
+		for _, m := range r.Moves {
+			sv.apply(&begin, m, &p)
+		}
+		out.Moves = p
+	}
+	return out
+}
+
+// Solve decides a deal with every card known ("thoughtful" Klondike).
+func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
+	g, err := New(spec)
+	if err != nil {
+		return engine.Result[engine.Action]{Outcome: engine.Impossible}
+	}
+	return SolveGame(g, maxNodes)
+}

@@ -1,0 +1,106 @@
+package klondike
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/engine"
+)
+
+func replayWins(t *testing.T, spec engine.Spec, moves []engine.Action) {
+	t.Helper()
+	g, err := New(spec)
+	require.NoError(t, err)
+	for i, a := range moves {
+		require.NoError(t, g.Do(a), "move %d: %+v", i, a)
+	}
+	require.True(t, g.Won())
+}
+
+func TestSolveReplays(t *testing.T) {
+	solved := 0
+	for _, v := range []string{"draw1", "draw3"} {
+		for seed := range uint64(12) {
+			spec := engine.Spec{Game: "klondike", Variant: v, Seed: seed}
+			r := Solve(spec, 200_000)
+			if r.Outcome == engine.Solved {
+				solved++
+				replayWins(t, spec, r.Moves)
+			}
+		}
+	}
+	require.Greater(t, solved, 12)
+}
+
+// TestSolveStats measures win rates; it runs only when KLONDIKE_SOLVE_N is
+// set, e.g. KLONDIKE_SOLVE_N=1000 go test -run SolveStats -v ./games/klondike/
+// cpuTime is the process's user+system time: the machine the tests run on
+// is shared, so wall time says little about the solver.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func TestSolveStats(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("KLONDIKE_SOLVE_N"))
+	if n == 0 {
+		t.Skip("set KLONDIKE_SOLVE_N")
+	}
+	budget := 3_000_000
+	if b, _ := strconv.Atoi(os.Getenv("KLONDIKE_SOLVE_NODES")); b > 0 {
+		budget = b
+	}
+	variants := []string{"draw1", "draw3"}
+	if v := os.Getenv("KLONDIKE_SOLVE_VARIANT"); v != "" {
+		variants = []string{v}
+	}
+	for _, v := range variants {
+		var won, lost, undecided, slow int
+		var total, worst, cpu, cpuWorst time.Duration
+		var nodes int
+		for seed := 1; seed <= n; seed++ {
+			spec := engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)}
+			t0, c0 := time.Now(), cpuTime()
+			r := Solve(spec, budget)
+			d, c := time.Since(t0), cpuTime()-c0
+			cpu += c
+			cpuWorst = max(cpuWorst, c)
+			nodes += r.Nodes
+			if r.Outcome == engine.Solved {
+				replayWins(t, spec, r.Moves)
+			}
+			total += d
+			worst = max(worst, d)
+			if c > 2*time.Second {
+				slow++
+			}
+			switch r.Outcome {
+			case engine.Solved:
+				won++
+			case engine.Impossible:
+				lost++
+			default:
+				undecided++
+				if os.Getenv("KLONDIKE_SOLVE_VERBOSE") != "" {
+					fmt.Printf("%s seed %d undecided after %d nodes, %v\n", v, seed, r.Nodes, d)
+				}
+			}
+		}
+		fmt.Printf("%s deals 1..%d budget %d nodes: won %d (%.1f%%), impossible %d, undecided %d; decided %.1f%%; wall mean %v worst %v; cpu mean %v worst %v, over 2s cpu %d; mean nodes %d\n",
+			v, n, budget, won, 100*float64(won)/float64(n), lost, undecided, 100*float64(won+lost)/float64(n),
+			total/time.Duration(n), worst, cpu/time.Duration(n), cpuWorst, slow, nodes/n)
+	}
+}
+
+func BenchmarkSolveDraw1(b *testing.B) {
+	for i := range b.N {
+		Solve(engine.Spec{Game: "klondike", Variant: "draw1", Seed: uint64(i%50 + 1)}, 1_000_000)
+	}
+}
