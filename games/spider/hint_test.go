@@ -75,7 +75,7 @@ func TestHintChoices(t *testing.T) {
 			engine.Action{}, false},
 		{"deal", []string{"2C 2C 2C 2C 2C 2C 2C 2C 2C 2C"}, []string{"3C | 5S", "9D 8C", "9D", "9D", "9D", "9D", "9D", "9D", "9D", "9D"},
 			draw, true},
-		{"fill the gap", []string{"2C 2C 2C 2C 2C 2C 2C 2C 2C 2C"}, []string{"5S", "9D 8C", "9D 4H 6S", "9D", "9D", "9D", "9D", "9D", "9D"},
+		{"fill the gap", []string{"2C 2C 2C 2C 2C 2C 2C 2C 2C 2C"}, []string{"5S", "9D 8C", "9D 4H JD", "9D", "9D", "9D", "9D", "9D", "9D"},
 			mv(2, 2, 9), true},
 	}
 	for _, tc := range cases {
