@@ -32,6 +32,9 @@ type Game struct {
 	b       board
 	undo    []board
 	history []engine.Action
+	// The hint plan: the solver's actions from position planAt on.
+	plan   []engine.Action
+	planAt board
 }
 
 var _ engine.Solitaire = (*Game)(nil)
@@ -129,11 +132,15 @@ func (g *Game) Do(a engine.Action) error {
 	if err != nil {
 		return err
 	}
+	follows := len(g.plan) > 0 && g.plan[0] == a && g.planAt == g.b
 	g.undo = append(g.undo, g.b)
 	g.history = append(g.history, a)
 	apply(&g.b, m)
 	if g.set.AutoFoundation {
 		g.b.autoAll((*board).safeSimple)
+	}
+	if follows {
+		g.plan, g.planAt = g.plan[1:], g.b
 	}
 	return nil
 }

@@ -1,0 +1,306 @@
+package freecell
+
+import (
+	"sshuffle/engine"
+)
+
+// The solver searches positions with engine.Search. A search move is one
+// player move (a single card, or a run the supermove rule allows); after
+// it every card the strong safe rule allows goes up at once, which is never
+// a mistake and removes most of the branching. Positions are keyed with the
+// free cells as a set and the columns as a multiset, since neither the
+// order of the cells nor the order of the columns changes what can happen.
+
+// smove is a search move in pile numbering (see the package comment).
+type smove struct{ from, index, to uint8 }
+
+// bestFirstShare is the part of the node budget the heuristic search gets
+// before the memory-light exhaustive depth-first search takes over: nearly
+// every deal is won within it, and the few left are usually either won by
+// depth-first search or proven impossible by it.
+const bestFirstShare = 200_000
+
+// Solve searches deal spec from the start, with the default settings
+// (automatic moves on), within maxNodes positions. The actions replay
+// through New(spec) and Do to a win.
+func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
+	g, err := New(spec)
+	if err != nil {
+		return engine.Result[engine.Action]{Outcome: engine.Impossible}
+	}
+	return SolveGame(g, maxNodes)
+}
+
+// SolveGame searches from g's current position; the actions replay through
+// g.Do (with g's settings) to a win. g is not changed. Foundation cards
+// are never brought back in the search, so "impossible" is exact for the
+// standard rules.
+func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
+	start := g.b
+	start.autoAll((*board).safeStrong)
+	res := search(start, maxNodes)
+	out := engine.Result[engine.Action]{Outcome: res.Outcome, Nodes: res.Nodes}
+	if res.Outcome != engine.Solved {
+		return out
+	}
+	out.Moves = expandMoves(g, res.Moves)
+	return out
+}
+
+var useDFS = false
+
+// sortedExpand yields the children best first, which turns depth-first
+// search into a greedy dive that backtracks.
+func sortedExpand(b board, yield func(smove, board)) {
+	type kid struct {
+		c int
+		m smove
+		b board
+	}
+	var buf [64]kid
+	kids := buf[:0]
+	expand(b, func(m smove, n board) { kids = append(kids, kid{cost(n), m, n}) })
+	for i := 1; i < len(kids); i++ {
+		for j := i; j > 0 && kids[j-1].c > kids[j].c; j-- {
+			kids[j-1], kids[j] = kids[j], kids[j-1]
+		}
+	}
+	for i := range kids {
+		yield(kids[i].m, kids[i].b)
+	}
+}
+
+func search(start board, maxNodes int) engine.Result[smove] {
+	p := engine.Problem[board, smove]{
+		Key:    key,
+		Won:    func(b board) bool { return b.won() },
+		Expand: expand,
+		Cost:   cost,
+	}
+	if useDFS {
+		p.Cost = nil
+		p.Expand = sortedExpand
+		return engine.Search(p, start, maxNodes)
+	}
+	first := min(maxNodes, bestFirstShare)
+	res := engine.Search(p, start, first)
+	if res.Outcome != engine.Undecided || maxNodes <= first {
+		return res
+	}
+	p.Cost = nil
+	more := engine.Search(p, start, maxNodes-first)
+	more.Nodes += res.Nodes
+	return more
+}
+
+// expandMoves turns search moves into the actions a game with g's settings
+// needs: each move, then the strong-safe foundation moves the game does not
+// make by itself, one action each.
+func expandMoves(g *Game, moves []smove) []engine.Action {
+	sim := &Game{spec: g.spec, set: g.set, b: g.b}
+	var out []engine.Action
+	flush := func() {
+		for {
+			probe := sim.b
+			s, ok := probe.autoStep((*board).safeStrong)
+			if !ok {
+				return
+			}
+			a := engine.Action{Kind: engine.Move, From: s.from, To: firstFound}
+			if s.from >= firstCol {
+				a.Index = int(sim.b.n[s.from-firstCol]) - 1
+			}
+			if sim.Do(a) != nil {
+				return // cannot happen: the move was just found legal
+			}
+			out = append(out, a)
+		}
+	}
+	flush()
+	for _, m := range moves {
+		a := engine.Action{Kind: engine.Move, From: int(m.from), Index: int(m.index), To: int(m.to)}
+		if sim.Do(a) != nil {
+			return out
+		}
+		out = append(out, a)
+		flush()
+	}
+	return out
+}
+
+// colKey hashes one column's cards.
+func colKey(b *board, i int) uint64 {
+	h := uint64(b.n[i]) + 0x9e3779b97f4a7c15
+	for _, c := range b.cols[i][:b.n[i]] {
+		h = (h ^ uint64(c)) * 0x100000001b3
+		h ^= h >> 29
+	}
+	return h
+}
+
+// key is the canonical position key: cells as a set, columns as a
+// multiset. The foundations follow from the cards still in play.
+func key(b board) uint64 {
+	var ks [numCols]uint64
+	for i := range numCols {
+		k := colKey(&b, i)
+		j := i
+		for j > 0 && ks[j-1] > k {
+			ks[j] = ks[j-1]
+			j--
+		}
+		ks[j] = k
+	}
+	cs := b.cells
+	for i := 1; i < numCells; i++ {
+		for j := i; j > 0 && cs[j-1] > cs[j]; j-- {
+			cs[j-1], cs[j] = cs[j], cs[j-1]
+		}
+	}
+	h := uint64(cs[0]) | uint64(cs[1])<<8 | uint64(cs[2])<<16 | uint64(cs[3])<<24
+	h *= 0xff51afd7ed558ccd
+	for _, k := range ks {
+		h = (h ^ k) * 0xc4ceb9fe1a85ec53
+		h ^= h >> 31
+	}
+	return h
+}
+
+// expand yields every move worth trying, foundation moves first, then
+// moves onto cards, then moves into empty columns, then into a cell.
+// Equivalent destinations are tried once: the first empty cell and the
+// first empty column stand for all of them.
+func expand(b board, yield func(smove, board)) {
+	free := b.freeCells()
+	empty := b.emptyCols()
+	firstEmpty := -1
+	for i := range numCols {
+		if b.n[i] == 0 {
+			firstEmpty = i
+			break
+		}
+	}
+	firstCell := -1
+	for i, c := range b.cells {
+		if c == engine.NoCard {
+			firstCell = i
+			break
+		}
+	}
+	emit := func(m move) {
+		next := b
+		apply(&next, m)
+		next.autoAll((*board).safeStrong)
+		yield(smove{uint8(m.from), uint8(m.index), uint8(m.to)}, next)
+	}
+	// To the foundations.
+	for i, c := range b.cells {
+		if c != engine.NoCard && b.canFound(c) {
+			emit(move{from: i, count: 1, to: firstFound + int(c.Suit())})
+		}
+	}
+	for i := range numCols {
+		if c := b.top(i); c != engine.NoCard && b.canFound(c) {
+			emit(move{from: firstCol + i, index: int(b.n[i]) - 1, count: 1, to: firstFound + int(c.Suit())})
+		}
+	}
+	// Runs onto cards.
+	limit := capacity(free, empty)
+	for i := range numCols {
+		n := int(b.n[i])
+		if n == 0 {
+			continue
+		}
+		start := b.runStart(i)
+		for j := range numCols {
+			if j == i || b.n[j] == 0 {
+				continue
+			}
+			d := b.top(j)
+			need := int(d.Rank()) - 1
+			// The card of rank need in the run, if any.
+			k := n - 1 - (need - int(b.cols[i][n-1].Rank()))
+			if k < start || k >= n || n-k > limit {
+				continue
+			}
+			if fits(b.cols[i][k], d) {
+				emit(move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
+			}
+		}
+	}
+	for i, c := range b.cells {
+		if c == engine.NoCard {
+			continue
+		}
+		for j := range numCols {
+			if b.n[j] > 0 && fits(c, b.top(j)) {
+				emit(move{from: i, count: 1, to: firstCol + j})
+			}
+		}
+	}
+	// Into an empty column: any length the rule allows, longest first,
+	// except a whole column (which changes nothing).
+	if firstEmpty >= 0 {
+		for i, c := range b.cells {
+			if c != engine.NoCard {
+				emit(move{from: i, count: 1, to: firstCol + firstEmpty})
+			}
+		}
+		lim := capacity(free, empty-1)
+		for i := range numCols {
+			n := int(b.n[i])
+			if n == 0 {
+				continue
+			}
+			start := max(b.runStart(i), n-lim)
+			if start == 0 {
+				start = 1
+			}
+			for k := start; k < n; k++ {
+				emit(move{from: firstCol + i, index: k, count: n - k, to: firstCol + firstEmpty})
+			}
+		}
+	}
+	// Into a cell.
+	if firstCell >= 0 {
+		for i := range numCols {
+			if n := int(b.n[i]); n > 0 {
+				emit(move{from: firstCol + i, index: n - 1, count: 1, to: firstCell})
+			}
+		}
+	}
+}
+
+// cost guesses how far a position is from won: lower is searched first.
+// Every card in play needs a move to the foundation; a card lying on a
+// lower card of its column needs at least one more; occupied cells and
+// filled columns take away room to move.
+func cost(b board) int {
+	h := (52 - b.foundCount()) * costLeft
+	for i := range numCols {
+		minRank := engine.Rank(14)
+		n := int(b.n[i])
+		for p, c := range b.cols[i][:n] {
+			r := c.Rank()
+			if r > minRank {
+				h += costBlock
+			} else {
+				minRank = r
+			}
+			if uint8(r) == b.found[c.Suit()]+1 {
+				h += (n - 1 - p) * costDepth
+			}
+		}
+	}
+	h += (numCells - b.freeCells()) * costCell
+	h -= b.emptyCols() * costEmpty
+	return h
+}
+
+var (
+	costLeft  = 1
+	costBlock = 2
+	costCell  = 1
+	costEmpty = 1
+	costDepth = 0
+)

@@ -1,0 +1,110 @@
+package freecell
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"sshuffle/engine"
+)
+
+const testBudget = 2_000_000
+
+func requireReplaysToWin(t *testing.T, s engine.Spec, moves []engine.Action) {
+	t.Helper()
+	g, err := New(s)
+	require.NoError(t, err)
+	for i, a := range moves {
+		require.NoError(t, g.Do(a), "deal %d move %d", s.Seed, i)
+	}
+	require.True(t, g.Won(), "deal %d", s.Seed)
+}
+
+func TestSolveReplays(t *testing.T) {
+	for n := uint64(1); n <= 100; n++ {
+		r := Solve(spec(n), testBudget)
+		require.Equal(t, engine.Solved, r.Outcome, "deal %d", n)
+		requireReplaysToWin(t, spec(n), r.Moves)
+	}
+}
+
+// TestSolveRange measures the solver over a range of deals when asked:
+//
+//	FREECELL_SOLVE=1-32000 go test -run TestSolveRange -v ./games/freecell/
+//
+// It reports totals; speed is measured here, never asserted.
+func TestSolveRange(t *testing.T) {
+	rng := os.Getenv("FREECELL_SOLVE")
+	if rng == "" {
+		t.Skip("set FREECELL_SOLVE=from-to to measure")
+	}
+	lo, hi, _ := strings.Cut(rng, "-")
+	from, _ := strconv.Atoi(lo)
+	to, _ := strconv.Atoi(hi)
+	if to == 0 {
+		to = from
+	}
+	budget := testBudget
+	if b := os.Getenv("FREECELL_BUDGET"); b != "" {
+		budget, _ = strconv.Atoi(b)
+	}
+	if w := os.Getenv("FREECELL_W"); w != "" {
+		var ws []int
+		for _, f := range strings.Split(w, ",") {
+			v, _ := strconv.Atoi(f)
+			ws = append(ws, v)
+		}
+		costLeft, costBlock, costCell, costEmpty, costDepth = ws[0], ws[1], ws[2], ws[3], ws[4]
+	}
+	useDFS = os.Getenv("FREECELL_DFS") != ""
+	var next atomic.Int64
+	next.Store(int64(from))
+	var mu sync.Mutex
+	counts := map[engine.Outcome]int{}
+	var nodes, worst int
+	var worstDeal int64
+	begin := time.Now()
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				n := next.Add(1) - 1
+				if n > int64(to) {
+					return
+				}
+				r := Solve(spec(uint64(n)), budget)
+				mu.Lock()
+				counts[r.Outcome]++
+				nodes += r.Nodes
+				if r.Nodes > worst {
+					worst, worstDeal = r.Nodes, n
+				}
+				if r.Outcome != engine.Solved {
+					fmt.Printf("deal %d: %v after %d nodes\n", n, r.Outcome, r.Nodes)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Printf("deals %d-%d: solved %d, impossible %d, undecided %d; %d nodes (most %d, deal %d); %.1fs\n",
+		from, to, counts[engine.Solved], counts[engine.Impossible], counts[engine.Undecided],
+		nodes, worst, worstDeal, time.Since(begin).Seconds())
+}
+
+func BenchmarkSolve(b *testing.B) {
+	for b.Loop() {
+		for n := uint64(1); n <= 20; n++ {
+			Solve(spec(n), 100000)
+		}
+	}
+}
