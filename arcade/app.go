@@ -26,6 +26,7 @@ type player struct {
 // env is what every screen of one session shares.
 type env struct {
 	store   *store.Store
+	pools   *Pools
 	log     *slog.Logger
 	now     func() time.Time
 	player  *player
@@ -69,6 +70,7 @@ type app struct {
 func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
 	e := &env{
 		store:   s.store,
+		pools:   s.pools,
 		log:     s.log,
 		now:     s.cfg.Now,
 		unicode: wantsUnicode(sess.Environ()),

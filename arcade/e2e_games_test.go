@@ -85,8 +85,8 @@ func TestEndToEndEveryGame(t *testing.T) {
 			tm.WaitFor(info.Title)
 			seed := uint64(7)
 			spec := engine.Spec{Game: info.Game, Variant: info.Variant, Seed: seed}
-			if info.Game == "tripeaks" {
-				spec = tripeaksIllegalSeed(t, info)
+			if info.Game == "tripeaks" || info.Game == "pyramid" {
+				spec = layoutIllegalSeed(t, info)
 			}
 			tm.Send(fmt.Sprintf("#%d\r", spec.Seed))
 			tm.WaitFor(fmt.Sprintf("Deal #%d", spec.Seed))
@@ -100,7 +100,7 @@ func TestEndToEndEveryGame(t *testing.T) {
 				a, b, why := findColumnMove(t, info, spec, replayFreeCell(t, info, spec), false)
 				tm.Send(digit(a) + " " + digit(b) + " ")
 				tm.WaitFor(firstWords(why))
-			case "tripeaks":
+			case "tripeaks", "pyramid":
 				tm.Send("d")
 				tm.WaitFor("Moves 1")
 				tm.Send("f") // the cursor's card does not fit the waste
@@ -150,9 +150,9 @@ func replayFreeCell(t *testing.T, info gameInfo, spec engine.Spec) []engine.Acti
 	return []engine.Action{{Kind: engine.Move, From: col, Index: len(p.Cards) - 1, To: cell}}
 }
 
-// tripeaksIllegalSeed finds a deal where, after one stock turn, the card
-// the cursor starts on does not fit the waste.
-func tripeaksIllegalSeed(t *testing.T, info gameInfo) engine.Spec {
+// layoutIllegalSeed finds a TriPeaks or Pyramid deal where, after one
+// stock turn, the card the cursor starts on can't be played on its own.
+func layoutIllegalSeed(t *testing.T, info gameInfo) engine.Spec {
 	for seed := uint64(1); seed < 500; seed++ {
 		spec := engine.Spec{Game: info.Game, Seed: seed}
 		g := mustNew(t, info, spec)

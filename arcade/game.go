@@ -97,7 +97,7 @@ func openGame(e *env, info gameInfo) (*gameScreen, error) {
 }
 
 func dealNew(e *env, info gameInfo) (*gameScreen, error) {
-	return dealSpec(e, info, freshSpec(info, loadOptions(e, info)))
+	return dealSpec(e, info, freshSpec(e, info, loadOptions(e, info)))
 }
 
 func dealSpec(e *env, info gameInfo, spec engine.Spec) (*gameScreen, error) {
@@ -212,7 +212,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 			s.setMsg(msgWarn, "Press n again for a new deal (this one counts as a game played).")
 			return s, nil
 		}
-		return s.redeal(freshSpec(s.info, loadOptions(s.env, s.info)))
+		return s.redeal(freshSpec(s.env, s.info, loadOptions(s.env, s.info)))
 	case "esc":
 		if s.sel.ok {
 			s.sel = hit{}

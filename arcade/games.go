@@ -16,8 +16,13 @@ type gameInfo struct {
 	// Points: the game has a points table, so leaderboards rank by points
 	// before time.
 	Points bool
-	Blurb  string
-	Rules  string
+	// Solve is the game's solver (it sees every card); WinnableOnly means
+	// the "Winnable deals only" option applies, dealing only solver-won
+	// deals when on.
+	Solve        solveFunc
+	WinnableOnly bool
+	Blurb        string
+	Rules        string
 }
 
 // Key is the game-and-settings key used for stats, saves and boards.

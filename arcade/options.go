@@ -116,7 +116,16 @@ func (o *optionsScreen) view() string {
 	return b.String()
 }
 
-// freshSpec picks the next deal of a game for a player.
-func freshSpec(info gameInfo, opts options) engine.Spec {
+// winnableOption is offered by every game whose deals the solver vets.
+var winnableOption = option{Key: "winnable", Label: "Winnable deals only (deals our solver has won)", Default: true}
+
+// freshSpec picks the next deal of a game for a player: a solver-won one
+// when the game offers that and the player has it on.
+func freshSpec(e *env, info gameInfo, opts options) engine.Spec {
+	if info.WinnableOnly && opts.on("winnable") {
+		if spec, ok := e.pools.Take(info.Key()); ok {
+			return spec
+		}
+	}
 	return engine.Spec{Game: info.Game, Variant: info.Variant, Seed: newSeed(info)}
 }

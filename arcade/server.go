@@ -32,6 +32,9 @@ type Config struct {
 	Logger      *slog.Logger
 	// Now is the clock; tests replace it. Nil means time.Now.
 	Now func() time.Time
+	// FillPools runs the solver in the background to find fresh winnable
+	// deals; off, winnable deals come from the kept solver reports only.
+	FillPools bool
 }
 
 func (c *Config) defaults() {
@@ -60,10 +63,12 @@ func (c *Config) defaults() {
 
 // Server is the arcade's SSH server.
 type Server struct {
-	cfg   Config
-	store *store.Store
-	ssh   *ssh.Server
-	log   *slog.Logger
+	cfg       Config
+	store     *store.Store
+	ssh       *ssh.Server
+	log       *slog.Logger
+	pools     *Pools
+	stopPools context.CancelFunc
 
 	mu       sync.Mutex
 	sessions map[*tea.Program]struct{}
@@ -84,6 +89,12 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		sessions: map[*tea.Program]struct{}{},
 		perAddr:  map[string]int{},
 		conns:    map[string]int{},
+		pools:    NewPools(cfg.Logger),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopPools = cancel
+	if cfg.FillPools {
+		go s.pools.Run(ctx)
 	}
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Addr),
@@ -146,6 +157,7 @@ func (s *Server) ListenAndServe() error {
 // connection left. Wish's own Shutdown waits for connections, not programs,
 // so the programs are quit first.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopPools()
 	s.mu.Lock()
 	s.closing = true
 	progs := make([]*tea.Program, 0, len(s.sessions))
