@@ -25,6 +25,7 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 // weights of the best-first cost; lower cost is searched first.
 type weights struct {
 	down, block, cross, row, run, empty int
+	splits                              bool // also split suited groups onto their own suit
 }
 
 var defaultWeights = weights{down: 8, block: 4, cross: 2, row: 40, run: 60, empty: 3}
@@ -52,7 +53,7 @@ func solveWith(g *Game, maxNodes int, w weights) engine.Result[engine.Action] {
 		Key: func(p *pos) uint64 { return p.key() },
 		Won: func(p *pos) bool { return p.runs >= numRuns },
 		Expand: func(p *pos, yield func(smove, *pos)) {
-			expand(p, row, yield)
+			expand(p, row, w.splits, yield)
 		},
 		Cost: func(p *pos) int { return cost(p, w) },
 	}
@@ -67,9 +68,12 @@ func solveWith(g *Game, maxNodes int, w weights) engine.Result[engine.Action] {
 
 // expand yields the moves worth trying. Left out: moving a whole column
 // into an empty one (nothing changes), trying more than one empty column
-// (they are alike), and splitting a one-suit group to put its lower part on
-// a card of another suit (it breaks a suited link to make an unsuited one).
-func expand(p *pos, row func(*pos) []engine.Card, yield func(smove, *pos)) {
+// (they are alike), splitting a one-suit group onto a card of another suit
+// (it breaks a suited link to make an unsuited one) or, unless splits, of
+// its own suit (it trades a suited link for another), and moving a group
+// that sits on a card one higher to another such card of another suit.
+// The pruning makes "impossible" mean: no win with these moves.
+func expand(p *pos, row func(*pos) []engine.Card, splits bool, yield func(smove, *pos)) {
 	var tops [numCols]engine.Card
 	var starts [numCols]int
 	s := 0
@@ -106,7 +110,7 @@ func expand(p *pos, row func(*pos) []engine.Card, yield func(smove, *pos)) {
 						continue
 					}
 					triedEmpty = true
-				} else if t.Rank() != lead.Rank()+1 || (t.Suit() != lead.Suit() && (i > st || crossed)) {
+				} else if t.Rank() != lead.Rank()+1 || (!splits && i > st) || (t.Suit() != lead.Suit() && (i > st || crossed)) {
 					continue
 				}
 				q := *p

@@ -58,6 +58,9 @@ func TestSolveRates(t *testing.T) {
 			_, err := fmt.Sscanf(ws, "%d,%d,%d,%d,%d,%d", &w.down, &w.block, &w.cross, &w.row, &w.run, &w.empty)
 			require.NoError(t, err)
 		}
+		if os.Getenv("SPIDER_SPLIT") != "" {
+			w.splits = true
+		}
 		g, _ := New(spec)
 		res := solveWith(g, nodes, w)
 		d := time.Since(t0)
