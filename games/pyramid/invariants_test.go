@@ -76,7 +76,7 @@ var oddActions = []engine.Action{
 }
 
 func TestRandomPlay(t *testing.T) {
-	games := 2000
+	games := 1000
 	if testing.Short() {
 		games = 200
 	}
@@ -183,7 +183,7 @@ func TestHintSeesOnlySeenCards(t *testing.T) {
 
 func TestSolveReplays(t *testing.T) {
 	won := 0
-	for seed := uint64(1); seed <= 40; seed++ {
+	for seed := uint64(1); seed <= 12; seed++ {
 		r := Solve(spec(seed), 300000)
 		if r.Outcome != engine.Solved {
 			continue
@@ -206,7 +206,7 @@ func TestSolveReplays(t *testing.T) {
 		}
 		require.True(t, h.Won())
 	}
-	require.Greater(t, won, 3)
+	require.Greater(t, won, 2)
 }
 
 func FuzzDo(f *testing.F) {

@@ -59,7 +59,7 @@ var oddActions = []engine.Action{
 }
 
 func TestRandomPlay(t *testing.T) {
-	games := 2000
+	games := 1000
 	if testing.Short() {
 		games = 200
 	}
