@@ -225,6 +225,8 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return newHelp(s.env, s, &s.info), nil
 	case "o":
 		return newOptions(s.env, s.info, s), nil
+	case "i":
+		return newStrategy(s.env, s.info, s), nil
 	case "#":
 		empty := ""
 		s.prompt = &empty

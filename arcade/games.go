@@ -23,6 +23,7 @@ type gameInfo struct {
 	WinnableOnly bool
 	Blurb        string
 	Rules        string
+	Strategy     string
 }
 
 // Key is the game-and-settings key used for stats, saves and boards.

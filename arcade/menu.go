@@ -59,6 +59,10 @@ func (m *menu) update(msg tea.Msg) (screen, tea.Cmd) {
 			return m.open()
 		case "p":
 			return newProfile(m.env), nil
+		case "i":
+			if it := m.items[m.cursor]; it.soon == "" {
+				return newStrategy(m.env, it.info, m), nil
+			}
 		case "?":
 			return newHelp(m.env, m, nil), nil
 		case "q", "esc":
@@ -137,7 +141,7 @@ func (m *menu) view() string {
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(helpBar(m.env.width, "↑↓/jk", "choose", "enter", "play", "p", "profile", "?", "help", "q", "quit"))
+	b.WriteString(helpBar(m.env.width, "↑↓/jk", "choose", "enter", "play", "i", "rules", "p", "profile", "?", "help", "q", "quit"))
 	return b.String()
 }
 
