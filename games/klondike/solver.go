@@ -39,6 +39,12 @@ type sstate struct {
 	tp    uint8 // talon[:tp] is the waste, talon[tp:] the stock
 	found [4]uint8
 	fpile [4]int8 // the foundation pile index holding each suit, 0 if none yet
+	// must is 1 + the column the next move has to build on, or 0. A card
+	// laid on a column from a place where it would stay just as available
+	// (a Draw 1 talon, a foundation) is only worth laying there for a card
+	// that goes on it next; laying it any earlier can always be put off
+	// until then, since nothing else could use that column top meanwhile.
+	must uint8
 }
 
 type solver struct {
@@ -235,12 +241,21 @@ func (sv *solver) auto(s *sstate, p *path) {
 			}
 		}
 		if sv.draw == 1 {
-			sv.reach(s, func(i, taps int) {
-				if !again && s.safe(s.talon[i]) {
+			for i := range int(s.tn) {
+				if s.safe(s.talon[i]) {
+					taps := -1
+					if p != nil {
+						sv.reach(s, func(j, t int) {
+							if j == i && taps < 0 {
+								taps = t
+							}
+						})
+					}
 					sv.playTalon(s, p, i, taps, s.fpileFor(s.talon[i]))
 					again = true
+					break
 				}
-			})
+			}
 		}
 	}
 }
@@ -269,6 +284,7 @@ func (sv *solver) key(s *sstate) uint64 {
 	if sv.draw == 3 {
 		h = h.Byte(s.tp)
 	}
+	h = h.Byte(s.must)
 	return h.Sum()
 }
 
@@ -294,6 +310,7 @@ const toFound = 7
 // apply plays m and the safe moves after it, recording the actions in p
 // when p is not nil.
 func (sv *solver) apply(s *sstate, m smove, p *path) {
+	s.must = 0
 	switch m.kind {
 	case mColUp:
 		s.colUp(p, int(m.a))
@@ -301,16 +318,21 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		s.colMove(p, int(m.a), int(m.b), int(m.to))
 	case mTalon:
 		i, taps := int(m.a), -1
-		sv.reach(s, func(j, t int) {
-			if j == i && taps < 0 {
-				taps = t
-			}
-		})
+		if p != nil {
+			sv.reach(s, func(j, t int) {
+				if j == i && taps < 0 {
+					taps = t
+				}
+			})
+		}
 		to := PileTableau0 + int(m.to)
 		if m.to == toFound {
 			to = s.fpileFor(s.talon[i])
 		}
 		sv.playTalon(s, p, i, taps, to)
+		if sv.draw == 1 && m.to != toFound {
+			s.must = m.to + 1
+		}
 	case mDown:
 		su, to := m.a, int(m.to)
 		r := s.found[su]
@@ -318,6 +340,7 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		s.found[su]--
 		s.col[to][s.n[to]] = engine.NewCard(engine.Rank(r), engine.Suit(su))
 		s.n[to]++
+		s.must = uint8(to) + 1
 	}
 	sv.auto(s, p)
 }
@@ -326,6 +349,9 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 // depth-first search tries them in that order.
 func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 	emit := func(m smove) {
+		if s.must != 0 && (m.to != s.must-1 || m.kind == mColUp) {
+			return
+		}
 		n := s
 		sv.apply(&n, m, nil)
 		yield(m, n)
@@ -462,6 +488,16 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 		Key:    func(s sstate) uint64 { return sv.key(&s) },
 		Won:    func(s sstate) bool { return s.won() },
 		Expand: sv.expand,
+	}
+	// Best-first on "work left": face-down cards weigh most, since each
+	// one turned opens new moves. It finds wins far sooner than plain
+	// depth-first; proving a deal lost costs the same either way.
+	prob.Cost = func(s sstate) int {
+		c := 0
+		for k := range 7 {
+			c += 3 * int(s.down[k])
+		}
+		return c + 52 - int(s.found[0]+s.found[1]+s.found[2]+s.found[3])
 	}
 	r := engine.Search(prob, start, maxNodes)
 	out := engine.Result[engine.Action]{Outcome: r.Outcome, Nodes: r.Nodes}

@@ -38,6 +38,31 @@ func TestSolveReplays(t *testing.T) {
 	require.Greater(t, solved, 12)
 }
 
+func TestSolveGameFromAPosition(t *testing.T) {
+	spec := engine.Spec{Game: "klondike", Variant: "draw3", Seed: 5}
+	g, err := New(spec)
+	require.NoError(t, err)
+	for range 6 {
+		a, _, ok := g.Hint()
+		require.True(t, ok)
+		require.NoError(t, g.Do(a))
+	}
+	r := SolveGame(g, 300_000)
+	require.Equal(t, engine.Solved, r.Outcome)
+	for _, a := range r.Moves {
+		require.NoError(t, g.Do(a))
+	}
+	require.True(t, g.Won())
+}
+
+func TestSolveImpossible(t *testing.T) {
+	// Nothing can ever move: the 2♣ is buried under the A♣.
+	g := mustLayout(t, Layout{Columns: [7][]engine.Card{cards("AC 2C")}, FaceDown: [7]int{1}})
+	require.Equal(t, engine.Impossible, SolveGame(g, 1000).Outcome)
+	// A bad spec is no deal to solve.
+	require.Equal(t, engine.Impossible, Solve(engine.Spec{Game: "spider"}, 1000).Outcome)
+}
+
 // TestSolveStats measures win rates; it runs only when KLONDIKE_SOLVE_N is
 // set, e.g. KLONDIKE_SOLVE_N=1000 go test -run SolveStats -v ./games/klondike/
 // cpuTime is the process's user+system time: the machine the tests run on

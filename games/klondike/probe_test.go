@@ -1,0 +1,27 @@
+package klondike
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"sshuffle/engine"
+)
+
+func TestProbe(t *testing.T) {
+	seeds := os.Getenv("PROBE")
+	if seeds == "" {
+		t.Skip()
+	}
+	nodes, _ := strconv.Atoi(os.Getenv("PROBE_NODES"))
+	for _, f := range strings.Fields(seeds) {
+		v, sd, _ := strings.Cut(f, ":")
+		seed, _ := strconv.Atoi(sd)
+		t0, c0 := time.Now(), cpuTime()
+		r := Solve(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)}, nodes)
+		fmt.Println(v, seed, r.Outcome, r.Nodes, time.Since(t0), cpuTime()-c0)
+	}
+}
