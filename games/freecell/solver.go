@@ -4,29 +4,26 @@ import (
 	"sshuffle/engine"
 )
 
-// The solver searches positions with engine.Search. A search move is one
-// player move (a single card, or a run the supermove rule allows); after
-// it every card the strong safe rule allows goes up at once, which is never
-// a mistake and removes most of the branching. Positions are keyed with the
-// free cells as a set and the columns as a multiset, since neither the
-// order of the cells nor the order of the columns changes what can happen.
+// The solver is greedy best-first search with engine.Search. A search move
+// is one player move (a single card, or a run the supermove rule allows);
+// after it every card the strong safe rule allows goes up at once, which
+// is never a mistake and removes most of the branching. Positions are keyed
+// with the free cells as a set and the columns as a multiset, since neither
+// the order of the cells nor the order of the columns changes what can
+// happen. Every one-card move is generated (up to those symmetries), so an
+// exhausted search proves a deal impossible. Solutions are not short.
 
 // smove is a search move in pile numbering (see the package comment).
 type smove struct{ from, index, to uint8 }
 
-// bestFirstShare is the part of the node budget the heuristic search gets
-// before the memory-light exhaustive depth-first search takes over: nearly
-// every deal is won within it, and the few left are usually either won by
-// depth-first search or proven impossible by it.
-const bestFirstShare = 200_000
-
 // Solve searches deal spec from the start, with the default settings
 // (automatic moves on), within maxNodes positions. The actions replay
-// through New(spec) and Do to a win.
+// through New(spec) and Do to a win. A spec New rejects is Undecided with
+// no nodes searched.
 func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
 	g, err := New(spec)
 	if err != nil {
-		return engine.Result[engine.Action]{Outcome: engine.Impossible}
+		return engine.Result[engine.Action]{Outcome: engine.Undecided}
 	}
 	return SolveGame(g, maxNodes)
 }
@@ -47,29 +44,6 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	return out
 }
 
-var useDFS = false
-
-// sortedExpand yields the children best first, which turns depth-first
-// search into a greedy dive that backtracks.
-func sortedExpand(b board, yield func(smove, board)) {
-	type kid struct {
-		c int
-		m smove
-		b board
-	}
-	var buf [64]kid
-	kids := buf[:0]
-	expand(b, func(m smove, n board) { kids = append(kids, kid{cost(n), m, n}) })
-	for i := 1; i < len(kids); i++ {
-		for j := i; j > 0 && kids[j-1].c > kids[j].c; j-- {
-			kids[j-1], kids[j] = kids[j], kids[j-1]
-		}
-	}
-	for i := range kids {
-		yield(kids[i].m, kids[i].b)
-	}
-}
-
 func search(start board, maxNodes int) engine.Result[smove] {
 	p := engine.Problem[board, smove]{
 		Key:    key,
@@ -77,20 +51,7 @@ func search(start board, maxNodes int) engine.Result[smove] {
 		Expand: expand,
 		Cost:   cost,
 	}
-	if useDFS {
-		p.Cost = nil
-		p.Expand = sortedExpand
-		return engine.Search(p, start, maxNodes)
-	}
-	first := min(maxNodes, bestFirstShare)
-	res := engine.Search(p, start, first)
-	if res.Outcome != engine.Undecided || maxNodes <= first {
-		return res
-	}
-	p.Cost = nil
-	more := engine.Search(p, start, maxNodes-first)
-	more.Nodes += res.Nodes
-	return more
+	return engine.Search(p, start, maxNodes)
 }
 
 // expandMoves turns search moves into the actions a game with g's settings
@@ -298,9 +259,9 @@ func cost(b board) int {
 }
 
 var (
-	costLeft  = 1
-	costBlock = 2
-	costCell  = 1
-	costEmpty = 1
-	costDepth = 0
+	costLeft  = 3
+	costBlock = 4
+	costCell  = 3
+	costEmpty = 3
+	costDepth = 1
 )

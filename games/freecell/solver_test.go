@@ -35,6 +35,38 @@ func TestSolveReplays(t *testing.T) {
 	}
 }
 
+// 004: "only one deal in the classic set of 32,000 can't be won: number
+// 11982". The search exhausts it.
+func TestDeal11982Impossible(t *testing.T) {
+	r := Solve(spec(11982), testBudget)
+	require.Equal(t, engine.Impossible, r.Outcome)
+	require.Equal(t, engine.Undecided, Solve(engine.Spec{Game: "freecell"}, 10).Outcome)
+	require.Equal(t, engine.Undecided, Solve(spec(1), 5).Outcome)
+}
+
+// From the middle of a game, with automatic moves off, the solution
+// replays through that game's Do.
+func TestSolveGameMidway(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		g, err := NewWithSettings(spec(seed), Settings{})
+		require.NoError(t, err)
+		r := engine.NewRNG(seed)
+		for range 30 {
+			_ = g.Do(randomAction(r, g))
+		}
+		before := g.b
+		res := SolveGame(g, testBudget)
+		require.Equal(t, before, g.b)
+		if res.Outcome != engine.Solved {
+			continue // random moves can spoil a deal
+		}
+		for _, a := range res.Moves {
+			require.NoError(t, g.Do(a))
+		}
+		require.True(t, g.Won())
+	}
+}
+
 // TestSolveRange measures the solver over a range of deals when asked:
 //
 //	FREECELL_SOLVE=1-32000 go test -run TestSolveRange -v ./games/freecell/
@@ -63,7 +95,6 @@ func TestSolveRange(t *testing.T) {
 		}
 		costLeft, costBlock, costCell, costEmpty, costDepth = ws[0], ws[1], ws[2], ws[3], ws[4]
 	}
-	useDFS = os.Getenv("FREECELL_DFS") != ""
 	var next atomic.Int64
 	next.Store(int64(from))
 	var mu sync.Mutex
