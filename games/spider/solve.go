@@ -19,7 +19,14 @@ func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
 // SolveGame searches on from g's current position (knowing every card) and
 // returns moves that continue g to a win. g is not changed.
 func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
-	return solveWith(g, maxNodes, defaultWeights)
+	w := defaultWeights
+	if g.spec.Variant != "1suit" {
+		// With suits to untangle, dealing sooner pays: measured 14/30
+		// against 6/30 solved on 2suit seeds 21..50 (100k nodes), while
+		// it halves the one-suit rate.
+		w.row = 30
+	}
+	return solveWith(g, maxNodes, w)
 }
 
 // weights of the best-first cost; lower cost is searched first.
