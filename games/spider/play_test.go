@@ -29,7 +29,7 @@ func randomAction(g *Game, r *engine.RNG) engine.Action {
 
 func TestRandomPlayInvariants(t *testing.T) {
 	games := 1500
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		games = 150
 	}
 	for n := 0; n < games; n++ {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package spider
+
+const raceOn = false
