@@ -11,6 +11,8 @@ import (
 	"sshuffle/engine"
 )
 
+// TestProbe solves chosen deals for looking into one, e.g.
+// PROBE="draw1:47 draw3:12" PROBE_NODES=2000000 go test -run Probe -v ./games/klondike/
 func TestProbe(t *testing.T) {
 	seeds := os.Getenv("PROBE")
 	if seeds == "" {
