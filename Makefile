@@ -14,3 +14,7 @@ test:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race -timeout 15m ./...
+
+# The solver reports quoted in the README (reports/*.txt). Takes a while.
+bench-solve:
+	bash scripts/bench-solve.sh

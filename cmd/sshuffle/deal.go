@@ -8,6 +8,7 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games/freecell"
 	"sshuffle/games/klondike"
+	"sshuffle/games/pyramid"
 	"sshuffle/games/spider"
 	"sshuffle/games/tripeaks"
 )
@@ -17,6 +18,7 @@ var texts = map[string]func(engine.Spec) (string, error){
 	"freecell": freecell.Text,
 	"spider":   spider.Text,
 	"tripeaks": tripeaks.Text,
+	"pyramid":  pyramid.Text,
 }
 
 func deal(args []string, stdout, stderr io.Writer) int {

@@ -34,6 +34,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args, stderr)
 	case "deal":
 		return deal(args, stdout, stderr)
+	case "solve":
+		return solve(args, stdout, stderr)
+	case "replay":
+		return replay(args, os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -48,6 +52,11 @@ const usage = `usage:
   sshuffle deal freecell N
   sshuffle deal klondike|spider|tripeaks|pyramid SEED [draw1|draw3|1suit|2suit|4suit]
         print a deal's opening layout
+  sshuffle solve freecell|klondike|spider|tripeaks|pyramid [DEAL] [--deals A-B] [--draw 1|3] [--suits 1|2|4]
+        [--nodes N] [--workers N] [--moves] [--list-won]
+        solve deals with the game's solver and report solved / impossible / undecided and the time taken
+  sshuffle replay freecell DEAL < moves.txt
+        check a FreeCell solution in standard notation (3a a8 2h 86 ...)
 `
 
 func envOr(name, def string) string {

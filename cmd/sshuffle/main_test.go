@@ -133,3 +133,27 @@ func TestSIGTERMSavesAndRestartKeepsAccount(t *testing.T) {
 	s := tm2.WaitFor("Resumed your saved game")
 	require.Contains(t, s, "Moves 1")
 }
+
+func TestSolveAndReplayCommands(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"solve", "freecell", "617", "--moves"}, &out, &errb), errb.String())
+	moves := out.String()
+	require.Regexp(t, `^[1-8a-d][1-8a-dh]\n`, moves)
+
+	out.Reset()
+	require.Equal(t, 0, replay([]string{"freecell", "617"}, strings.NewReader(moves), &out, &errb), out.String())
+	require.Contains(t, out.String(), "won in")
+
+	// A broken solution says where it first goes wrong.
+	out.Reset()
+	bad := strings.Replace(moves, "\n", "\n2h\n", 1)
+	require.Equal(t, 1, replay([]string{"freecell", "617"}, strings.NewReader(bad), &out, &errb))
+	require.Contains(t, out.String(), "move 2")
+
+	out.Reset()
+	require.Equal(t, 0, run([]string{"solve", "tripeaks", "--deals", "1-20"}, &out, &errb), errb.String())
+	require.Regexp(t, `solved \d+ \(`, out.String())
+	require.Contains(t, out.String(), "deals 1-20 (20)")
+	require.Equal(t, 2, run([]string{"solve", "chess"}, &out, &errb))
+	require.Equal(t, 2, run([]string{"solve", "klondike", "--deals", "9-1"}, &out, &errb))
+}

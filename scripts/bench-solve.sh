@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Makes the solver reports the README and the strategy screens quote.
+# Each file starts with the command that made it; won deals are listed one
+# per line after the report (they seed the winnable-deal pools).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+go build -o bin/sshuffle ./cmd/sshuffle
+out=reports
+report() { # file, args...
+  local file=$1; shift
+  echo "== $file: sshuffle $*" >&2
+  { echo "\$ sshuffle $*"; bin/sshuffle "$@"; } > "$out/$file.tmp"
+  mv "$out/$file.tmp" "$out/$file"
+  sed -n '2,8p' "$out/$file" >&2
+}
+report freecell.txt         solve freecell --deals 1-32000
+report freecell-11982.txt   solve freecell --deals 11982 --nodes 50000000
+report klondike-draw1.txt   solve klondike --draw 1 --deals 1-1000 --list-won
+report klondike-draw3.txt   solve klondike --draw 3 --deals 1-1000 --list-won
+report spider-1suit.txt     solve spider --suits 1 --deals 1-200 --list-won
+report spider-2suit.txt     solve spider --suits 2 --deals 1-200 --list-won
+report tripeaks.txt         solve tripeaks --deals 1-1000 --list-won
+report pyramid.txt          solve pyramid --deals 1-1000 --list-won
