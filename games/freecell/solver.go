@@ -44,14 +44,44 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	return out
 }
 
+// stages are the restarts of the search: a greedy search that goes wrong
+// early stays wrong, and different weights go wrong on different deals, so
+// each set gets a share of the budget before the first set gets the rest.
+// An exhausted stage proves the deal impossible whatever its weights.
+var stages = []struct {
+	w     weights
+	nodes int
+}{
+	{weights{3, 4, 3, 3, 1}, 60_000},
+	{weights{1, 2, 2, 2, 1}, 60_000},
+	{weights{2, 4, 2, 3, 1}, 60_000},
+	{weights{1, 3, 1, 2, 1}, 60_000},
+}
+
 func search(start board, maxNodes int) engine.Result[smove] {
 	p := engine.Problem[board, smove]{
 		Key:    key,
 		Won:    func(b board) bool { return b.won() },
 		Expand: expand,
-		Cost:   cost,
 	}
-	return engine.Search(p, start, maxNodes)
+	total := 0
+	for i := 0; ; i++ {
+		budget := maxNodes - total
+		w := stages[0].w
+		if i < len(stages) {
+			w = stages[i].w
+			if i < len(stages)-1 || budget > stages[i].nodes {
+				budget = min(budget, stages[i].nodes)
+			}
+		}
+		p.Cost = func(b board) int { return cost(b, w) }
+		res := engine.Search(p, start, budget)
+		total += res.Nodes
+		res.Nodes = total
+		if res.Outcome != engine.Undecided || total >= maxNodes || i >= len(stages) {
+			return res
+		}
+	}
 }
 
 // expandMoves turns search moves into the actions a game with g's settings
@@ -236,32 +266,29 @@ func expand(b board, yield func(smove, board)) {
 // Every card in play needs a move to the foundation; a card lying on a
 // lower card of its column needs at least one more; occupied cells and
 // filled columns take away room to move.
-func cost(b board) int {
-	h := (52 - b.foundCount()) * costLeft
+func cost(b board, w weights) int {
+	h := (52 - b.foundCount()) * w.left
 	for i := range numCols {
 		minRank := engine.Rank(14)
 		n := int(b.n[i])
 		for p, c := range b.cols[i][:n] {
 			r := c.Rank()
 			if r > minRank {
-				h += costBlock
+				h += w.block
 			} else {
 				minRank = r
 			}
 			if uint8(r) == b.found[c.Suit()]+1 {
-				h += (n - 1 - p) * costDepth
+				h += (n - 1 - p) * w.depth
 			}
 		}
 	}
-	h += (numCells - b.freeCells()) * costCell
-	h -= b.emptyCols() * costEmpty
+	h += (numCells - b.freeCells()) * w.cell
+	h -= b.emptyCols() * w.empty
 	return h
 }
 
-var (
-	costLeft  = 3
-	costBlock = 4
-	costCell  = 3
-	costEmpty = 3
-	costDepth = 1
-)
+// weights of the cost terms: cards left, cards lying on a lower card,
+// occupied cells, empty columns (a bonus), cards over a next foundation
+// card.
+type weights struct{ left, block, cell, empty, depth int }

@@ -93,7 +93,8 @@ func TestSolveRange(t *testing.T) {
 			v, _ := strconv.Atoi(f)
 			ws = append(ws, v)
 		}
-		costLeft, costBlock, costCell, costEmpty, costDepth = ws[0], ws[1], ws[2], ws[3], ws[4]
+		stages = stages[:1]
+		stages[0].w = weights{ws[0], ws[1], ws[2], ws[3], ws[4]}
 	}
 	var next atomic.Int64
 	next.Store(int64(from))
