@@ -32,6 +32,9 @@ type Config struct {
 	Logger      *slog.Logger
 	// Now is the clock; tests replace it. Nil means time.Now.
 	Now func() time.Time
+	// FPS caps screen updates a second; it also sets the floor on the
+	// time from a key to its echo (about two frames). 0 means 60.
+	FPS int
 	// FillPools runs the solver in the background to find fresh winnable
 	// deals; off, winnable deals come from the kept solver reports only.
 	FillPools bool
@@ -52,6 +55,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxPerAddr <= 0 {
 		c.MaxPerAddr = 10
+	}
+	if c.FPS <= 0 {
+		c.FPS = 60
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -319,7 +325,7 @@ func (s *Server) programMiddleware() wish.Middleware {
 				return
 			}
 			app := s.newApp(sess, pty)
-			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(30), tea.WithoutSignalHandler())
+			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler())
 			p := tea.NewProgram(app, opts...)
 			s.mu.Lock()
 			if s.closing {

@@ -75,6 +75,7 @@ func serve(args []string, stderr io.Writer) int {
 	maxSessions := fs.Int("max-sessions", 2000, "most sessions at once")
 	maxPerAddr := fs.Int("max-per-addr", 10, "most sessions from one address")
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
+	fps := fs.Int("fps", 60, "most screen updates a second per session (a key's echo takes about two frames)")
 	fillPools := fs.Bool("fill-pools", true, "search for fresh winnable deals in the background (one core at most)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -100,7 +101,7 @@ func serve(args []string, stderr io.Writer) int {
 	}
 	srv, err := arcade.New(arcade.Config{
 		Addr: *addr, HostKeyPEM: key.PEM, IdleTimeout: *idle,
-		MaxSessions: *maxSessions, MaxPerAddr: *maxPerAddr, Logger: log, FillPools: *fillPools,
+		MaxSessions: *maxSessions, MaxPerAddr: *maxPerAddr, Logger: log, FillPools: *fillPools, FPS: *fps,
 	}, st)
 	if err != nil {
 		log.Error("server", "error", err.Error())

@@ -1,0 +1,153 @@
+// Command sshuffle-load drives many SSH sessions against a running sshuffle
+// server on loopback and reports keystroke latency: the time from sending a
+// key to the first screen bytes that come back. Its loops are bounded in
+// count and time, and it only dials the address it is given.
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:2222", "server address (loopback only)")
+	sessions := flag.Int("sessions", 100, "sessions to open")
+	ramp := flag.Duration("ramp", 10*time.Second, "time over which the sessions are opened")
+	duration := flag.Duration("duration", 30*time.Second, "how long each session plays after the ramp")
+	every := flag.Duration("every", 2*time.Second, "one key per session this often")
+	flag.Parse()
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil || !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintln(os.Stderr, "sshuffle-load: the address must be on loopback (127.0.0.0/8 or ::1)")
+		os.Exit(2)
+	}
+
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+		failed    atomic.Int64
+		opened    atomic.Int64
+		wg        sync.WaitGroup
+	)
+	stopAt := time.Now().Add(*ramp + *duration)
+	gap := *ramp / time.Duration(max(*sessions, 1))
+	for i := range *sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lat, err := play(*addr, fmt.Sprintf("load%04d", i), stopAt, *every)
+			if err != nil {
+				failed.Add(1)
+				fmt.Fprintln(os.Stderr, "session", i, err)
+				return
+			}
+			opened.Add(1)
+			mu.Lock()
+			latencies = append(latencies, lat...)
+			mu.Unlock()
+		}()
+		time.Sleep(gap)
+	}
+	wg.Wait()
+	slices.Sort(latencies)
+	q := func(p float64) time.Duration {
+		if len(latencies) == 0 {
+			return 0
+		}
+		return latencies[min(int(p*float64(len(latencies))), len(latencies)-1)].Round(100 * time.Microsecond)
+	}
+	fmt.Printf("sessions %d ok, %d failed; keys %d; latency p50 %v p90 %v p99 %v max %v\n",
+		opened.Load(), failed.Load(), len(latencies), q(0.5), q(0.9), q(0.99), q(1))
+}
+
+// play opens one session, enters Klondike and turns the stock or moves the
+// cursor once every interval until stopAt, timing each key's echo.
+func play(addr, user string, stopAt time.Time, every time.Duration) ([]time.Duration, error) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		return nil, err
+	}
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: user, Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 20 * time.Second,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	if err := sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		return nil, err
+	}
+	in, _ := sess.StdinPipe()
+	out, _ := sess.StdoutPipe()
+	got := make(chan time.Time, 64)
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			if _, err := out.Read(buf); err != nil {
+				close(got)
+				return
+			}
+			select {
+			case got <- time.Now():
+			default:
+			}
+		}
+	}()
+	if err := sess.Shell(); err != nil {
+		return nil, err
+	}
+	drain := func(d time.Duration) {
+		t := time.After(d)
+		for {
+			select {
+			case <-got:
+			case <-t:
+				return
+			}
+		}
+	}
+	drain(500 * time.Millisecond)
+	if _, err := io.WriteString(in, "1"); err != nil { // Klondike Draw 1
+		return nil, err
+	}
+	drain(500 * time.Millisecond)
+	keys := []string{"d", "l", "l", "h", "h", "d", "j", "k"}
+	var lat []time.Duration
+	for i := 0; time.Now().Before(stopAt); i++ {
+		drain(0)
+		sent := time.Now()
+		if _, err := io.WriteString(in, keys[i%len(keys)]); err != nil {
+			return lat, err
+		}
+		select {
+		case t, ok := <-got:
+			if !ok {
+				return lat, fmt.Errorf("session closed")
+			}
+			lat = append(lat, t.Sub(sent))
+		case <-time.After(10 * time.Second):
+			return lat, fmt.Errorf("no screen update within 10 s")
+		}
+		time.Sleep(every)
+	}
+	_, _ = io.WriteString(in, "q")
+	return lat, nil
+}
