@@ -1,6 +1,9 @@
 package klondike
 
 import (
+	"os"
+	"strconv"
+
 	"sshuffle/engine"
 )
 
@@ -92,10 +95,15 @@ func (s *sstate) safe(c engine.Card) bool {
 	if r <= 2 {
 		return true
 	}
+	// Only the opposite colour one rank lower could go on c. Those cards
+	// could still come back down from their foundations, but only to take
+	// a card of c's colour two ranks lower, so those must be up too.
+	d, h := s.found[engine.Diamonds], s.found[engine.Hearts]
+	cl, sp := s.found[engine.Clubs], s.found[engine.Spades]
 	if c.Red() {
-		return s.found[engine.Clubs] >= r-1 && s.found[engine.Spades] >= r-1
+		return cl >= r-1 && sp >= r-1 && d >= r-2 && h >= r-2
 	}
-	return s.found[engine.Diamonds] >= r-1 && s.found[engine.Hearts] >= r-1
+	return d >= r-1 && h >= r-1 && cl >= r-2 && sp >= r-2
 }
 
 // fpileFor gives the foundation pile index for c's suit, claiming the
@@ -354,6 +362,9 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		}
 		n := s
 		sv.apply(&n, m, nil)
+		if n.must != 0 && !sv.canBuild(&n) {
+			return // the card laid down would wait for nothing
+		}
 		yield(m, n)
 	}
 	firstEmpty := -1
@@ -445,6 +456,43 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 	}
 }
 
+// canBuild: some move the search would try can build on the top card of
+// column s.must-1 now. A position where none can is a dead end, since its
+// next move must build there; leaving it out saves a position per card
+// laid down for nothing.
+func (sv *solver) canBuild(s *sstate) bool {
+	to := int(s.must) - 1
+	if s.n[to] == 0 {
+		return false
+	}
+	c := s.col[to][s.n[to]-1]
+	found := false
+	sv.reach(s, func(i, _ int) {
+		found = found || onto(s.talon[i], c)
+	})
+	if found {
+		return true
+	}
+	for k := range 7 {
+		if k == to {
+			continue
+		}
+		d := int(s.down[k])
+		for idx := d; idx < int(s.n[k]); idx++ {
+			if onto(s.col[k][idx], c) && (idx == d || s.fits(s.col[k][idx-1])) {
+				return true
+			}
+		}
+	}
+	for su := range engine.Suits {
+		r := s.found[su]
+		if r >= 2 && onto(engine.NewCard(engine.Rank(r), engine.Suit(su)), c) {
+			return true
+		}
+	}
+	return false
+}
+
 // safeDown: f, just taken off its foundation, would go straight back up.
 func (s *sstate) safeDown(f engine.Card) bool {
 	t := *s
@@ -464,6 +512,16 @@ func (s *sstate) wanted(f engine.Card) bool {
 	}
 	t := *s
 	t.found[f.Suit()]--
+	for su := range engine.Suits {
+		// A foundation card that could come down onto f in turn, for a
+		// card that would gain by going on it.
+		if r := t.found[su]; r >= 2 {
+			g := engine.NewCard(engine.Rank(r), engine.Suit(su))
+			if onto(g, f) && !t.safeDown(g) && t.wanted(g) {
+				return true
+			}
+		}
+	}
 	for k := range 7 {
 		d := int(s.down[k])
 		for j := d; j < int(s.n[k]); j++ {
@@ -499,7 +557,19 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 		}
 		return c + 52 - int(s.found[0]+s.found[1]+s.found[2]+s.found[3])
 	}
-	r := engine.Search(prob, start, maxNodes)
+	if w, _ := strconv.Atoi(os.Getenv("KW")); w > 0 {
+		downW = int32(w)
+	}
+	var r engine.Result[smove]
+	switch os.Getenv("KDFS") {
+	case "1":
+		prob.Cost = nil
+		r = engine.Search(prob, start, maxNodes)
+	case "2":
+		r.Outcome, r.Moves, r.Nodes = sv.dfs(start, maxNodes)
+	default:
+		r = engine.Search(prob, start, maxNodes)
+	}
 	out := engine.Result[engine.Action]{Outcome: r.Outcome, Nodes: r.Nodes}
 	if r.Outcome == engine.Solved {
 		p := pre
