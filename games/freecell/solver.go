@@ -59,23 +59,18 @@ var stages = []struct {
 }
 
 func search(start board, maxNodes int) engine.Result[smove] {
-	p := engine.Problem[board, smove]{
-		Key:    key,
-		Won:    func(b board) bool { return b.won() },
-		Expand: expand,
-	}
+	var s searcher
 	total := 0
 	for i := 0; ; i++ {
 		budget := maxNodes - total
-		w := stages[0].w
+		s.w = stages[0].w
 		if i < len(stages) {
-			w = stages[i].w
+			s.w = stages[i].w
 			if i < len(stages)-1 || budget > stages[i].nodes {
 				budget = min(budget, stages[i].nodes)
 			}
 		}
-		p.Cost = func(b board) int { return cost(b, w) }
-		res := engine.Search(p, start, budget)
+		res := s.run(start, budget)
 		total += res.Nodes
 		res.Nodes = total
 		if res.Outcome != engine.Undecided || total >= maxNodes || i >= len(stages) {
@@ -119,49 +114,12 @@ func expandMoves(g *Game, moves []smove) []engine.Action {
 	return out
 }
 
-// colKey hashes one column's cards.
-func colKey(b *board, i int) uint64 {
-	h := uint64(b.n[i]) + 0x9e3779b97f4a7c15
-	for _, c := range b.cols[i][:b.n[i]] {
-		h = (h ^ uint64(c)) * 0x100000001b3
-		h ^= h >> 29
-	}
-	return h
-}
-
-// key is the canonical position key: cells as a set, columns as a
-// multiset. The foundations follow from the cards still in play.
-func key(b board) uint64 {
-	var ks [numCols]uint64
-	for i := range numCols {
-		k := colKey(&b, i)
-		j := i
-		for j > 0 && ks[j-1] > k {
-			ks[j] = ks[j-1]
-			j--
-		}
-		ks[j] = k
-	}
-	cs := b.cells
-	for i := 1; i < numCells; i++ {
-		for j := i; j > 0 && cs[j-1] > cs[j]; j-- {
-			cs[j-1], cs[j] = cs[j], cs[j-1]
-		}
-	}
-	h := uint64(cs[0]) | uint64(cs[1])<<8 | uint64(cs[2])<<16 | uint64(cs[3])<<24
-	h *= 0xff51afd7ed558ccd
-	for _, k := range ks {
-		h = (h ^ k) * 0xc4ceb9fe1a85ec53
-		h ^= h >> 31
-	}
-	return h
-}
-
 // expand yields every move worth trying, foundation moves first, then
 // moves onto cards, then moves into empty columns, then into a cell.
 // Equivalent destinations are tried once: the first empty cell and the
 // first empty column stand for all of them.
-func expand(b board, yield func(smove, board)) {
+func (s *searcher) expand() {
+	b := &s.cur
 	free := b.freeCells()
 	empty := b.emptyCols()
 	firstEmpty := -1
@@ -178,21 +136,15 @@ func expand(b board, yield func(smove, board)) {
 			break
 		}
 	}
-	emit := func(m move) {
-		next := b
-		apply(&next, m)
-		next.autoAll((*board).safeStrong)
-		yield(smove{uint8(m.from), uint8(m.index), uint8(m.to)}, next)
-	}
 	// To the foundations.
 	for i, c := range b.cells {
 		if c != engine.NoCard && b.canFound(c) {
-			emit(move{from: i, count: 1, to: firstFound + int(c.Suit())})
+			s.emit(move{from: i, count: 1, to: firstFound + int(c.Suit())})
 		}
 	}
 	for i := range numCols {
 		if c := b.top(i); c != engine.NoCard && b.canFound(c) {
-			emit(move{from: firstCol + i, index: int(b.n[i]) - 1, count: 1, to: firstFound + int(c.Suit())})
+			s.emit(move{from: firstCol + i, index: int(b.n[i]) - 1, count: 1, to: firstFound + int(c.Suit())})
 		}
 	}
 	// Runs onto cards.
@@ -215,7 +167,7 @@ func expand(b board, yield func(smove, board)) {
 				continue
 			}
 			if fits(b.cols[i][k], d) {
-				emit(move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
+				s.emit(move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
 			}
 		}
 	}
@@ -225,7 +177,7 @@ func expand(b board, yield func(smove, board)) {
 		}
 		for j := range numCols {
 			if b.n[j] > 0 && fits(c, b.top(j)) {
-				emit(move{from: i, count: 1, to: firstCol + j})
+				s.emit(move{from: i, count: 1, to: firstCol + j})
 			}
 		}
 	}
@@ -234,7 +186,7 @@ func expand(b board, yield func(smove, board)) {
 	if firstEmpty >= 0 {
 		for i, c := range b.cells {
 			if c != engine.NoCard {
-				emit(move{from: i, count: 1, to: firstCol + firstEmpty})
+				s.emit(move{from: i, count: 1, to: firstCol + firstEmpty})
 			}
 		}
 		lim := capacity(free, empty-1)
@@ -248,7 +200,7 @@ func expand(b board, yield func(smove, board)) {
 				start = 1
 			}
 			for k := start; k < n; k++ {
-				emit(move{from: firstCol + i, index: k, count: n - k, to: firstCol + firstEmpty})
+				s.emit(move{from: firstCol + i, index: k, count: n - k, to: firstCol + firstEmpty})
 			}
 		}
 	}
@@ -256,7 +208,7 @@ func expand(b board, yield func(smove, board)) {
 	if firstCell >= 0 {
 		for i := range numCols {
 			if n := int(b.n[i]); n > 0 {
-				emit(move{from: firstCol + i, index: n - 1, count: 1, to: firstCell})
+				s.emit(move{from: firstCol + i, index: n - 1, count: 1, to: firstCell})
 			}
 		}
 	}
@@ -266,7 +218,7 @@ func expand(b board, yield func(smove, board)) {
 // Every card in play needs a move to the foundation; a card lying on a
 // lower card of its column needs at least one more; occupied cells and
 // filled columns take away room to move.
-func cost(b board, w weights) int {
+func cost(b *board, w weights) int {
 	h := (52 - b.foundCount()) * w.left
 	for i := range numCols {
 		minRank := engine.Rank(14)

@@ -1,0 +1,290 @@
+package freecell
+
+import (
+	"sshuffle/engine"
+)
+
+// The search below is engine.Search's best-first search specialised to
+// FreeCell, since the generic one spends most of its time copying and
+// boxing whole boards. Positions waiting in the queue are kept packed in
+// 64 bytes; the queue is a bucket queue on the (small, integer) cost, each
+// bucket a stack so that ties go to the newest position, as in the engine;
+// keys are built from per-column Zobrist hashes that a move only updates
+// for the columns whose length it changes.
+
+// packed is a position in 64 bytes: the column cards one column after
+// another, the column lengths, then the cells. The foundations follow from
+// the cards still in play.
+type packed [64]byte
+
+const (
+	packLens  = 52
+	packCells = 60
+)
+
+func pack(b *board) packed {
+	var p packed
+	k := 0
+	for i := range numCols {
+		n := int(b.n[i])
+		for _, c := range b.cols[i][:n] {
+			p[k] = byte(c)
+			k++
+		}
+		p[packLens+i] = byte(n)
+	}
+	for i, c := range b.cells {
+		p[packCells+i] = byte(c)
+	}
+	return p
+}
+
+func unpack(p *packed, b *board) {
+	*b = board{}
+	left := [4]uint8{13, 13, 13, 13}
+	k := 0
+	for i := range numCols {
+		n := int(p[packLens+i])
+		b.n[i] = uint8(n)
+		for j := range n {
+			c := engine.Card(p[k])
+			b.cols[i][j] = c
+			left[c.Suit()]--
+			k++
+		}
+	}
+	for i := range numCells {
+		c := engine.Card(p[packCells+i])
+		b.cells[i] = c
+		if c != engine.NoCard {
+			left[c.Suit()]--
+		}
+	}
+	b.found = left
+}
+
+// zobrist[p][c] is the hash of card c at depth p of a column; zcell[c] of
+// card c in a cell.
+var zobrist [maxCol][64]uint64
+var zcell [64]uint64
+
+func init() {
+	x := uint64(0x2545f4914f6cdd1d)
+	next := func() uint64 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return x * 0x9e3779b97f4a7c15
+	}
+	for p := range zobrist {
+		for c := range zobrist[p] {
+			zobrist[p][c] = next()
+		}
+	}
+	for c := range zcell {
+		zcell[c] = next()
+	}
+}
+
+func colHash(b *board, i int) uint64 {
+	var h uint64
+	for p, c := range b.cols[i][:b.n[i]] {
+		h ^= zobrist[p][c]
+	}
+	return h
+}
+
+// colMix turns a column hash into its share of the position key; the
+// shares are added, so the columns count as a multiset.
+func colMix(h uint64) uint64 {
+	if h == 0 {
+		return 0
+	}
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 29
+	h *= 0x94d049bb133111eb
+	return h ^ h>>32
+}
+
+func cellHash(b *board) uint64 {
+	var h uint64
+	for _, c := range b.cells {
+		if c != engine.NoCard {
+			h ^= zcell[c]
+		}
+	}
+	return h
+}
+
+// autoStrong is autoAll with the strong safe rule, inlined for the
+// search.
+func (b *board) autoStrong() {
+	for moved := true; moved; {
+		moved = false
+		for i, c := range b.cells {
+			if c != engine.NoCard && b.canFound(c) && b.safeStrong(c) {
+				b.cells[i] = engine.NoCard
+				b.found[c.Suit()]++
+				moved = true
+			}
+		}
+		for i := range numCols {
+			for n := b.n[i]; n > 0; n = b.n[i] {
+				c := b.cols[i][n-1]
+				if !b.canFound(c) || !b.safeStrong(c) {
+					break
+				}
+				b.n[i]--
+				b.cols[i][n-1] = engine.NoCard
+				b.found[c.Suit()]++
+				moved = true
+			}
+		}
+	}
+}
+
+type searcher struct {
+	w      weights
+	seen   *engine.SeenSet
+	states []packed // the position of each node, until it is expanded
+	parent []int32
+	moves  []smove
+	// buckets[c] holds the waiting nodes of cost c, newest last.
+	buckets [][]int32
+	minB    int
+	waiting int
+
+	// The node being expanded.
+	cur    board
+	curIdx int32
+	colh   [numCols]uint64 // colHash of each column of cur
+	colk   uint64          // sum of colMix over cur's columns
+	won    int32
+}
+
+const maxBucket = 4096
+
+func (s *searcher) reset(budget int) {
+	s.seen = engine.NewSeenSet(min(budget, 1<<14))
+	s.states = s.states[:0]
+	s.parent = s.parent[:0]
+	s.moves = s.moves[:0]
+	for i := range s.buckets {
+		s.buckets[i] = s.buckets[i][:0]
+	}
+	s.minB = len(s.buckets)
+	s.waiting = 0
+	s.won = -1
+}
+
+func (s *searcher) push(node int32, cost int) {
+	cost = max(0, min(cost, maxBucket-1))
+	for cost >= len(s.buckets) {
+		s.buckets = append(s.buckets, nil)
+	}
+	s.buckets[cost] = append(s.buckets[cost], node)
+	s.minB = min(s.minB, cost)
+	s.waiting++
+}
+
+func (s *searcher) pop() int32 {
+	for len(s.buckets[s.minB]) == 0 {
+		s.minB++
+	}
+	bk := s.buckets[s.minB]
+	n := bk[len(bk)-1]
+	s.buckets[s.minB] = bk[:len(bk)-1]
+	s.waiting--
+	return n
+}
+
+// keyOf is the key of next, a successor of cur.
+func (s *searcher) keyOf(next *board) uint64 {
+	k := s.colk
+	for i := range numCols {
+		on, nn := int(s.cur.n[i]), int(next.n[i])
+		if on == nn {
+			continue
+		}
+		h := s.colh[i]
+		if nn < on {
+			for p := nn; p < on; p++ {
+				h ^= zobrist[p][s.cur.cols[i][p]]
+			}
+		} else {
+			for p := on; p < nn; p++ {
+				h ^= zobrist[p][next.cols[i][p]]
+			}
+		}
+		k += colMix(h) - colMix(s.colh[i])
+	}
+	return k ^ cellHash(next)
+}
+
+func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
+	s.reset(maxNodes)
+	s.cur = start
+	s.setCur(-1)
+	s.seen.Add(s.keyOf(&start))
+	s.add(-1, smove{}, &start)
+	if start.won() {
+		return engine.Result[smove]{Outcome: engine.Solved, Nodes: 1}
+	}
+	s.push(0, cost(&start, s.w))
+	for s.waiting > 0 {
+		idx := s.pop()
+		unpack(&s.states[idx], &s.cur)
+		s.setCur(idx)
+		s.expand()
+		if s.won >= 0 {
+			var moves []smove
+			for i := s.won; s.parent[i] >= 0; i = s.parent[i] {
+				moves = append(moves, s.moves[i])
+			}
+			for i, j := 0, len(moves)-1; i < j; i, j = i+1, j-1 {
+				moves[i], moves[j] = moves[j], moves[i]
+			}
+			return engine.Result[smove]{Outcome: engine.Solved, Moves: moves, Nodes: len(s.parent)}
+		}
+		if len(s.parent) >= maxNodes {
+			return engine.Result[smove]{Outcome: engine.Undecided, Nodes: len(s.parent)}
+		}
+	}
+	return engine.Result[smove]{Outcome: engine.Impossible, Nodes: len(s.parent)}
+}
+
+func (s *searcher) setCur(idx int32) {
+	s.curIdx = idx
+	s.colk = 0
+	for i := range numCols {
+		s.colh[i] = colHash(&s.cur, i)
+		s.colk += colMix(s.colh[i])
+	}
+}
+
+func (s *searcher) add(parent int32, m smove, b *board) int32 {
+	s.states = append(s.states, pack(b))
+	s.parent = append(s.parent, parent)
+	s.moves = append(s.moves, m)
+	return int32(len(s.parent) - 1)
+}
+
+// emit tries move m from cur.
+func (s *searcher) emit(m move) {
+	if s.won >= 0 {
+		return
+	}
+	next := s.cur
+	apply(&next, m)
+	next.autoStrong()
+	if !s.seen.Add(s.keyOf(&next)) {
+		return
+	}
+	idx := s.add(s.curIdx, smove{uint8(m.from), uint8(m.index), uint8(m.to)}, &next)
+	if next.won() {
+		s.won = idx
+		return
+	}
+	s.push(idx, cost(&next, s.w))
+}
