@@ -89,7 +89,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
 		e.player = &player{Name: "guest", Guest: true}
 		a.cur = newMenu(e)
 	case p.Guest:
-		a.notice = "Playing as a guest: nothing is saved. Make a key with ssh-keygen -t ed25519 and connect again to keep your stats."
+		a.notice = "Guest: nothing is saved. Connect with a key (ssh-keygen -t ed25519) to keep stats."
 		a.cur = newMenu(e)
 	case first && p.Name == "":
 		a.cur = newNamePicker(e, sess.User())
@@ -260,10 +260,9 @@ func placeNotice(body, notice string, width, height int) string {
 	for len(lines) < height {
 		lines = append(lines, "")
 	}
-	if len(notice) > width {
-		notice = notice[:width]
+	if l := fitLines(notice, width, 1); len(l) > 0 {
+		lines[height-1] = noticeStyle.Render(l[0])
 	}
-	lines[height-1] = noticeStyle.Render(notice)
 	return strings.Join(lines[:height], "\n")
 }
 

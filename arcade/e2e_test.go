@@ -102,7 +102,7 @@ func TestGuestAndCommands(t *testing.T) {
 	defer c.Close()
 	tm := sshtest.OpenTerm(t, c, nil)
 	tm.WaitFor("Playing as guest")
-	tm.WaitFor("Make a key with ssh-keygen")
+	tm.WaitFor("ssh-keygen -t ed25519")
 
 	kc := sshtest.Dial(t, ts.addr, "carol", sshtest.NewClientKey(t))
 	defer kc.Close()
