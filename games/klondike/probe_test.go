@@ -24,8 +24,6 @@ func TestProbe(t *testing.T) {
 		seed, _ := strconv.Atoi(sd)
 		t0, c0 := time.Now(), cpuTime()
 		r := Solve(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)}, nodes)
-		fmt.Println(kindCount)
-		kindCount = [5]int{}
 		fmt.Println(v, seed, r.Outcome, r.Nodes, time.Since(t0), cpuTime()-c0)
 	}
 }

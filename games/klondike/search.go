@@ -10,7 +10,6 @@ import (
 type kid struct {
 	m     smove
 	score int32
-	order int32
 	s     sstate
 }
 
@@ -18,84 +17,178 @@ type kid struct {
 // kids[lo:hi], and next is the one to try next.
 type frame struct {
 	lo, hi, next int32
+	key          uint64
 }
 
 // cost is the work left in a position: face-down cards weigh most, since
 // each one turned opens new moves.
-var kindCount [5]int
-
-var downW = int32(3)
-
 func (s *sstate) cost() int32 {
 	c := int32(0)
 	for k := range 7 {
-		c += downW * int32(s.down[k])
+		c += 3 * int32(s.down[k])
 	}
 	return c + 52 - int32(s.found[0]+s.found[1]+s.found[2]+s.found[3])
 }
 
-// dfs is a depth-first search over the solver's moves that tries the
-// successors of each position in order of work left, so that it heads for
-// a win about as a best-first search would, but with little memory and no
-// priority queue. It is exhaustive: with the transposition table it visits
-// every reachable position once, so running out of positions proves the
-// deal lost.
-func (sv *solver) dfs(start sstate, maxNodes int) (engine.Outcome, []smove, int) {
+// keySet is a set of position keys like engine.SeenSet, with removal.
+type keySet struct {
+	slots []uint64
+	n     int
+}
+
+func newKeySet(capacity int) *keySet {
+	size := 16
+	for size < capacity*2 {
+		size <<= 1
+	}
+	return &keySet{slots: make([]uint64, size)}
+}
+
+func fixKey(k uint64) uint64 {
+	if k == 0 {
+		return 0x9e3779b97f4a7c15
+	}
+	return k
+}
+
+// add inserts k and reports whether it was new.
+func (t *keySet) add(k uint64) bool {
+	k = fixKey(k)
+	if t.n*2 >= len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch t.slots[i] {
+		case 0:
+			t.slots[i] = k
+			t.n++
+			return true
+		case k:
+			return false
+		}
+	}
+}
+
+// remove deletes k, shifting later keys of its probe run back.
+func (t *keySet) remove(k uint64) {
+	k = fixKey(k)
+	mask := uint64(len(t.slots) - 1)
+	i := k & mask
+	for ; t.slots[i] != k; i = (i + 1) & mask {
+		if t.slots[i] == 0 {
+			return
+		}
+	}
+	t.slots[i] = 0
+	t.n--
+	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
+		h := t.slots[j] & mask
+		// Move slots[j] into the hole at i unless its home lies
+		// cyclically in (i, j].
+		if (j > i && (h <= i || h > j)) || (j < i && h <= i && h > j) {
+			t.slots[i], t.slots[j] = t.slots[j], 0
+			i = j
+		}
+	}
+}
+
+func (t *keySet) grow() {
+	old := t.slots
+	t.slots = make([]uint64, len(old)*2)
+	t.n = 0
+	for _, k := range old {
+		if k != 0 {
+			t.add(k)
+		}
+	}
+}
+
+// search is depth-first with restarts. Each run tries the successors of a
+// position in order of work left, with some noise after the first run, and
+// stops after its share of positions. Positions a run has searched through
+// are kept as dead ends for all later runs; only those still on its path
+// are forgotten. So a restart costs little, and a run stuck deep below a
+// bad early choice gets another chance at that choice. Running out of
+// positions proves the deal lost, as in a plain depth-first search.
+func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, int) {
 	if start.won() {
 		return engine.Solved, nil, 1
 	}
-	seen := engine.NewSeenSet(1 << 16)
-	seen.Add(sv.key(&start))
-	nodes := 1
+	seen := newKeySet(1 << 16)
+	nodes := 0
+	rng := uint64(0x2545f4914f6cdd1d)
 	var kids []kid
 	var stack []frame
 	var path []smove
-	push := func(s *sstate) {
+	noise := int32(0)
+	push := func(s *sstate, key uint64) {
 		lo := int32(len(kids))
-		var order int32
 		sv.expand(*s, func(m smove, n sstate) {
-			kids = append(kids, kid{m: m, s: n, score: n.cost(), order: order})
-			order++
+			sc := n.cost() * 64
+			if noise > 0 {
+				rng ^= rng << 13
+				rng ^= rng >> 7
+				rng ^= rng << 17
+				sc += int32(rng % uint64(noise))
+			}
+			kids = append(kids, kid{m: m, s: n, score: sc})
 		})
 		hi := int32(len(kids))
-		slices.SortFunc(kids[lo:hi], func(a, b kid) int {
-			if a.score != b.score {
-				return int(a.score - b.score)
-			}
-			return int(a.order - b.order)
-		})
-		stack = append(stack, frame{lo: lo, hi: hi, next: lo})
+		slices.SortStableFunc(kids[lo:hi], func(a, b kid) int { return int(a.score - b.score) })
+		stack = append(stack, frame{lo: lo, hi: hi, next: lo, key: key})
 	}
-	push(&start)
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next >= top.hi {
-			kids = kids[:top.lo]
-			stack = stack[:len(stack)-1]
-			if len(path) > 0 {
-				path = path[:len(path)-1]
-			}
-			continue
-		}
-		k := &kids[top.next]
-		top.next++
-		if !seen.Add(sv.key(&k.s)) {
-			continue
-		}
+	run := 0
+	budget := restartUnit
+	for {
+		k0 := sv.key(&start)
+		seen.add(k0)
 		nodes++
-		kindCount[k.m.kind]++
-		if k.s.must != 0 {
-			kindCount[4]++
+		kids, stack, path = kids[:0], stack[:0], path[:0]
+		push(&start, k0)
+		limit := min(nodes+budget, maxNodes)
+		for len(stack) > 0 && nodes < limit {
+			top := &stack[len(stack)-1]
+			if top.next >= top.hi {
+				kids = kids[:top.lo]
+				stack = stack[:len(stack)-1]
+				if len(path) > 0 {
+					path = path[:len(path)-1]
+				}
+				continue
+			}
+			k := &kids[top.next]
+			top.next++
+			key := sv.key(&k.s)
+			if !seen.add(key) {
+				continue
+			}
+			nodes++
+			path = append(path, k.m)
+			if k.s.won() {
+				return engine.Solved, path, nodes
+			}
+			s := k.s
+			push(&s, key)
 		}
-		path = append(path, k.m)
-		if k.s.won() {
-			return engine.Solved, path, nodes
+		if len(stack) == 0 {
+			return engine.Impossible, nil, nodes
 		}
 		if nodes >= maxNodes {
 			return engine.Undecided, nil, nodes
 		}
-		s := k.s
-		push(&s)
+		// Everything searched through is a dead end; the path is not.
+		for _, f := range stack {
+			seen.remove(f.key)
+		}
+		run++
+		budget = budget * restartGrowth / 4
+		noise = restartNoise
 	}
-	return engine.Impossible, nil, nodes
 }
+
+var (
+	restartUnit   = 20000
+	restartGrowth = 6
+	restartNoise  = int32(64 * 8)
+)

@@ -1,9 +1,6 @@
 package klondike
 
 import (
-	"os"
-	"strconv"
-
 	"sshuffle/engine"
 )
 
@@ -173,6 +170,15 @@ func (sv *solver) reach(s *sstate, f func(i, taps int)) {
 	}
 }
 
+// reachList is reach without the taps, as a list.
+func (sv *solver) reachList(s *sstate) (out [24]uint8, n int) {
+	sv.reach(s, func(i, _ int) {
+		out[n] = uint8(i)
+		n++
+	})
+	return out, n
+}
+
 type path []engine.Action
 
 func (p *path) taps(n int) {
@@ -268,32 +274,48 @@ func (sv *solver) auto(s *sstate, p *path) {
 	}
 }
 
+// wordHash folds cards into h eight at a time: the key is computed for
+// every successor, so it has to be cheap.
+func wordHash(h uint64, cs []engine.Card) uint64 {
+	for len(cs) >= 8 {
+		w := uint64(cs[0]) | uint64(cs[1])<<8 | uint64(cs[2])<<16 | uint64(cs[3])<<24 |
+			uint64(cs[4])<<32 | uint64(cs[5])<<40 | uint64(cs[6])<<48 | uint64(cs[7])<<56
+		h = (h ^ w) * 0x9e3779b97f4a7c15
+		h ^= h >> 32
+		cs = cs[8:]
+	}
+	w := uint64(len(cs)) << 56
+	for i, c := range cs {
+		w |= uint64(c) << (8 * i)
+	}
+	h = (h ^ w) * 0xff51afd7ed558ccd
+	return h ^ h>>29
+}
+
+// key identifies a position for the transposition table, with the columns
+// in sorted order since their order changes nothing.
 func (sv *solver) key(s *sstate) uint64 {
 	var ch [7]uint64
 	for k := range 7 {
-		h := engine.NewHasher().Byte(s.down[k])
-		ch[k] = uint64(h.Cards(s.col[k][:s.n[k]]))
+		ch[k] = wordHash(uint64(s.down[k])+1, s.col[k][:s.n[k]])
 	}
 	for i := 1; i < 7; i++ {
 		for j := i; j > 0 && ch[j] < ch[j-1]; j-- {
 			ch[j], ch[j-1] = ch[j-1], ch[j]
 		}
 	}
-	h := engine.NewHasher()
+	h := uint64(14695981039346656037)
 	for _, v := range ch {
-		for b := range 8 {
-			h = h.Byte(byte(v >> (8 * b)))
-		}
+		h = (h ^ v) * 0x100000001b3
+		h ^= h >> 31
 	}
-	for _, f := range s.found {
-		h = h.Byte(f)
-	}
-	h = h.Cards(s.talon[:s.tn])
+	extra := [6]engine.Card{engine.Card(s.found[0]), engine.Card(s.found[1]),
+		engine.Card(s.found[2]), engine.Card(s.found[3]), 0, engine.Card(s.must)}
 	if sv.draw == 3 {
-		h = h.Byte(s.tp)
+		extra[4] = engine.Card(s.tp)
 	}
-	h = h.Byte(s.must)
-	return h.Sum()
+	h = wordHash(h, extra[:])
+	return wordHash(h, s.talon[:s.tn])
 }
 
 // smove is one search move, kept small because the search stores one per
@@ -399,20 +421,21 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		}
 	}
 	// Talon cards to a foundation, then to a column.
-	sv.reach(&s, func(i, taps int) {
+	ri, rn := sv.reachList(&s)
+	for _, i := range ri[:rn] {
 		if s.fits(s.talon[i]) {
-			emit(smove{kind: mTalon, a: uint8(i), to: toFound})
+			emit(smove{kind: mTalon, a: i, to: toFound})
 		}
-	})
-	sv.reach(&s, func(i, taps int) {
+	}
+	for _, i := range ri[:rn] {
 		c := s.talon[i]
 		for to := range 7 {
 			if (s.n[to] == 0 && to == firstEmpty && c.Rank() == engine.King) ||
 				(s.n[to] > 0 && onto(c, s.col[to][s.n[to]-1])) {
-				emit(smove{kind: mTalon, a: uint8(i), to: uint8(to)})
+				emit(smove{kind: mTalon, a: i, to: uint8(to)})
 			}
 		}
-	})
+	}
 	// Runs that empty a column, or free a card for a foundation.
 	for k := range 7 {
 		d := int(s.down[k])
@@ -533,6 +556,10 @@ func (s *sstate) wanted(f engine.Card) bool {
 	return false
 }
 
+// DefaultNodes is the search budget that keeps a deal to about two
+// seconds of one core: enough to decide about 99% of deals.
+const DefaultNodes = 1_000_000
+
 // SolveGame searches from the game's current position with every card
 // known, visiting at most maxNodes positions. A solved result's Moves
 // replay through Do from that position to a win.
@@ -542,34 +569,11 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	var pre path
 	sv.auto(&start, &pre)
 	begin := start
-	prob := engine.Problem[sstate, smove]{
-		Key:    func(s sstate) uint64 { return sv.key(&s) },
-		Won:    func(s sstate) bool { return s.won() },
-		Expand: sv.expand,
-	}
-	// Best-first on "work left": face-down cards weigh most, since each
-	// one turned opens new moves. It finds wins far sooner than plain
-	// depth-first; proving a deal lost costs the same either way.
-	prob.Cost = func(s sstate) int {
-		c := 0
-		for k := range 7 {
-			c += 3 * int(s.down[k])
-		}
-		return c + 52 - int(s.found[0]+s.found[1]+s.found[2]+s.found[3])
-	}
-	if w, _ := strconv.Atoi(os.Getenv("KW")); w > 0 {
-		downW = int32(w)
-	}
+	// The search core's best-first search keeps every position it has
+	// generated and its depth-first search can sink its whole budget below
+	// one bad early choice; search (search.go) restarts instead.
 	var r engine.Result[smove]
-	switch os.Getenv("KDFS") {
-	case "1":
-		prob.Cost = nil
-		r = engine.Search(prob, start, maxNodes)
-	case "2":
-		r.Outcome, r.Moves, r.Nodes = sv.dfs(start, maxNodes)
-	default:
-		r = engine.Search(prob, start, maxNodes)
-	}
+	r.Outcome, r.Moves, r.Nodes = sv.search(start, maxNodes)
 	out := engine.Result[engine.Action]{Outcome: r.Outcome, Nodes: r.Nodes}
 	if r.Outcome == engine.Solved {
 		p := pre
