@@ -29,6 +29,15 @@ const (
 
 type clockMsg struct{ screen *gameScreen }
 
+// hintMsg carries a hint worked out away from the screen's goroutine.
+type hintMsg struct {
+	screen *gameScreen
+	moves  int // the position it is for: the length of the history then
+	a      engine.Action
+	why    string
+	ok     bool
+}
+
 // gameScreen plays one solitaire. It knows nothing of any game's rules: it
 // draws the piles the game reports, turns keys and clicks into actions, and
 // prints the sentence of an illegal one.
@@ -158,6 +167,10 @@ func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 	case tea.MouseReleaseMsg:
 		return s.release(msg.X, msg.Y)
+	case hintMsg:
+		if msg.screen == s && msg.moves == len(s.g.History()) {
+			s.showHint(msg.a, msg.why, msg.ok)
+		}
 	}
 	return s, nil
 }
@@ -198,7 +211,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 		s.clampCursor()
 	case "t":
-		s.hint()
+		return s, s.hint()
 	case "r":
 		if s.confirm != "r" && s.g.Moves() > 0 {
 			s.confirm = "r"
@@ -348,12 +361,39 @@ func (s *gameScreen) do(a engine.Action) (screen, tea.Cmd) {
 	return s, nil
 }
 
-func (s *gameScreen) hint() {
+// hint asks the game for a hint. A solver-backed hint (FreeCell) can take a
+// moment, so it runs on a copy of the game rebuilt from its history, off the
+// screen's goroutine; the screen stays live and drops the answer if the
+// position changed meanwhile.
+func (s *gameScreen) hint() tea.Cmd {
 	if s.hints >= hintsPerGame {
 		s.setMsg(msgWarn, "No hints left in this game.")
-		return
+		return nil
 	}
-	a, why, ok := s.g.Hint()
+	if s.info.Game != "freecell" {
+		a, why, ok := s.g.Hint()
+		s.showHint(a, why, ok)
+		return nil
+	}
+	spec, hist, opts, newGame := s.g.Spec(), s.g.History(), s.opts, s.info.New
+	s.setMsg(msgInfo, "Looking for a hint…")
+	return func() tea.Msg {
+		m := hintMsg{screen: s, moves: len(hist)}
+		g, err := newGame(spec, opts)
+		if err != nil {
+			return m
+		}
+		for _, a := range hist {
+			if g.Do(a) != nil {
+				return m
+			}
+		}
+		m.a, m.why, m.ok = g.Hint()
+		return m
+	}
+}
+
+func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
 	if !ok {
 		s.setMsg(msgInfo, "No hint found here (that one was free).")
 		return

@@ -298,3 +298,34 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, n.opts.on("auto"))
 }
+
+func TestHints(t *testing.T) {
+	e, _ := testEnv(t)
+	// Klondike: answered at once, counted, and a seventh is refused.
+	s, err := dealSpec(e, klondikeInfo(), engine.Spec{Game: "klondike", Variant: "draw1", Seed: 5})
+	require.NoError(t, err)
+	var sc screen = press(s, "t")
+	require.Equal(t, msgOK, s.kind, s.msg)
+	require.Contains(t, s.msg, "Hint 1/6")
+	s.hints = hintsPerGame
+	press(sc, "t")
+	require.Contains(t, s.msg, "No hints left")
+
+	// FreeCell: worked out off the screen's goroutine, then shown.
+	info, _ := findGame("freecell")
+	f, err := dealSpec(e, info, engine.Spec{Game: "freecell", Seed: 617})
+	require.NoError(t, err)
+	_, cmd := f.update(tea.KeyPressMsg{Code: 't', Text: "t"})
+	require.NotNil(t, cmd)
+	require.Contains(t, f.msg, "Looking for a hint")
+	msg := cmd()
+	f.update(msg)
+	require.Equal(t, msgOK, f.kind, f.msg)
+	require.Contains(t, f.msg, "Hint 1/6")
+	// An answer for a position that has changed since is dropped.
+	stale := msg.(hintMsg)
+	stale.moves = 99
+	f.msg = ""
+	f.update(stale)
+	require.Empty(t, f.msg)
+}
