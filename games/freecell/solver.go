@@ -1,6 +1,8 @@
 package freecell
 
 import (
+	"sync"
+
 	"sshuffle/engine"
 )
 
@@ -46,38 +48,41 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 
 // stages are the restarts of the search: a greedy search that goes wrong
 // early stays wrong, and different weights go wrong on different deals, so
-// each set gets a share of the budget before the first set gets the rest.
-// An exhausted stage proves the deal impossible whatever its weights.
+// each set gets a small share of the budget before the last set gets the
+// rest. An exhausted stage proves the deal impossible whatever its weights.
 var stages = []struct {
 	w     weights
 	nodes int
 }{
-	{weights{3, 4, 3, 3, 1}, 60_000},
-	{weights{1, 2, 2, 2, 1}, 60_000},
-	{weights{2, 4, 2, 3, 1}, 60_000},
-	{weights{1, 3, 1, 2, 1}, 60_000},
+	{weights{1, 2, 2, 2, 1}, 10_000},
+	{weights{1, 2, 3, 3, 1}, 10_000},
+	{weights{1, 3, 1, 2, 1}, 10_000},
+	{weights{2, 2, 1, 1, 1}, 10_000},
+	{weights{1, 2, 2, 4, 1}, 0}, // the rest of the budget
 }
 
 func search(start board, maxNodes int) engine.Result[smove] {
-	var s searcher
+	s := searchers.Get().(*searcher)
+	defer searchers.Put(s)
 	total := 0
-	for i := 0; ; i++ {
+	for i, st := range stages {
 		budget := maxNodes - total
-		s.w = stages[0].w
-		if i < len(stages) {
-			s.w = stages[i].w
-			if i < len(stages)-1 || budget > stages[i].nodes {
-				budget = min(budget, stages[i].nodes)
-			}
+		if i < len(stages)-1 {
+			budget = min(budget, st.nodes)
 		}
+		s.w = st.w
 		res := s.run(start, budget)
 		total += res.Nodes
 		res.Nodes = total
-		if res.Outcome != engine.Undecided || total >= maxNodes || i >= len(stages) {
+		if res.Outcome != engine.Undecided || total >= maxNodes || i == len(stages)-1 {
 			return res
 		}
 	}
+	panic("no stages")
 }
+
+// searchers keeps the searchers' slices from one search to the next.
+var searchers = sync.Pool{New: func() any { return new(searcher) }}
 
 // expandMoves turns search moves into the actions a game with g's settings
 // needs: each move, then the strong-safe foundation moves the game does not
