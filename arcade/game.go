@@ -29,6 +29,13 @@ const (
 
 type clockMsg struct{ screen *gameScreen }
 
+// stuckMsg says whether the position after moves moves is stuck.
+type stuckMsg struct {
+	screen *gameScreen
+	moves  int
+	stuck  bool
+}
+
 // hintMsg carries a hint worked out away from the screen's goroutine.
 type hintMsg struct {
 	screen *gameScreen
@@ -170,6 +177,10 @@ func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	case hintMsg:
 		if msg.screen == s && msg.moves == len(s.g.History()) {
 			s.showHint(msg.a, msg.why, msg.ok)
+		}
+	case stuckMsg:
+		if msg.screen == s && msg.moves == len(s.g.History()) && msg.stuck && s.msg == "" {
+			s.setMsg(msgWarn, stuckText)
 		}
 	}
 	return s, nil
@@ -355,10 +366,43 @@ func (s *gameScreen) do(a engine.Action) (screen, tea.Cmd) {
 	if s.g.Won() {
 		return s.win()
 	}
+	if s.info.Game == "spider" {
+		// Spider's check searches the reachable positions and can take
+		// a noticeable moment: it runs on a rebuilt copy instead.
+		return s, s.stuckLater()
+	}
 	if s.g.Stuck() {
-		s.setMsg(msgWarn, "No move can change this position: u undo, r restart, n new deal.")
+		s.setMsg(msgWarn, stuckText)
 	}
 	return s, nil
+}
+
+const stuckText = "No move can change this position: u undo, r restart, n new deal."
+
+// replayed rebuilds the game from its deal and history, for work done off
+// the screen's goroutine that must not touch the live game.
+func (s *gameScreen) replayed() func() (engine.Solitaire, bool) {
+	spec, hist, opts, newGame := s.g.Spec(), s.g.History(), s.opts, s.info.New
+	return func() (engine.Solitaire, bool) {
+		g, err := newGame(spec, opts)
+		if err != nil {
+			return nil, false
+		}
+		for _, a := range hist {
+			if g.Do(a) != nil {
+				return nil, false
+			}
+		}
+		return g, true
+	}
+}
+
+func (s *gameScreen) stuckLater() tea.Cmd {
+	rebuild, moves := s.replayed(), len(s.g.History())
+	return func() tea.Msg {
+		g, ok := rebuild()
+		return stuckMsg{screen: s, moves: moves, stuck: ok && g.Stuck()}
+	}
 }
 
 // hint asks the game for a hint. A solver-backed hint (FreeCell) can take a
@@ -375,20 +419,13 @@ func (s *gameScreen) hint() tea.Cmd {
 		s.showHint(a, why, ok)
 		return nil
 	}
-	spec, hist, opts, newGame := s.g.Spec(), s.g.History(), s.opts, s.info.New
+	rebuild, moves := s.replayed(), len(s.g.History())
 	s.setMsg(msgInfo, "Looking for a hint…")
 	return func() tea.Msg {
-		m := hintMsg{screen: s, moves: len(hist)}
-		g, err := newGame(spec, opts)
-		if err != nil {
-			return m
+		m := hintMsg{screen: s, moves: moves}
+		if g, ok := rebuild(); ok {
+			m.a, m.why, m.ok = g.Hint()
 		}
-		for _, a := range hist {
-			if g.Do(a) != nil {
-				return m
-			}
-		}
-		m.a, m.why, m.ok = g.Hint()
 		return m
 	}
 }

@@ -329,3 +329,21 @@ func TestHints(t *testing.T) {
 	f.update(stale)
 	require.Empty(t, f.msg)
 }
+
+func TestSpiderStuckCheckRunsAside(t *testing.T) {
+	e, _ := testEnv(t)
+	info, _ := findGame("spider/1suit")
+	s, err := dealSpec(e, info, engine.Spec{Game: "spider", Variant: "1suit", Seed: 3})
+	require.NoError(t, err)
+	_, cmd := s.do(engine.Action{Kind: engine.Draw})
+	require.NotNil(t, cmd, "the check comes back as a message")
+	m := cmd().(stuckMsg)
+	require.Equal(t, 1, m.moves)
+	require.False(t, m.stuck, "a fresh deal with a row dealt is not stuck")
+	// A stuck verdict for the current position is shown; one for an older
+	// position is not.
+	s.update(stuckMsg{screen: s, moves: 0, stuck: true})
+	require.Empty(t, s.msg)
+	s.update(stuckMsg{screen: s, moves: 1, stuck: true})
+	require.Contains(t, s.msg, "No move can change this position")
+}
