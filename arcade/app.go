@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -165,7 +166,21 @@ func idleTick(idle time.Duration) tea.Cmd {
 
 func (a *app) Init() tea.Cmd { return idleTick(a.env.idle) }
 
-func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update guards the screens: a panic in one is logged with its stack, the
+// player is told, and the session ends; the server and everyone else go on.
+func (a *app) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.env.log.Error("session panic", "player", a.env.player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			a.quitting = true
+			a.notice = "Sorry: sshuffle hit an internal error and closed this session. Your finished games are kept."
+			model, cmd = a, tea.Quit
+		}
+	}()
+	return a.update(msg)
+}
+
+func (a *app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
 		if m.Width > 0 && m.Height > 0 {
@@ -225,7 +240,14 @@ func (a *app) close() {
 
 var noticeStyle = lipgloss.NewStyle().Faint(true)
 
-func (a *app) View() tea.View {
+func (a *app) View() (v tea.View) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.env.log.Error("view panic", "player", a.env.player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			v = tea.NewView("Sorry: sshuffle hit an internal error drawing this screen. Press q to leave.")
+			a.cur = newMenu(a.env)
+		}
+	}()
 	var body string
 	w, h := a.cur.minSize()
 	switch {
@@ -245,7 +267,7 @@ func (a *app) View() tea.View {
 	if !a.env.unicode {
 		body = asciiReplacer.Replace(body)
 	}
-	v := tea.NewView(body)
+	v = tea.NewView(body)
 	if !a.quitting {
 		v.AltScreen = true
 		v.MouseMode = tea.MouseModeCellMotion
