@@ -15,15 +15,21 @@ import (
 // Pruning:
 //   - a card goes to its foundation at once, without branching, when no card
 //     can need it any more: rank 1 or 2, or both opposite-colour cards one
-//     rank lower are already up. In Draw 1 that includes talon cards, since
-//     every talon card is always reachable.
+//     rank lower and both same-colour cards two ranks lower are already up
+//     (the lower ones could otherwise come back down and want c under them).
+//     In Draw 1 that includes talon cards, since every talon card is always
+//     reachable.
 //   - a run moves between columns only if it turns up a card, empties a
 //     column, or frees a card that then goes to a foundation; a King never
 //     moves from the bottom of one column to an empty one; of several empty
 //     columns only the first is tried.
 //   - a foundation card comes down only when a card that could go on it is
-//     face up or in the talon, and never when it is safe (it would go straight
+//     face up or in the talon, or is another foundation card that may come
+//     down by this rule, and never when it is safe (it would go straight
 //     back up).
+//   - a card laid on a column from where it stays available (a Draw 1 talon,
+//     a foundation) must be built on by the next move (see sstate.must); a
+//     lay-down that nothing could build on at once is not tried at all.
 //   - positions are keyed with columns sorted. In Draw 1 the split between
 //     stock and waste is left out of the key: every talon card is reachable
 //     from any split, so it changes nothing.
@@ -558,7 +564,7 @@ func (s *sstate) wanted(f engine.Card) bool {
 
 // DefaultNodes is the search budget that keeps a deal to about two
 // seconds of one core: enough to decide about 99% of deals.
-const DefaultNodes = 1_000_000
+const DefaultNodes = 800_000
 
 // SolveGame searches from the game's current position with every card
 // known, visiting at most maxNodes positions. A solved result's Moves
