@@ -638,7 +638,16 @@ func (s *gameScreen) view() string {
 		msg = fmt.Sprintf("Deal #%d", s.g.Spec().Seed)
 	}
 	lines := fitLines(msg, e.width, 2)
+	if len(lines) < 2 {
+		// The second line carries the keys the bottom bar has no room
+		// for, whenever a message leaves it free.
+		lines = append(lines, "")
+	}
 	for i := range 2 {
+		if i == 1 && lines[1] == "" {
+			b.WriteString(helpBar(e.width, "1-0", "column", "esc", "drop", "#", "deal number", "o", "options", "i", "rules") + "\n")
+			continue
+		}
 		if i < len(lines) {
 			switch s.kind {
 			case msgErr:
