@@ -56,6 +56,8 @@ type gameScreen struct {
 	prior time.Duration // play time before it (from a save)
 	hints int           // hints used
 	opts  options       // the options this deal was dealt with
+	daily bool          // today's deal, for the daily board and streaks
+	day   string        // which day's deal ("2026-11-30")
 
 	cursor  hit
 	sel     hit
@@ -229,7 +231,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 			s.setMsg(msgWarn, "Press r again to restart this deal (it counts as a game played).")
 			return s, nil
 		}
-		return s.redeal(s.g.Spec())
+		return s.restart()
 	case "n":
 		if s.confirm != "n" && s.g.Moves() > 0 {
 			s.confirm = "n"
@@ -456,7 +458,7 @@ func (s *gameScreen) result(won bool) store.Result {
 		Account: s.env.player.ID, Name: s.env.player.Name,
 		Spec: spec.String(), Key: spec.Key(), Won: won,
 		Score: s.g.Score(), Moves: s.g.Moves(), Elapsed: s.elapsed().Round(time.Second),
-		Finished: s.env.now().UTC(),
+		Finished: s.env.now().UTC(), Daily: s.daily, Day: s.day,
 	}
 }
 
@@ -470,7 +472,7 @@ func (s *gameScreen) record(won bool) error {
 		s.env.log.Error("recording result", "account", r.Account, "spec", r.Spec, "error", err.Error())
 		return err
 	}
-	if err := s.env.store.DeleteSave(s.env.player.ID, s.info.Key()); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.env.store.DeleteSave(s.env.player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.env.log.Warn("deleting save", "error", err.Error())
 	}
 	return nil
@@ -497,6 +499,16 @@ func (s *gameScreen) redeal(spec engine.Spec) (screen, tea.Cmd) {
 	return n, n.init()
 }
 
+// restart deals the same deal again; today's deal stays today's deal.
+func (s *gameScreen) restart() (screen, tea.Cmd) {
+	daily, day := s.daily, s.day
+	scr, cmd := s.redeal(s.g.Spec())
+	if n, ok := scr.(*gameScreen); ok && n != s {
+		n.daily, n.day = daily, day
+	}
+	return scr, cmd
+}
+
 func (s *gameScreen) leave() (screen, tea.Cmd) {
 	s.save()
 	s.done = true
@@ -513,11 +525,19 @@ func (s *gameScreen) save() {
 	}
 	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
-		err = s.env.store.PutSave(s.env.player.ID, s.info.Key(), data)
+		err = s.env.store.PutSave(s.env.player.ID, s.saveKey(), data)
 	}
 	if err != nil {
 		s.env.log.Error("saving game", "account", s.env.player.ID, "error", err.Error())
 	}
+}
+
+// saveKey is where this game is kept while in progress.
+func (s *gameScreen) saveKey() string {
+	if s.daily {
+		return dailySaveKey(s.info.Key())
+	}
+	return s.info.Key()
 }
 
 // navigable piles are those the cursor may rest on: every pile but a cleared
@@ -603,6 +623,9 @@ func (s *gameScreen) view() string {
 	e := s.env
 	var b strings.Builder
 	head := titleStyle.Render(s.info.Title)
+	if s.daily {
+		head += okStyle.Render(" today")
+	}
 	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", s.g.Moves(), fmtDuration(s.elapsed()), hintsPerGame-s.hints)
 	if s.info.Points {
 		stats = fmt.Sprintf("Score %d  ", s.g.Score()) + stats

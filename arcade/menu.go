@@ -59,6 +59,19 @@ func (m *menu) update(msg tea.Msg) (screen, tea.Cmd) {
 			return m.open()
 		case "p":
 			return newProfile(m.env), nil
+		case "t":
+			if it := m.items[m.cursor]; it.soon == "" {
+				g, err := openDaily(m.env, it.info)
+				if err != nil {
+					m.msg = err.Error()
+					return m, nil
+				}
+				return g, g.init()
+			}
+		case "b":
+			if it := m.items[m.cursor]; it.soon == "" {
+				return newBoard(m.env, it.info, m), nil
+			}
 		case "i":
 			if it := m.items[m.cursor]; it.soon == "" {
 				return newStrategy(m.env, it.info, m), nil
@@ -141,7 +154,8 @@ func (m *menu) view() string {
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(helpBar(m.env.width, "↑↓/jk", "choose", "enter", "play", "i", "rules", "p", "profile", "?", "help", "q", "quit"))
+	b.WriteString(helpBar(m.env.width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "b", "leaderboards") + "\n")
+	b.WriteString(helpBar(m.env.width, "i", "rules and strategy", "p", "profile", "?", "help", "q", "quit"))
 	return b.String()
 }
 

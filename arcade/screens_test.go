@@ -347,3 +347,49 @@ func TestSpiderStuckCheckRunsAside(t *testing.T) {
 	s.update(stuckMsg{screen: s, moves: 1, stuck: true})
 	require.Contains(t, s.msg, "No move can change this position")
 }
+
+func TestTodaysDealStreakAndBoards(t *testing.T) {
+	e, clk := testEnv(t)
+	e.pools = NewPools(slog.New(slog.DiscardHandler))
+	info, _ := findGame("tripeaks")
+	a, err := openDaily(e, info)
+	require.NoError(t, err)
+	require.True(t, a.daily)
+	require.True(t, a.g.Spec().Winnable, "today's deal is a solver-won one")
+
+	// Another player gets the same deal.
+	e2 := *e
+	e2.player = &player{ID: "SHA256:other", Name: "otto"}
+	b, err := openDaily(&e2, info)
+	require.NoError(t, err)
+	require.Equal(t, a.g.Spec(), b.g.Spec())
+
+	// Win it by following the solver, then: a daily result, a streak, a board.
+	r := info.Solve(a.g.Spec(), 1_000_000)
+	require.Equal(t, engine.Solved, r.Outcome)
+	var sc screen = a
+	for _, m := range r.Moves {
+		sc, _ = sc.(*gameScreen).do(m)
+	}
+	_, won := sc.(*resultScreen)
+	require.True(t, won)
+	st, err := e.store.Streak(e.player.ID, info.Key(), clk.t)
+	require.NoError(t, err)
+	require.Equal(t, 1, st.Current)
+	v := newBoard(e, info, newMenu(e)).view()
+	require.Contains(t, v, "tess")
+	require.Contains(t, v, "Your streak: 1 day")
+
+	// A daily game in progress is saved apart from an ordinary one.
+	c, err := openDaily(&e2, info)
+	require.NoError(t, err)
+	c.do(engine.Action{Kind: engine.Draw})
+	c.leave()
+	_, err = e.store.GetSave("SHA256:other", "tripeaks#daily")
+	require.NoError(t, err)
+	_, err = e.store.GetSave("SHA256:other", "tripeaks")
+	require.ErrorIs(t, err, store.ErrNotFound)
+	d, err := openDaily(&e2, info)
+	require.NoError(t, err)
+	require.Equal(t, 1, d.g.Moves())
+}
