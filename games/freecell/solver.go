@@ -54,6 +54,7 @@ var stages = []struct {
 	w     weights
 	nodes int
 }{
+	{weights{2, 2, 5, 6, 2, 2, 1}, 10_000},
 	{weights{1, 2, 2, 2, 1}, 10_000},
 	{weights{1, 2, 3, 3, 1}, 10_000},
 	{weights{1, 3, 1, 2, 1}, 10_000},
@@ -224,28 +225,44 @@ func (s *searcher) expand() {
 // lower card of its column needs at least one more; occupied cells and
 // filled columns take away room to move.
 func cost(b *board, w weights) int {
-	h := (52 - b.foundCount()) * w.left
+	h := (52 - b.foundCount()) * w[wLeft]
 	for i := range numCols {
 		minRank := engine.Rank(14)
 		n := int(b.n[i])
+		prev := engine.NoCard
 		for p, c := range b.cols[i][:n] {
 			r := c.Rank()
 			if r > minRank {
-				h += w.block
+				h += w[wBlock]
 			} else {
 				minRank = r
 			}
-			if uint8(r) == b.found[c.Suit()]+1 {
-				h += (n - 1 - p) * w.depth
+			switch uint8(r) - b.found[c.Suit()] {
+			case 1:
+				h += (n - 1 - p) * w[wDepth]
+			case 2:
+				h += (n - 1 - p) * w[wDepth2]
 			}
+			if p > 0 && !fits(c, prev) {
+				h += w[wSeq]
+			}
+			prev = c
 		}
 	}
-	h += (numCells - b.freeCells()) * w.cell
-	h -= b.emptyCols() * w.empty
+	h += (numCells - b.freeCells()) * w[wCell]
+	h -= b.emptyCols() * w[wEmpty]
 	return h
 }
 
-// weights of the cost terms: cards left, cards lying on a lower card,
-// occupied cells, empty columns (a bonus), cards over a next foundation
-// card.
-type weights struct{ left, block, cell, empty, depth int }
+// weights of the cost terms, indexed by the constants below.
+type weights [7]int
+
+const (
+	wLeft   = iota // cards not on the foundations
+	wBlock         // cards lying on a lower card of their column
+	wCell          // occupied cells
+	wEmpty         // empty columns (a bonus)
+	wDepth         // cards over the next card of a foundation
+	wSeq           // cards not on their parent (one rank up, other colour)
+	wDepth2        // cards over the card after that
+)
