@@ -114,9 +114,18 @@ func play(addr, user string, stopAt time.Time, every time.Duration) ([]time.Dura
 	if err := sess.Shell(); err != nil {
 		return nil, err
 	}
+	// drain empties what has arrived, waiting up to d for more.
 	drain := func(d time.Duration) {
 		t := time.After(d)
 		for {
+			select {
+			case <-got:
+				continue
+			default:
+			}
+			if d == 0 {
+				return
+			}
 			select {
 			case <-got:
 			case <-t:

@@ -32,7 +32,7 @@ var solvers = map[string]solveFunc{
 // defaultNodes is each game's search budget per deal: large enough to
 // decide nearly every deal, small enough to keep a report to minutes.
 var defaultNodes = map[string]int{
-	"klondike": 500_000,
+	"klondike": klondike.DefaultNodes,
 	"freecell": 2_000_000,
 	"spider":   spider.DefaultNodes,
 	"tripeaks": 1_000_000,
