@@ -85,9 +85,17 @@ func (b *board) won() bool { return b.foundCount() == 52 }
 
 // fits reports whether c may be placed on card on in a column: one rank
 // lower and the other colour.
-func fits(c, on engine.Card) bool {
-	return c.Rank()+1 == on.Rank() && c.Red() != on.Red()
-}
+func fits(c, on engine.Card) bool { return fitsTable[c&63][on&63] }
+
+// fitsTable[c][on] is fits(c, on) for every pair of card bytes.
+var fitsTable = func() (t [64][64]bool) {
+	for c := range engine.Card(64) {
+		for on := range engine.Card(64) {
+			t[c][on] = c.Valid() && on.Valid() && c.Rank()+1 == on.Rank() && c.Red() != on.Red()
+		}
+	}
+	return t
+}()
 
 // whyNotOn is the sentence for a card that does not fit on another.
 func whyNotOn(c, on engine.Card) string {

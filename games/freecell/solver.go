@@ -59,7 +59,8 @@ var stages = []struct {
 	{weights{1, 2, 3, 3, 1}, 10_000},
 	{weights{1, 3, 1, 2, 1}, 10_000},
 	{weights{2, 2, 1, 1, 1}, 10_000},
-	{weights{1, 2, 2, 4, 1}, 0}, // the rest of the budget
+	{weights{1, 2, 2, 4, 1}, 100_000},
+	{weights{2, 2, 4, 4, 2, 2, 1}, 0}, // the rest of the budget
 }
 
 func search(start board, maxNodes int) engine.Result[smove] {
