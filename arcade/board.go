@@ -41,7 +41,7 @@ const (
 )
 
 type cell struct {
-	ch string
+	ch rune
 	st cellStyle
 }
 
@@ -53,14 +53,25 @@ type canvas struct {
 
 func newCanvas(w, h int) *canvas {
 	c := &canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
+	cells := make([]cell, w*h)
+	hits := make([]hit, w*h)
 	for y := range h {
-		c.cells[y] = make([]cell, w)
-		c.hits[y] = make([]hit, w)
-		for x := range w {
-			c.cells[y][x] = cell{ch: " "}
+		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
+		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
+	}
+	c.clear()
+	return c
+}
+
+// clear blanks the canvas so a screen can redraw into it: a frame then
+// allocates nothing for the grid, which matters with thousands of players.
+func (c *canvas) clear() {
+	for y := range c.h {
+		for x := range c.w {
+			c.cells[y][x] = cell{ch: ' '}
+			c.hits[y][x] = hit{}
 		}
 	}
-	return c
 }
 
 func (c *canvas) put(x, y int, text string, st cellStyle, h hit) {
@@ -69,7 +80,7 @@ func (c *canvas) put(x, y int, text string, st cellStyle, h hit) {
 	}
 	for _, r := range text {
 		if x >= 0 && x < c.w {
-			c.cells[y][x] = cell{ch: string(r), st: st}
+			c.cells[y][x] = cell{ch: r, st: st}
 			c.hits[y][x] = h
 		}
 		x++
@@ -84,7 +95,17 @@ type boardView struct {
 	offsetX        int
 }
 
+// palettes are built once: every session's every frame reads them.
+var palettes = [2]map[cellStyle]lipgloss.Style{makePalette(false), makePalette(true)}
+
 func (b boardView) palette() map[cellStyle]lipgloss.Style {
+	if b.color {
+		return palettes[1]
+	}
+	return palettes[0]
+}
+
+func makePalette(color bool) map[cellStyle]lipgloss.Style {
 	face := lipgloss.NewStyle().Background(lipgloss.Color("#eeeeee"))
 	p := map[cellStyle]lipgloss.Style{
 		stNone:        lipgloss.NewStyle(),
@@ -100,7 +121,7 @@ func (b boardView) palette() map[cellStyle]lipgloss.Style {
 		stSelRed:      lipgloss.NewStyle().Background(lipgloss.Color("#87d7ff")).Foreground(lipgloss.Color("#af0000")),
 		stBlocked:     face.Foreground(lipgloss.Color("#808080")),
 	}
-	if !b.color {
+	if !color {
 		// Without colour the brackets tell red from black, and reverse
 		// video and underline mark the cursor and the selection.
 		plain := lipgloss.NewStyle()
@@ -188,9 +209,15 @@ func boardSize(piles []engine.Pile) (w, h int) {
 	return w, h
 }
 
-// render draws the piles into a canvas of w x h cells.
-func (b boardView) render(piles []engine.Pile, w, h int) *canvas {
-	c := newCanvas(w, h)
+// render draws the piles into a canvas of w x h cells, reusing old when it
+// has that size.
+func (b boardView) render(piles []engine.Pile, w, h int, old *canvas) *canvas {
+	c := old
+	if c == nil || c.w != w || c.h != h {
+		c = newCanvas(w, h)
+	} else {
+		c.clear()
+	}
 	for i, p := range piles {
 		x := b.offsetX + p.X*halfCol
 		switch p.Fan {
@@ -330,21 +357,26 @@ func (c *canvas) String(pal map[cellStyle]lipgloss.Style) string {
 		}
 		row := c.cells[y]
 		end := len(row)
-		for end > 0 && row[end-1].ch == " " && row[end-1].st == stNone {
+		for end > 0 && row[end-1].ch == ' ' && row[end-1].st == stNone {
 			end--
 		}
 		for x := 0; x < end; {
 			st := row[x].st
-			var run strings.Builder
+			start := x
 			for x < end && row[x].st == st {
-				run.WriteString(row[x].ch)
 				x++
 			}
 			if st == stNone {
-				sb.WriteString(run.String())
-			} else {
-				sb.WriteString(pal[st].Render(run.String()))
+				for _, cl := range row[start:x] {
+					sb.WriteRune(cl.ch)
+				}
+				continue
 			}
+			var run strings.Builder
+			for _, cl := range row[start:x] {
+				run.WriteRune(cl.ch)
+			}
+			sb.WriteString(pal[st].Render(run.String()))
 		}
 	}
 	return sb.String()

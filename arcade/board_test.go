@@ -26,7 +26,7 @@ func TestLongColumnFolds(t *testing.T) {
 	}
 	bv := boardView{unicode: true, color: true}
 	const h = 20
-	c := bv.render(piles, 80, h)
+	c := bv.render(piles, 80, h, nil)
 	text := c.String(bv.palette())
 	lines := strings.Split(text, "\n")
 	require.Len(t, lines, h)

@@ -645,7 +645,7 @@ func (s *gameScreen) view() string {
 	boardH := e.height - 4
 	off := max((e.width-bw)/2, 0)
 	bv := boardView{unicode: e.unicode, color: e.color, cursor: s.cursor, sel: s.sel, offsetX: off}
-	s.canvas = bv.render(piles, min(e.width, 200), boardH)
+	s.canvas = bv.render(piles, min(e.width, 200), boardH, s.canvas)
 	s.boardTop = 1
 	b.WriteString(s.canvas.String(bv.palette()) + "\n")
 	msg := s.msg
