@@ -160,6 +160,8 @@ type searcher struct {
 	curIdx int32
 	colh   [numCols]uint64 // colHash of each column of cur
 	colk   uint64          // sum of colMix over cur's columns
+	colc   [numCols]int    // colCost of each column of cur
+	colcs  int             // their sum
 	won    int32
 }
 
@@ -256,10 +258,12 @@ func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 
 func (s *searcher) setCur(idx int32) {
 	s.curIdx = idx
-	s.colk = 0
+	s.colk, s.colcs = 0, 0
 	for i := range numCols {
 		s.colh[i] = colHash(&s.cur, i)
 		s.colk += colMix(s.colh[i])
+		s.colc[i] = colCost(&s.cur, i, s.w)
+		s.colcs += s.colc[i]
 	}
 }
 
@@ -286,5 +290,20 @@ func (s *searcher) emit(m move) {
 		s.won = idx
 		return
 	}
-	s.push(idx, cost(&next, s.w))
+	s.push(idx, s.costOf(&next))
+}
+
+// costOf is cost(next, s.w) for a successor next of cur: only the columns
+// whose length changed need counting again, unless a card went up.
+func (s *searcher) costOf(next *board) int {
+	if next.found != s.cur.found {
+		return cost(next, s.w)
+	}
+	h := s.colcs
+	for i := range numCols {
+		if next.n[i] != s.cur.n[i] {
+			h += colCost(next, i, s.w) - s.colc[i]
+		}
+	}
+	return h + restCost(next, s.w)
 }

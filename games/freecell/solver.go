@@ -226,32 +226,42 @@ func (s *searcher) expand() {
 // lower card of its column needs at least one more; occupied cells and
 // filled columns take away room to move.
 func cost(b *board, w weights) int {
-	h := (52 - b.foundCount()) * w[wLeft]
+	h := 0
 	for i := range numCols {
-		minRank := engine.Rank(14)
-		n := int(b.n[i])
-		prev := engine.NoCard
-		for p, c := range b.cols[i][:n] {
-			r := c.Rank()
-			if r > minRank {
-				h += w[wBlock]
-			} else {
-				minRank = r
-			}
-			switch uint8(r) - b.found[c.Suit()] {
-			case 1:
-				h += (n - 1 - p) * w[wDepth]
-			case 2:
-				h += (n - 1 - p) * w[wDepth2]
-			}
-			if p > 0 && !fits(c, prev) {
-				h += w[wSeq]
-			}
-			prev = c
-		}
+		h += colCost(b, i, w)
 	}
-	h += (numCells - b.freeCells()) * w[wCell]
-	h -= b.emptyCols() * w[wEmpty]
+	return h + restCost(b, w)
+}
+
+// restCost is the part of cost that does not belong to one column.
+func restCost(b *board, w weights) int {
+	return (52-b.foundCount())*w[wLeft] + (numCells-b.freeCells())*w[wCell] - b.emptyCols()*w[wEmpty]
+}
+
+// colCost is column i's share of cost.
+func colCost(b *board, i int, w weights) int {
+	h := 0
+	minRank := engine.Rank(14)
+	n := int(b.n[i])
+	prev := engine.NoCard
+	for p, c := range b.cols[i][:n] {
+		r := c.Rank()
+		if r > minRank {
+			h += w[wBlock]
+		} else {
+			minRank = r
+		}
+		switch uint8(r) - b.found[c.Suit()] {
+		case 1:
+			h += (n - 1 - p) * w[wDepth]
+		case 2:
+			h += (n - 1 - p) * w[wDepth2]
+		}
+		if p > 0 && !fits(c, prev) {
+			h += w[wSeq]
+		}
+		prev = c
+	}
 	return h
 }
 
