@@ -1,0 +1,37 @@
+package main
+
+import (
+	"log/slog"
+	"net"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/arcade"
+	"sshuffle/hostkeys"
+	"sshuffle/store"
+)
+
+func TestPlayTimesEchoes(t *testing.T) {
+	dir := t.TempDir()
+	key, err := hostkeys.LoadOrCreate(dir)
+	require.NoError(t, err)
+	st, err := store.Open(filepath.Join(dir, "store"), slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	defer st.Close()
+	srv, err := arcade.New(arcade.Config{HostKeyPEM: key.PEM, Logger: slog.New(slog.DiscardHandler)}, st)
+	require.NoError(t, err)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = srv.Serve(l) }()
+	defer srv.Shutdown(t.Context())
+
+	lat, err := play(l.Addr().String(), "loadtest", time.Now().Add(time.Second), 100*time.Millisecond)
+	require.NoError(t, err)
+	require.NotEmpty(t, lat)
+	for _, d := range lat {
+		require.Positive(t, d, "an echo comes after its key")
+	}
+}
