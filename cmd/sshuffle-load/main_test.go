@@ -28,7 +28,7 @@ func TestPlayTimesEchoes(t *testing.T) {
 	go func() { _ = srv.Serve(l) }()
 	defer srv.Shutdown(t.Context())
 
-	lat, err := play(l.Addr().String(), "loadtest", time.Now().Add(time.Second), 100*time.Millisecond)
+	lat, err := play(l.Addr().String(), "loadtest", time.Now().Add(3*time.Second), 100*time.Millisecond)
 	require.NoError(t, err)
 	require.NotEmpty(t, lat)
 	for _, d := range lat {
