@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/reports"
 )
 
@@ -20,7 +21,7 @@ func wonSeeds(key string) []uint64 {
 }
 
 // solveFunc is a game package's solver: it sees every card.
-type solveFunc func(engine.Spec, int) engine.Result[engine.Action]
+type solveFunc = games.Solver
 
 // poolSize is how many solver-won deals each pool keeps ready.
 const poolSize = 16
@@ -35,19 +36,19 @@ type Pools struct {
 	pools  map[string]*pool
 	wake   chan struct{}
 	log    *slog.Logger
-	budget int
 }
 
 type pool struct {
 	spec     engine.Spec // game and variant; the seed varies
 	solve    solveFunc
+	budget   int // positions per try
 	ready    []uint64
 	fallback []uint64
 }
 
 // NewPools makes a pool for every catalogue entry that deals winnable deals.
 func NewPools(log *slog.Logger) *Pools {
-	p := &Pools{pools: map[string]*pool{}, wake: make(chan struct{}, 1), log: log, budget: 500_000}
+	p := &Pools{pools: map[string]*pool{}, wake: make(chan struct{}, 1), log: log}
 	for _, g := range catalogue {
 		if g.Solve == nil || !g.WinnableOnly {
 			continue
@@ -55,6 +56,7 @@ func NewPools(log *slog.Logger) *Pools {
 		p.pools[g.Key()] = &pool{
 			spec:     engine.Spec{Game: g.Game, Variant: g.Variant, Winnable: true},
 			solve:    g.Solve,
+			budget:   games.All[g.Game].Nodes,
 			fallback: wonSeeds(g.Key()),
 		}
 	}
@@ -106,7 +108,7 @@ func (p *Pools) Run(ctx context.Context) {
 		}
 		spec := pl.spec
 		spec.Seed = rand.Uint64N(1_000_000_000) + 1
-		r := pl.solve(spec, p.budget)
+		r := pl.solve(spec, pl.budget)
 		if r.Outcome != engine.Solved {
 			continue
 		}

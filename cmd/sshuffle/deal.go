@@ -6,27 +6,15 @@ import (
 	"strconv"
 
 	"sshuffle/engine"
-	"sshuffle/games/freecell"
-	"sshuffle/games/klondike"
-	"sshuffle/games/pyramid"
-	"sshuffle/games/spider"
-	"sshuffle/games/tripeaks"
+	"sshuffle/games"
 )
-
-var texts = map[string]func(engine.Spec) (string, error){
-	"klondike": klondike.Text,
-	"freecell": freecell.Text,
-	"spider":   spider.Text,
-	"tripeaks": tripeaks.Text,
-	"pyramid":  pyramid.Text,
-}
 
 func deal(args []string, stdout, stderr io.Writer) int {
 	if len(args) < 2 || len(args) > 3 {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	text, ok := texts[args[0]]
+	entry, ok := games.All[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "sshuffle deal: unknown game %q\n", args[0])
 		return 2
@@ -40,7 +28,7 @@ func deal(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 3 {
 		spec.Variant = args[2]
 	}
-	out, err := text(spec)
+	out, err := entry.Text(spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "sshuffle deal: %v\n", err)
 		return 1

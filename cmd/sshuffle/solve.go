@@ -12,32 +12,9 @@ import (
 	"time"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/games/freecell"
-	"sshuffle/games/klondike"
-	"sshuffle/games/pyramid"
-	"sshuffle/games/spider"
-	"sshuffle/games/tripeaks"
 )
-
-type solveFunc func(engine.Spec, int) engine.Result[engine.Action]
-
-var solvers = map[string]solveFunc{
-	"klondike": klondike.Solve,
-	"freecell": freecell.Solve,
-	"spider":   spider.Solve,
-	"tripeaks": tripeaks.Solve,
-	"pyramid":  pyramid.Solve,
-}
-
-// defaultNodes is each game's search budget per deal: large enough to
-// decide nearly every deal, small enough to keep a report to minutes.
-var defaultNodes = map[string]int{
-	"klondike": klondike.DefaultNodes,
-	"freecell": 2_000_000,
-	"spider":   spider.DefaultNodes,
-	"tripeaks": 1_000_000,
-	"pyramid":  1_000_000,
-}
 
 // parseRange reads "1-32000" or "617".
 func parseRange(s string) (lo, hi uint64, err error) {
@@ -70,7 +47,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	game, args := args[0], args[1:]
-	fn, ok := solvers[game]
+	entry, ok := games.All[game]
 	if !ok {
 		fmt.Fprintf(stderr, "sshuffle solve: unknown game %q\n", game)
 		return 2
@@ -84,7 +61,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	deals := fs.String("deals", "1-1000", "deal numbers or seeds, A-B")
 	draw := fs.Int("draw", 1, "Klondike: cards turned, 1 or 3")
 	suits := fs.Int("suits", 1, "Spider: 1, 2 or 4 suits")
-	nodes := fs.Int("nodes", defaultNodes[game], "search budget per deal, in positions")
+	nodes := fs.Int("nodes", entry.Nodes, "search budget per deal, in positions")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once")
 	showMoves := fs.Bool("moves", false, "print the solution of a single deal")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
@@ -122,7 +99,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for seed := range next {
 				t := time.Now()
-				r := fn(specOf(seed), *nodes)
+				r := entry.Solve(specOf(seed), *nodes)
 				results[seed-lo] = dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t), moves: r.Moves}
 			}
 		}()
