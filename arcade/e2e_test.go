@@ -165,3 +165,22 @@ func TestPerAddressCapAndIdle(t *testing.T) {
 	tm.WaitFor("without a key press")
 	tm.WaitExit()
 }
+
+// A taken name sends the newcomer to the name screen, where a free name
+// can be claimed.
+func TestTakenNameAsksForAnother(t *testing.T) {
+	ts := startServer(t)
+	c := sshtest.Dial(t, ts.addr, "rita", sshtest.NewClientKey(t))
+	defer c.Close()
+	sshtest.OpenTerm(t, c, nil).WaitFor("Playing as rita")
+
+	c2 := sshtest.Dial(t, ts.addr, "rita", sshtest.NewClientKey(t))
+	defer c2.Close()
+	tm := sshtest.OpenTerm(t, c2, nil)
+	s := tm.WaitFor(`The name "rita" is taken.`)
+	require.Contains(t, s, "3-20 letters", "the hint in the empty field shows whole")
+	tm.Send("rita\r")
+	tm.WaitFor("taken; try another")
+	tm.Send("\x7f\x7f\x7f\x7frita2\r")
+	tm.WaitFor("Playing as rita2")
+}

@@ -23,6 +23,7 @@ func newNamePicker(e *env, tried string) *namePicker {
 	ti := textinput.New()
 	ti.Placeholder = "3-20 letters, digits, _ or -"
 	ti.CharLimit = 20
+	ti.SetWidth(32)
 	// The default paste binding reads the server's clipboard; a paste from
 	// the player's terminal still arrives as a PasteMsg.
 	ti.KeyMap.Paste.SetEnabled(false)
