@@ -40,3 +40,22 @@ func TestSafeNeedsSameColourTwoBelow(t *testing.T) {
 	s.found[engine.Diamonds] = 3
 	require.True(t, s.safe(engine.NewCard(5, engine.Hearts)))
 }
+
+func TestBlocked(t *testing.T) {
+	// The 2♠ needs the A♠ or a red 3 before it can leave, and all of them
+	// lie under it.
+	l := Layout{Columns: [7][]engine.Card{cards("3H 3D AS 2S")}, FaceDown: [7]int{3}}
+	s := fromGame(mustLayout(t, l))
+	require.True(t, s.blocked())
+	require.Equal(t, engine.Impossible, SolveGame(mustLayout(t, l), 1000).Outcome)
+	// With the 3♦ in another column, the 2♠ can go on it once it is free.
+	l = Layout{Columns: [7][]engine.Card{cards("3H AS 2S"), cards("3D")}, FaceDown: [7]int{2}}
+	s = fromGame(mustLayout(t, l))
+	require.False(t, s.blocked())
+	// A chain: the 2♠ in column 0 waits for the 3♦ under the 2♣ in
+	// column 1, and the 2♣ for the A♣ or the 3♥ under the 2♠.
+	l = Layout{Columns: [7][]engine.Card{cards("AS AC 3H 2S"), cards("3D 2C")},
+		FaceDown: [7]int{3, 1}}
+	s = fromGame(mustLayout(t, l))
+	require.True(t, s.blocked())
+}

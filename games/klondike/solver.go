@@ -575,6 +575,9 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	var pre path
 	sv.auto(&start, &pre)
 	begin := start
+	if start.blocked() {
+		return engine.Result[engine.Action]{Outcome: engine.Impossible, Nodes: 1}
+	}
 	// The search core's best-first search keeps every position it has
 	// generated and its depth-first search can sink its whole budget below
 	// one bad early choice; search (search.go) restarts instead.

@@ -1,0 +1,155 @@
+package klondike
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"sshuffle/engine"
+)
+
+// threadCPU is the calling thread's user+system time; the goroutine must be
+// locked to its thread.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(1, &ru) // RUSAGE_THREAD
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestList solves a range of deals on two workers and lists the undecided
+// and slow ones with their CPU time, e.g.
+// KLIST=draw3:1-1000 go test -run TestList -v -timeout 0 ./games/klondike/
+// KLIST_SEEDS="3 17 40" picks deals instead of a range.
+func TestList(t *testing.T) {
+	spec := os.Getenv("KLIST")
+	if spec == "" {
+		t.Skip()
+	}
+	v, rng, _ := strings.Cut(spec, ":")
+	var seeds []int
+	if s := os.Getenv("KLIST_SEEDS"); s != "" {
+		for _, f := range strings.Fields(s) {
+			n, _ := strconv.Atoi(f)
+			seeds = append(seeds, n)
+		}
+	} else {
+		a, b, _ := strings.Cut(rng, "-")
+		lo, _ := strconv.Atoi(a)
+		hi, _ := strconv.Atoi(b)
+		for s := lo; s <= hi; s++ {
+			seeds = append(seeds, s)
+		}
+	}
+	nodes := DefaultNodes
+	if n, _ := strconv.Atoi(os.Getenv("KLIST_NODES")); n > 0 {
+		nodes = n
+	}
+	type res struct {
+		seed  int
+		out   engine.Outcome
+		nodes int
+		cpu   time.Duration
+	}
+	rs := make([]res, len(seeds))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(seeds) {
+					return
+				}
+				c0 := threadCPU()
+				r := Solve(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seeds[i])}, nodes)
+				rs[i] = res{seeds[i], r.Outcome, r.Nodes, threadCPU() - c0}
+				if r.Outcome == engine.Solved {
+					replayWins(t, engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seeds[i])}, r.Moves)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var won, lost, und, fast int
+	var cpus []time.Duration
+	var total time.Duration
+	var undl, slow []string
+	for _, r := range rs {
+		cpus = append(cpus, r.cpu)
+		total += r.cpu
+		switch r.out {
+		case engine.Solved:
+			won++
+		case engine.Impossible:
+			lost++
+		default:
+			und++
+			undl = append(undl, strconv.Itoa(r.seed))
+		}
+		if r.out != engine.Undecided && r.cpu <= 2*time.Second {
+			fast++
+		} else if r.out != engine.Undecided {
+			slow = append(slow, fmt.Sprintf("%d(%v %s)", r.seed, r.cpu.Round(time.Millisecond), r.out))
+		}
+	}
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+	n := len(rs)
+	fmt.Printf("%s %d deals nodes %d: won %d impossible %d undecided %d; decided within 2s cpu %d (%.1f%%); p50 %v p99 %v max %v total %v\n",
+		v, n, nodes, won, lost, und, fast, 100*float64(fast)/float64(n), cpus[n/2], cpus[min(n*99/100, n-1)], cpus[n-1], total.Round(time.Millisecond))
+	fmt.Println("undecided:", strings.Join(undl, " "))
+	fmt.Println("slow decided:", strings.Join(slow, " "))
+}
+
+// BenchmarkSolveDeals solves KBENCH deals ("draw3:143 draw1:47") once per
+// iteration, for profiling.
+func BenchmarkSolveDeals(b *testing.B) {
+	fs := strings.Fields(os.Getenv("KBENCH"))
+	if len(fs) == 0 {
+		fs = []string{"draw3:143"}
+	}
+	for range b.N {
+		for _, f := range fs {
+			v, sd, _ := strings.Cut(f, ":")
+			seed, _ := strconv.Atoi(sd)
+			Solve(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)}, DefaultNodes)
+		}
+	}
+}
+
+// TestBlockedCount counts deals the start check proves lost: KBLOCK=draw3:1-1000.
+func TestBlockedCount(t *testing.T) {
+	spec := os.Getenv("KBLOCK")
+	if spec == "" {
+		t.Skip()
+	}
+	v, rng, _ := strings.Cut(spec, ":")
+	a, b, _ := strings.Cut(rng, "-")
+	lo, _ := strconv.Atoi(a)
+	hi, _ := strconv.Atoi(b)
+	var list []string
+	for seed := lo; seed <= hi; seed++ {
+		g, _ := New(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)})
+		sv := &solver{draw: g.draw}
+		s := fromGame(g)
+		sv.auto(&s, nil)
+		if s.blocked() {
+			list = append(list, strconv.Itoa(seed))
+		}
+	}
+	fmt.Println(len(list), "blocked:", strings.Join(list, " "))
+}
