@@ -32,10 +32,10 @@ const poolSize = 16
 // than one core from the players. Until a pool has its first deal, a deal
 // comes from the game's list of solver-won seeds kept in the repo.
 type Pools struct {
-	mu     sync.Mutex
-	pools  map[string]*pool
-	wake   chan struct{}
-	log    *slog.Logger
+	mu    sync.Mutex
+	pools map[string]*pool
+	wake  chan struct{}
+	log   *slog.Logger
 }
 
 type pool struct {
