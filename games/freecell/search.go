@@ -168,7 +168,7 @@ type searcher struct {
 const maxBucket = 4096
 
 func (s *searcher) reset(budget int) {
-	s.seen = engine.NewSeenSet(min(budget, 1<<14))
+	s.seen = engine.NewSeenSet(min(budget, 1<<11))
 	s.states = s.states[:0]
 	s.parent = s.parent[:0]
 	s.moves = s.moves[:0]
