@@ -6,62 +6,11 @@ import (
 
 // The search below is engine.Search's best-first search specialised to
 // FreeCell, since the generic one spends most of its time copying and
-// boxing whole boards. Positions waiting in the queue are kept packed in
-// 64 bytes; the queue is a bucket queue on the (small, integer) cost, each
+// boxing whole boards. A position waiting in the queue is only its
+// parent and a move; the queue is a bucket queue on the (small, integer) cost, each
 // bucket a stack so that ties go to the newest position, as in the engine;
 // keys are built from per-column Zobrist hashes that a move only updates
 // for the columns whose length it changes.
-
-// packed is a position in 64 bytes: the column cards one column after
-// another, the column lengths, then the cells. The foundations follow from
-// the cards still in play.
-type packed [64]byte
-
-const (
-	packLens  = 52
-	packCells = 60
-)
-
-func pack(b *board) packed {
-	var p packed
-	k := 0
-	for i := range numCols {
-		n := int(b.n[i])
-		for _, c := range b.cols[i][:n] {
-			p[k] = byte(c)
-			k++
-		}
-		p[packLens+i] = byte(n)
-	}
-	for i, c := range b.cells {
-		p[packCells+i] = byte(c)
-	}
-	return p
-}
-
-func unpack(p *packed, b *board) {
-	*b = board{}
-	left := [4]uint8{13, 13, 13, 13}
-	k := 0
-	for i := range numCols {
-		n := int(p[packLens+i])
-		b.n[i] = uint8(n)
-		for j := range n {
-			c := engine.Card(p[k])
-			b.cols[i][j] = c
-			left[c.Suit()]--
-			k++
-		}
-	}
-	for i := range numCells {
-		c := engine.Card(p[packCells+i])
-		b.cells[i] = c
-		if c != engine.NoCard {
-			left[c.Suit()]--
-		}
-	}
-	b.found = left
-}
 
 // zobrist[p][c] is the hash of card c at depth p of a column; zcell[c] of
 // card c in a cell.
@@ -145,31 +94,36 @@ func (b *board) autoStrong() {
 }
 
 type searcher struct {
-	w      weights
-	seen   *engine.SeenSet
-	states []packed // the position of each node, until it is expanded
-	parent []int32
-	moves  []smove
+	w    weights
+	seen *engine.SeenSet
+	// Each node made has the slot of its parent in expanded and the
+	// move from there; its own position is made again from those when
+	// it is taken from the queue, and kept only then.
+	parent   []int32
+	moves    []smove
+	expanded []board // the positions of the expanded nodes
+	expNode  []int32 // the node of each of them
 	// buckets[c] holds the waiting nodes of cost c, newest last.
 	buckets [][]int32
 	minB    int
 	waiting int
 
 	// The node being expanded.
-	cur    board
-	curIdx int32
-	colh   [numCols]uint64 // colHash of each column of cur
-	colk   uint64          // sum of colMix over cur's columns
-	colc   [numCols]int    // colCost of each column of cur
-	colcs  int             // their sum
-	won    int32
+	cur     board
+	curSlot int32           // its slot in expanded
+	colh    [numCols]uint64 // colHash of each column of cur
+	colk    uint64          // sum of colMix over cur's columns
+	colc    [numCols]int    // colCost of each column of cur
+	colcs   int             // their sum
+	won     int32
 }
 
 const maxBucket = 4096
 
 func (s *searcher) reset(budget int) {
 	s.seen = engine.NewSeenSet(min(budget, 1<<11))
-	s.states = s.states[:0]
+	s.expanded = s.expanded[:0]
+	s.expNode = s.expNode[:0]
 	s.parent = s.parent[:0]
 	s.moves = s.moves[:0]
 	for i := range s.buckets {
@@ -227,21 +181,35 @@ func (s *searcher) keyOf(next *board) uint64 {
 func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 	s.reset(maxNodes)
 	s.cur = start
-	s.setCur(-1)
+	s.setCur()
 	s.seen.Add(s.keyOf(&start))
-	s.add(-1, smove{}, &start)
+	s.add(-1, smove{})
 	if start.won() {
 		return engine.Result[smove]{Outcome: engine.Solved, Nodes: 1}
 	}
 	s.push(0, cost(&start, s.w))
 	for s.waiting > 0 {
 		idx := s.pop()
-		unpack(&s.states[idx], &s.cur)
-		s.setCur(idx)
+		if idx == 0 {
+			s.cur = start
+		} else {
+			s.cur = s.expanded[s.parent[idx]]
+			m := s.moves[idx]
+			mv := move{from: int(m.from), index: int(m.index), count: 1, to: int(m.to)}
+			if mv.from >= firstCol {
+				mv.count = int(s.cur.n[mv.from-firstCol]) - mv.index
+			}
+			apply(&s.cur, mv)
+			s.cur.autoStrong()
+		}
+		s.curSlot = int32(len(s.expanded))
+		s.expanded = append(s.expanded, s.cur)
+		s.expNode = append(s.expNode, idx)
+		s.setCur()
 		s.expand()
 		if s.won >= 0 {
 			var moves []smove
-			for i := s.won; s.parent[i] >= 0; i = s.parent[i] {
+			for i := s.won; i != 0; i = s.expNode[s.parent[i]] {
 				moves = append(moves, s.moves[i])
 			}
 			for i, j := 0, len(moves)-1; i < j; i, j = i+1, j-1 {
@@ -256,8 +224,7 @@ func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 	return engine.Result[smove]{Outcome: engine.Impossible, Nodes: len(s.parent)}
 }
 
-func (s *searcher) setCur(idx int32) {
-	s.curIdx = idx
+func (s *searcher) setCur() {
 	s.colk, s.colcs = 0, 0
 	for i := range numCols {
 		s.colh[i] = colHash(&s.cur, i)
@@ -267,8 +234,7 @@ func (s *searcher) setCur(idx int32) {
 	}
 }
 
-func (s *searcher) add(parent int32, m smove, b *board) int32 {
-	s.states = append(s.states, pack(b))
+func (s *searcher) add(parent int32, m smove) int32 {
 	s.parent = append(s.parent, parent)
 	s.moves = append(s.moves, m)
 	return int32(len(s.parent) - 1)
@@ -285,7 +251,7 @@ func (s *searcher) emit(m move) {
 	if !s.seen.Add(s.keyOf(&next)) {
 		return
 	}
-	idx := s.add(s.curIdx, smove{uint8(m.from), uint8(m.index), uint8(m.to)}, &next)
+	idx := s.add(s.curSlot, smove{uint8(m.from), uint8(m.index), uint8(m.to)})
 	if next.won() {
 		s.won = idx
 		return
