@@ -1,20 +1,22 @@
 package klondike
 
-import (
-	"slices"
-
-	"sshuffle/engine"
-)
+import "sshuffle/engine"
 
 // kid is one successor of a position in the depth-first search.
 type kid struct {
-	m     smove
-	score int32
-	s     sstate
+	m smove
+	s sstate
+}
+
+// rank orders the successors of a position without moving the states:
+// kids[i] is tried in order of score.
+type rank struct {
+	score, i int32
 }
 
 // frame is one position on the search path: its successors are
-// kids[lo:hi], and next is the one to try next.
+// kids[lo:hi], tried in the order ord[lo:hi] gives, and next is the one to
+// try next.
 type frame struct {
 	lo, hi, next int32
 	key          uint64
@@ -119,6 +121,7 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 	nodes := 0
 	rng := uint64(0x2545f4914f6cdd1d)
 	var kids []kid
+	var ord []rank
 	var stack []frame
 	var path []smove
 	noise := int32(0)
@@ -132,10 +135,17 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 				rng ^= rng << 17
 				sc += int32(rng % uint64(noise))
 			}
-			kids = append(kids, kid{m: m, s: n, score: sc})
+			ord = append(ord, rank{score: sc, i: int32(len(kids))})
+			kids = append(kids, kid{m: m, s: n})
 		})
 		hi := int32(len(kids))
-		slices.SortStableFunc(kids[lo:hi], func(a, b kid) int { return int(a.score - b.score) })
+		// Insertion sort, stable: a position has few successors.
+		o := ord[lo:hi]
+		for i := 1; i < len(o); i++ {
+			for j := i; j > 0 && o[j].score < o[j-1].score; j-- {
+				o[j], o[j-1] = o[j-1], o[j]
+			}
+		}
 		stack = append(stack, frame{lo: lo, hi: hi, next: lo, key: key})
 	}
 	run := 0
@@ -144,20 +154,20 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 		k0 := sv.key(&start)
 		seen.add(k0)
 		nodes++
-		kids, stack, path = kids[:0], stack[:0], path[:0]
+		kids, ord, stack, path = kids[:0], ord[:0], stack[:0], path[:0]
 		push(&start, k0)
 		limit := min(nodes+budget, maxNodes)
 		for len(stack) > 0 && nodes < limit {
 			top := &stack[len(stack)-1]
 			if top.next >= top.hi {
-				kids = kids[:top.lo]
+				kids, ord = kids[:top.lo], ord[:top.lo]
 				stack = stack[:len(stack)-1]
 				if len(path) > 0 {
 					path = path[:len(path)-1]
 				}
 				continue
 			}
-			k := &kids[top.next]
+			k := &kids[ord[top.next].i]
 			top.next++
 			key := sv.key(&k.s)
 			if !seen.add(key) {

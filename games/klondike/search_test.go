@@ -59,3 +59,46 @@ func TestBlocked(t *testing.T) {
 	s = fromGame(mustLayout(t, l))
 	require.True(t, s.blocked())
 }
+
+func TestReachMask(t *testing.T) {
+	sv := &solver{draw: 3}
+	for tn := 0; tn <= 24; tn++ {
+		for tp := 0; tp <= tn; tp++ {
+			s := sstate{tn: uint8(tn), tp: uint8(tp)}
+			var want uint32
+			sv.reach(&s, func(i, _ int) { want |= 1 << i })
+			require.Equal(t, want, sv.reachMask(&s), "tn %d tp %d", tn, tp)
+		}
+	}
+}
+
+// TestKeyIncremental: the cached column hashes agree with hashing afresh
+// along random lines of play.
+func TestKeyIncremental(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, draw := range []int{1, 3} {
+		sv := &solver{draw: draw}
+		for seed := range uint64(20) {
+			v := "draw1"
+			if draw == 3 {
+				v = "draw3"
+			}
+			g, err := New(engine.Spec{Game: "klondike", Variant: v, Seed: seed})
+			require.NoError(t, err)
+			s := fromGame(g)
+			sv.auto(&s, nil)
+			for range 60 {
+				sv.key(&s)
+				var kids []sstate
+				sv.expand(s, func(_ smove, n sstate) { kids = append(kids, n) })
+				if len(kids) == 0 {
+					break
+				}
+				s = kids[r.IntN(len(kids))]
+				fresh := s
+				fresh.dirty = 0xff
+				require.Equal(t, sv.key(&fresh), sv.key(&s))
+			}
+		}
+	}
+}

@@ -51,6 +51,10 @@ type sstate struct {
 	// that goes on it next; laying it any earlier can always be put off
 	// until then, since nothing else could use that column top meanwhile.
 	must uint8
+	// hc caches the hash of each column and (hc[7]) of the talon for the
+	// key; dirty marks the ones out of date (bit 7: the talon).
+	hc    [8]uint64
+	dirty uint8
 }
 
 type solver struct {
@@ -72,6 +76,7 @@ func fromGame(g *Game) sstate {
 		k++
 	}
 	s.tn, s.tp = uint8(k), uint8(len(w))
+	s.dirty = 0xff
 	for f := range 4 {
 		p := g.st.piles[PileFoundation0+f]
 		if len(p) > 0 {
@@ -176,6 +181,25 @@ func (sv *solver) reach(s *sstate, f func(i, taps int)) {
 	}
 }
 
+// reachMask is the set of talon indices reach gives, in Draw 3.
+func (sv *solver) reachMask(s *sstate) uint32 {
+	tn, tp := int(s.tn), int(s.tp)
+	if tn == 0 {
+		return 0
+	}
+	var m uint32
+	if tp > 0 {
+		m |= 1 << (tp - 1)
+	}
+	for j := tp + 2; j < tn; j += 3 {
+		m |= 1 << j
+	}
+	for j := 2; j < tn; j += 3 {
+		m |= 1 << j
+	}
+	return m | 1<<(tn-1)
+}
+
 // reachList is reach without the taps, as a list.
 func (sv *solver) reachList(s *sstate) (out [24]uint8, n int) {
 	sv.reach(s, func(i, _ int) {
@@ -212,12 +236,14 @@ func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
 	s.tn--
 	s.talon[s.tn] = 0
 	s.tp = uint8(i)
+	s.dirty |= 0x80
 	if to < PileTableau0 {
 		s.found[c.Suit()]++
 	} else {
 		k := to - PileTableau0
 		s.col[k][s.n[k]] = c
 		s.n[k]++
+		s.dirty |= 1 << k
 	}
 }
 
@@ -231,6 +257,7 @@ func (s *sstate) uncover(k int) {
 func (s *sstate) colMove(p *path, k, idx, to int) {
 	p.move(PileTableau0+k, idx, PileTableau0+to)
 	n := int(s.n[k])
+	s.dirty |= 1<<k | 1<<to
 	copy(s.col[to][s.n[to]:], s.col[k][idx:n])
 	s.n[to] += uint8(n - idx)
 	for j := idx; j < n; j++ {
@@ -247,6 +274,7 @@ func (s *sstate) colUp(p *path, k int) {
 	s.found[c.Suit()]++
 	s.col[k][n-1] = 0
 	s.n[k]--
+	s.dirty |= 1 << k
 	s.uncover(k)
 }
 
@@ -298,30 +326,35 @@ func wordHash(h uint64, cs []engine.Card) uint64 {
 	return h ^ h>>29
 }
 
-// key identifies a position for the transposition table, with the columns
-// in sorted order since their order changes nothing.
+// key identifies a position for the transposition table. The column
+// hashes are summed, so the order of the columns, which changes nothing,
+// leaves the key alone; only columns a move changed are hashed again.
 func (sv *solver) key(s *sstate) uint64 {
-	var ch [7]uint64
-	for k := range 7 {
-		ch[k] = wordHash(uint64(s.down[k])+1, s.col[k][:s.n[k]])
-	}
-	for i := 1; i < 7; i++ {
-		for j := i; j > 0 && ch[j] < ch[j-1]; j-- {
-			ch[j], ch[j-1] = ch[j-1], ch[j]
+	if s.dirty != 0 {
+		for k := range 7 {
+			if s.dirty&(1<<k) != 0 {
+				s.hc[k] = wordHash(uint64(s.down[k])+1, s.col[k][:s.n[k]])
+			}
 		}
+		if s.dirty&0x80 != 0 {
+			s.hc[7] = wordHash(0x5bd1e9955bd1e995, s.talon[:s.tn])
+		}
+		s.dirty = 0
 	}
-	h := uint64(14695981039346656037)
-	for _, v := range ch {
-		h = (h ^ v) * 0x100000001b3
-		h ^= h >> 31
-	}
-	extra := [6]engine.Card{engine.Card(s.found[0]), engine.Card(s.found[1]),
-		engine.Card(s.found[2]), engine.Card(s.found[3]), 0, engine.Card(s.must)}
+	h := s.hc[0] + s.hc[1] + s.hc[2] + s.hc[3] + s.hc[4] + s.hc[5] + s.hc[6]
+	h = (h ^ h>>29) * 0xbf58476d1ce4e5b9
+	h ^= s.hc[7]
+	extra := [8]engine.Card{engine.Card(s.found[0]), engine.Card(s.found[1]),
+		engine.Card(s.found[2]), engine.Card(s.found[3]), engine.Card(s.must)}
 	if sv.draw == 3 {
-		extra[4] = engine.Card(s.tp)
+		// Which talon cards the stock can bring up is all the split
+		// between stock and waste decides: a move's result does not
+		// depend on it. So splits that reach the same cards are one
+		// position.
+		m := sv.reachMask(s)
+		extra[5], extra[6], extra[7] = engine.Card(m), engine.Card(m>>8), engine.Card(m>>16)
 	}
-	h = wordHash(h, extra[:])
-	return wordHash(h, s.talon[:s.tn])
+	return wordHash(h, extra[:])
 }
 
 // smove is one search move, kept small because the search stores one per
@@ -376,6 +409,7 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		s.found[su]--
 		s.col[to][s.n[to]] = engine.NewCard(engine.Rank(r), engine.Suit(su))
 		s.n[to]++
+		s.dirty |= 1 << to
 		s.must = uint8(to) + 1
 	}
 	sv.auto(s, p)
