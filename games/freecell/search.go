@@ -12,6 +12,57 @@ import (
 // keys are built from per-column Zobrist hashes that a move only updates
 // for the columns whose length it changes.
 
+// packed is a position in 64 bytes: the column cards one column after
+// another, the column lengths, then the cells. The foundations follow from
+// the cards still in play.
+type packed [64]byte
+
+const (
+	packLens  = 52
+	packCells = 60
+)
+
+func pack(b *board) packed {
+	var p packed
+	k := 0
+	for i := range numCols {
+		n := int(b.n[i])
+		for _, c := range b.cols[i][:n] {
+			p[k] = byte(c)
+			k++
+		}
+		p[packLens+i] = byte(n)
+	}
+	for i, c := range b.cells {
+		p[packCells+i] = byte(c)
+	}
+	return p
+}
+
+func unpack(p *packed, b *board) {
+	*b = board{}
+	left := [4]uint8{13, 13, 13, 13}
+	k := 0
+	for i := range numCols {
+		n := int(p[packLens+i])
+		b.n[i] = uint8(n)
+		for j := range n {
+			c := engine.Card(p[k])
+			b.cols[i][j] = c
+			left[c.Suit()]--
+			k++
+		}
+	}
+	for i := range numCells {
+		c := engine.Card(p[packCells+i])
+		b.cells[i] = c
+		if c != engine.NoCard {
+			left[c.Suit()]--
+		}
+	}
+	b.found = left
+}
+
 // zobrist[p][c] is the hash of card c at depth p of a column; zcell[c] of
 // card c in a cell.
 var zobrist [maxCol][64]uint64
@@ -101,8 +152,8 @@ type searcher struct {
 	// it is taken from the queue, and kept only then.
 	parent   []int32
 	moves    []smove
-	expanded []board // the positions of the expanded nodes
-	expNode  []int32 // the node of each of them
+	expanded []packed // the positions of the expanded nodes
+	expNode  []int32  // the node of each of them
 	// buckets[c] holds the waiting nodes of cost c, newest last.
 	buckets [][]int32
 	minB    int
@@ -193,7 +244,7 @@ func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 		if idx == 0 {
 			s.cur = start
 		} else {
-			s.cur = s.expanded[s.parent[idx]]
+			unpack(&s.expanded[s.parent[idx]], &s.cur)
 			m := s.moves[idx]
 			mv := move{from: int(m.from), index: int(m.index), count: 1, to: int(m.to)}
 			if mv.from >= firstCol {
@@ -203,7 +254,7 @@ func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 			s.cur.autoStrong()
 		}
 		s.curSlot = int32(len(s.expanded))
-		s.expanded = append(s.expanded, s.cur)
+		s.expanded = append(s.expanded, pack(&s.cur))
 		s.expNode = append(s.expNode, idx)
 		s.setCur()
 		s.expand()
