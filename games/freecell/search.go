@@ -120,26 +120,34 @@ func cellHash(b *board) uint64 {
 // autoStrong is autoAll with the strong safe rule, inlined for the
 // search.
 func (b *board) autoStrong() {
-	for moved := true; moved; {
-		moved = false
+	for {
+		// want has a bit for each card that is next on its foundation.
+		var want uint64
+		for s, f := range b.found {
+			want |= 1 << (s<<4 | int(f) + 1)
+		}
+		moved := false
 		for i, c := range b.cells {
-			if c != engine.NoCard && b.canFound(c) && b.safeStrong(c) {
+			if want>>(c&63)&1 != 0 && c != engine.NoCard && b.safeStrong(c) {
 				b.cells[i] = engine.NoCard
 				b.found[c.Suit()]++
 				moved = true
 			}
 		}
 		for i := range numCols {
-			for n := b.n[i]; n > 0; n = b.n[i] {
-				c := b.cols[i][n-1]
-				if !b.canFound(c) || !b.safeStrong(c) {
-					break
-				}
+			n := b.n[i]
+			if n == 0 {
+				continue
+			}
+			if c := b.cols[i][n-1]; want>>(c&63)&1 != 0 && b.canFound(c) && b.safeStrong(c) {
 				b.n[i]--
 				b.cols[i][n-1] = engine.NoCard
 				b.found[c.Suit()]++
 				moved = true
 			}
+		}
+		if !moved {
+			return
 		}
 	}
 }
