@@ -4,8 +4,9 @@ import "sshuffle/engine"
 
 // kid is one successor of a position in the depth-first search.
 type kid struct {
-	m smove
-	s sstate
+	m   smove
+	key uint64
+	s   sstate
 }
 
 // rank orders the successors of a position without moving the states:
@@ -68,6 +69,20 @@ func (t *keySet) add(k uint64) bool {
 			return true
 		case k:
 			return false
+		}
+	}
+}
+
+// has reports whether k is in the set.
+func (t *keySet) has(k uint64) bool {
+	k = fixKey(k)
+	mask := uint64(len(t.slots) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch t.slots[i] {
+		case 0:
+			return false
+		case k:
+			return true
 		}
 	}
 }
@@ -135,8 +150,16 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 				rng ^= rng << 17
 				sc += int32(rng % uint64(noise))
 			}
+			// A successor already searched through is left out now
+			// rather than when its turn comes: the set is looked up
+			// for all of them together, while the table lines are
+			// likely still at hand for the add later.
+			key := sv.key(&n)
+			if seen.has(key) {
+				return
+			}
 			ord = append(ord, rank{score: sc, i: int32(len(kids))})
-			kids = append(kids, kid{m: m, s: n})
+			kids = append(kids, kid{m: m, key: key, s: n})
 		})
 		hi := int32(len(kids))
 		// Insertion sort, stable: a position has few successors.
@@ -169,7 +192,7 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 			}
 			k := &kids[ord[top.next].i]
 			top.next++
-			key := sv.key(&k.s)
+			key := k.key
 			if !seen.add(key) {
 				continue
 			}
