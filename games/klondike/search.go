@@ -1,12 +1,18 @@
 package klondike
 
-import "sshuffle/engine"
+import (
+	"math/bits"
+
+	"sshuffle/engine"
+)
 
 // kid is one successor of a position in the depth-first search.
 type kid struct {
-	m   smove
-	key uint64
-	s   sstate
+	m    smove
+	mask uint32
+	key  uint64
+	base uint64
+	s    sstate
 }
 
 // rank orders the successors of a position without moving the states:
@@ -20,7 +26,8 @@ type rank struct {
 // try next.
 type frame struct {
 	lo, hi, next int32
-	key          uint64
+	mask         uint32
+	key, base    uint64
 }
 
 // cost is the work left in a position: face-down cards weigh most, since
@@ -121,6 +128,70 @@ func (t *keySet) grow() {
 	}
 }
 
+// domSet keeps, for a Draw 3 position key without the talon split, the
+// reach mask of one position with that base that has been searched
+// through. Forgetting one is always safe: it only prunes less.
+type domSet struct {
+	slots []domEntry
+	n     int
+}
+
+type domEntry struct {
+	k uint64
+	m uint32
+}
+
+func newDomSet(capacity int) *domSet {
+	size := 16
+	for size < capacity*2 {
+		size <<= 1
+	}
+	return &domSet{slots: make([]domEntry, size)}
+}
+
+// covers: a searched position with this base reaches every card mask does.
+func (t *domSet) covers(base uint64, mask uint32) bool {
+	k := fixKey(base)
+	m := uint64(len(t.slots) - 1)
+	for i := k & m; ; i = (i + 1) & m {
+		switch t.slots[i].k {
+		case 0:
+			return false
+		case k:
+			return mask&^t.slots[i].m == 0
+		}
+	}
+}
+
+// put records a searched position, keeping of two masks for one base the
+// one with more cards.
+func (t *domSet) put(base uint64, mask uint32) {
+	if t.n*2 >= len(t.slots) {
+		old := t.slots
+		t.slots, t.n = make([]domEntry, len(old)*2), 0
+		for _, e := range old {
+			if e.k != 0 {
+				t.put(e.k, e.m)
+			}
+		}
+	}
+	k := fixKey(base)
+	m := uint64(len(t.slots) - 1)
+	for i := k & m; ; i = (i + 1) & m {
+		switch t.slots[i].k {
+		case 0:
+			t.slots[i] = domEntry{k, mask}
+			t.n++
+			return
+		case k:
+			if bits.OnesCount32(mask) > bits.OnesCount32(t.slots[i].m) {
+				t.slots[i].m = mask
+			}
+			return
+		}
+	}
+}
+
 // search is depth-first with restarts. Each run tries the successors of a
 // position in order of work left, with some noise after the first run, and
 // stops after its share of positions. Positions a run has searched through
@@ -140,7 +211,8 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 	var stack []frame
 	var path []smove
 	noise := int32(0)
-	push := func(s *sstate, key uint64) {
+	dom := newDomSet(1 << 12)
+	push := func(s *sstate, key, base uint64, mask uint32) {
 		lo := int32(len(kids))
 		sv.expand(*s, func(m smove, n sstate) {
 			sc := n.cost() * 64
@@ -154,12 +226,12 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 			// rather than when its turn comes: the set is looked up
 			// for all of them together, while the table lines are
 			// likely still at hand for the add later.
-			key := sv.key(&n)
-			if seen.has(key) {
+			key, base, mask := sv.keys(&n)
+			if seen.has(key) || (sv.draw == 3 && dom.covers(base, mask)) {
 				return
 			}
 			ord = append(ord, rank{score: sc, i: int32(len(kids))})
-			kids = append(kids, kid{m: m, key: key, s: n})
+			kids = append(kids, kid{m: m, mask: mask, key: key, base: base, s: n})
 		})
 		hi := int32(len(kids))
 		// Insertion sort, stable: a position has few successors.
@@ -169,21 +241,26 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 				o[j], o[j-1] = o[j-1], o[j]
 			}
 		}
-		stack = append(stack, frame{lo: lo, hi: hi, next: lo, key: key})
+		stack = append(stack, frame{lo: lo, hi: hi, next: lo, mask: mask, key: key, base: base})
 	}
 	run := 0
 	budget := restartUnit
 	for {
-		k0 := sv.key(&start)
+		k0, b0, m0 := sv.keys(&start)
 		seen.add(k0)
 		nodes++
 		kids, ord, stack, path = kids[:0], ord[:0], stack[:0], path[:0]
-		push(&start, k0)
+		push(&start, k0, b0, m0)
 		limit := min(nodes+budget, maxNodes)
 		for len(stack) > 0 && nodes < limit {
 			top := &stack[len(stack)-1]
 			if top.next >= top.hi {
 				kids, ord = kids[:top.lo], ord[:top.lo]
+				if sv.draw == 3 {
+					// Searched through: what it reaches is
+					// searched or on the path.
+					dom.put(top.base, top.mask)
+				}
 				stack = stack[:len(stack)-1]
 				if len(path) > 0 {
 					path = path[:len(path)-1]
@@ -202,7 +279,7 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 				return engine.Solved, path, nodes
 			}
 			s := k.s
-			push(&s, key)
+			push(&s, key, k.base, k.mask)
 		}
 		if len(stack) == 0 {
 			return engine.Impossible, nil, nodes

@@ -102,3 +102,17 @@ func TestKeyIncremental(t *testing.T) {
 		}
 	}
 }
+
+func TestDomSet(t *testing.T) {
+	d := newDomSet(2)
+	for i := range uint64(1000) {
+		d.put(i*0x10001, uint32(i))
+	}
+	d.put(5*0x10001, 0b111)
+	for i := range uint64(1000) {
+		require.True(t, d.covers(i*0x10001, uint32(i)), "%d", i)
+	}
+	require.True(t, d.covers(5*0x10001, 0b011))
+	require.False(t, d.covers(5*0x10001, 0b1000))
+	require.False(t, d.covers(5000*0x10001, 0))
+}

@@ -330,6 +330,17 @@ func wordHash(h uint64, cs []engine.Card) uint64 {
 // hashes are summed, so the order of the columns, which changes nothing,
 // leaves the key alone; only columns a move changed are hashed again.
 func (sv *solver) key(s *sstate) uint64 {
+	k, _, _ := sv.keys(s)
+	return k
+}
+
+// keys gives the key, and in Draw 3 also the key without the talon split
+// (base) and the set of talon cards the stock reaches (mask): which cards
+// it reaches is all the split decides, since a move's result does not
+// depend on it. So splits that reach the same cards are one position, and
+// a position reaching a subset of the cards another reaches with the same
+// base is dominated by it: its successors are some of the other's.
+func (sv *solver) keys(s *sstate) (key, base uint64, mask uint32) {
 	if s.dirty != 0 {
 		for k := range 7 {
 			if s.dirty&(1<<k) != 0 {
@@ -344,17 +355,15 @@ func (sv *solver) key(s *sstate) uint64 {
 	h := s.hc[0] + s.hc[1] + s.hc[2] + s.hc[3] + s.hc[4] + s.hc[5] + s.hc[6]
 	h = (h ^ h>>29) * 0xbf58476d1ce4e5b9
 	h ^= s.hc[7]
-	extra := [8]engine.Card{engine.Card(s.found[0]), engine.Card(s.found[1]),
+	extra := [5]engine.Card{engine.Card(s.found[0]), engine.Card(s.found[1]),
 		engine.Card(s.found[2]), engine.Card(s.found[3]), engine.Card(s.must)}
-	if sv.draw == 3 {
-		// Which talon cards the stock can bring up is all the split
-		// between stock and waste decides: a move's result does not
-		// depend on it. So splits that reach the same cards are one
-		// position.
-		m := sv.reachMask(s)
-		extra[5], extra[6], extra[7] = engine.Card(m), engine.Card(m>>8), engine.Card(m>>16)
+	base = wordHash(h, extra[:])
+	if sv.draw != 3 {
+		return base, base, 0
 	}
-	return wordHash(h, extra[:])
+	mask = sv.reachMask(s)
+	key = (base ^ uint64(mask)) * 0x94d049bb133111eb
+	return key ^ key>>31, base, mask
 }
 
 // smove is one search move, kept small because the search stores one per
