@@ -160,8 +160,9 @@ type searcher struct {
 	// it is taken from the queue, and kept only then.
 	parent   []int32
 	moves    []smove
-	expanded []packed // the positions of the expanded nodes
-	expNode  []int32  // the node of each of them
+	expanded []packed   // the positions of the expanded nodes
+	expNode  []int32    // the node of each of them
+	info     []slotInfo // the column costs of each of them
 	// buckets[c] holds the waiting nodes of cost c, newest last.
 	buckets [][]int32
 	minB    int
@@ -183,6 +184,7 @@ func (s *searcher) reset(budget int) {
 	s.seen = engine.NewSeenSet(min(budget, 1<<11))
 	s.expanded = s.expanded[:0]
 	s.expNode = s.expNode[:0]
+	s.info = s.info[:0]
 	s.parent = s.parent[:0]
 	s.moves = s.moves[:0]
 	for i := range s.buckets {
@@ -251,20 +253,36 @@ func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 		idx := s.pop()
 		if idx == 0 {
 			s.cur = start
+			s.setCur()
 		} else {
-			unpack(&s.expanded[s.parent[idx]], &s.cur)
+			// Back to the parent, with its column shares, then the move.
+			ps := s.parent[idx]
+			unpack(&s.expanded[ps], &s.cur)
+			in := &s.info[ps]
+			s.colk, s.colcs = 0, 0
+			for i := range numCols {
+				s.colh[i], s.colc[i] = colHash(&s.cur, i), int(in[i])
+				s.colk += colMix(s.colh[i])
+				s.colcs += s.colc[i]
+			}
+			next := s.cur
 			m := s.moves[idx]
 			mv := move{from: int(m.from), index: int(m.index), count: 1, to: int(m.to)}
 			if mv.from >= firstCol {
-				mv.count = int(s.cur.n[mv.from-firstCol]) - mv.index
+				mv.count = int(next.n[mv.from-firstCol]) - mv.index
 			}
-			apply(&s.cur, mv)
-			s.cur.autoStrong()
+			apply(&next, mv)
+			next.autoStrong()
+			s.advance(&next)
 		}
 		s.curSlot = int32(len(s.expanded))
 		s.expanded = append(s.expanded, pack(&s.cur))
 		s.expNode = append(s.expNode, idx)
-		s.setCur()
+		var in slotInfo
+		for i := range numCols {
+			in[i] = int16(s.colc[i])
+		}
+		s.info = append(s.info, in)
 		s.expand()
 		if s.won >= 0 {
 			var moves []smove
@@ -282,6 +300,39 @@ func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 	}
 	return engine.Result[smove]{Outcome: engine.Impossible, Nodes: len(s.parent)}
 }
+
+// advance makes next, a successor of cur, the current position, updating
+// the column shares of the key and the cost for the columns it changed.
+func (s *searcher) advance(next *board) {
+	all := next.found != s.cur.found
+	for i := range numCols {
+		on, nn := int(s.cur.n[i]), int(next.n[i])
+		if on != nn {
+			h := s.colh[i]
+			if nn < on {
+				for p := nn; p < on; p++ {
+					h ^= zobrist[p][s.cur.cols[i][p]]
+				}
+			} else {
+				for p := on; p < nn; p++ {
+					h ^= zobrist[p][next.cols[i][p]]
+				}
+			}
+			s.colk += colMix(h) - colMix(s.colh[i])
+			s.colh[i] = h
+		}
+		if on != nn || all {
+			c := colCost(next, i, s.w)
+			s.colcs += c - s.colc[i]
+			s.colc[i] = c
+		}
+	}
+	s.cur = *next
+}
+
+// slotInfo is the colCost of each column of an expanded position, kept
+// so that its children need only count the columns they change.
+type slotInfo [numCols]int16
 
 func (s *searcher) setCur() {
 	s.colk, s.colcs = 0, 0
