@@ -278,32 +278,47 @@ func (s *sstate) colUp(p *path, k int) {
 	s.uncover(k)
 }
 
-// auto plays every safe foundation move.
+// auto plays every safe foundation move. Only the next card of each suit
+// can be one, so it looks for those four cards rather than at every pile.
 func (sv *solver) auto(s *sstate, p *path) {
-	for again := true; again; {
-		again = false
-		for k := range 7 {
-			for s.n[k] > 0 && s.safe(s.col[k][s.n[k]-1]) {
-				s.colUp(p, k)
-				again = true
+	for {
+		played := false
+		for _, su := range engine.Suits {
+			r := s.found[su] + 1
+			if r > 13 {
+				continue
 			}
-		}
-		if sv.draw == 1 {
-			for i := range int(s.tn) {
-				if s.safe(s.talon[i]) {
-					taps := -1
-					if p != nil {
-						sv.reach(s, func(j, t int) {
-							if j == i && taps < 0 {
-								taps = t
-							}
-						})
-					}
-					sv.playTalon(s, p, i, taps, s.fpileFor(s.talon[i]))
-					again = true
+			c := engine.NewCard(engine.Rank(r), su)
+			if !s.safe(c) {
+				continue
+			}
+			for k := range 7 {
+				if s.n[k] > 0 && s.col[k][s.n[k]-1] == c {
+					s.colUp(p, k)
+					played = true
 					break
 				}
 			}
+			if !played && sv.draw == 1 {
+				for i := range int(s.tn) {
+					if s.talon[i] == c {
+						taps := -1
+						if p != nil {
+							sv.reach(s, func(j, t int) {
+								if j == i && taps < 0 {
+									taps = t
+								}
+							})
+						}
+						sv.playTalon(s, p, i, taps, s.fpileFor(c))
+						played = true
+						break
+					}
+				}
+			}
+		}
+		if !played {
+			return
 		}
 	}
 }
