@@ -130,7 +130,7 @@ func (h *helpScreen) view() string {
 		{"← ↓ ↑ → or h j k l", "move the cursor (up/down also walks a column)"},
 		{"space or enter", "pick up the card under the cursor, then drop it on a pile"},
 		{"space twice", "on the same card: send it to its foundation or best place"},
-		{"f or .", "send the card under the cursor home at once"},
+		{"f or .", "send the card home at once (TriPeaks: to the waste; Pyramid: a King, or the card's only pair)"},
 		{"d or s", "turn the stock (deal a row in Spider)"},
 		{"1-9, 0", "jump to a column"},
 		{"u, z or backspace", "undo (as often as you like)"},
