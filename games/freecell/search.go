@@ -7,10 +7,12 @@ import (
 // The search below is engine.Search's best-first search specialised to
 // FreeCell, since the generic one spends most of its time copying and
 // boxing whole boards. A position waiting in the queue is only its
-// parent and a move; the queue is a bucket queue on the (small, integer) cost, each
-// bucket a stack so that ties go to the newest position, as in the engine;
-// keys are built from per-column Zobrist hashes that a move only updates
-// for the columns whose length it changes.
+// parent and a move, made again when it is taken; expanded positions are
+// kept packed in 64 bytes with their column costs. The queue is a bucket
+// queue on the (small, integer) cost, each bucket a stack so that ties go
+// to the newest position, as in the engine. Keys and costs are kept per
+// column and worked out again only for the columns a move changes the
+// length of (a column keeps its length only when its cards are the same).
 
 // packed is a position in 64 bytes: the column cards one column after
 // another, the column lengths, then the cells. The foundations follow from

@@ -6,7 +6,8 @@ import (
 	"sshuffle/engine"
 )
 
-// The solver is greedy best-first search with engine.Search. A search move
+// The solver is greedy best-first search (engine.Search's, specialised in
+// search.go), restarted with several weight sets. A search move
 // is one player move (a single card, or a run the supermove rule allows);
 // after it every card the strong safe rule allows goes up at once, which
 // is never a mistake and removes most of the branching. Positions are keyed
