@@ -6,10 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 go build -o bin/sshuffle ./cmd/sshuffle
 out=reports
+TIMEFORMAT='cpu user %U s, sys %S s, wall %R s'
 report() { # file, args...
   local file=$1; shift
   echo "== $file: sshuffle $*" >&2
-  { echo "\$ sshuffle $*"; bin/sshuffle "$@"; } > "$out/$file.tmp"
+  { echo "\$ sshuffle $*"; { time bin/sshuffle "$@"; } 2>&1; } > "$out/$file.tmp"
   mv "$out/$file.tmp" "$out/$file"
   sed -n '2,8p' "$out/$file" >&2
 }
