@@ -95,19 +95,22 @@ func (s *sstate) won() bool {
 func (s *sstate) fits(c engine.Card) bool { return s.found[c.Suit()]+1 == uint8(c.Rank()) }
 
 // safe: no card could ever need c on the tableau.
-func (s *sstate) safe(c engine.Card) bool {
-	if !s.fits(c) {
+func (s *sstate) safe(c engine.Card) bool { return safeIn(&s.found, c) }
+
+// safeIn is safe with the foundations at found.
+func safeIn(found *[4]uint8, c engine.Card) bool {
+	r := uint8(c.Rank())
+	if found[c.Suit()]+1 != r {
 		return false
 	}
-	r := uint8(c.Rank())
 	if r <= 2 {
 		return true
 	}
 	// Only the opposite colour one rank lower could go on c. Those cards
 	// could still come back down from their foundations, but only to take
 	// a card of c's colour two ranks lower, so those must be up too.
-	d, h := s.found[engine.Diamonds], s.found[engine.Hearts]
-	cl, sp := s.found[engine.Clubs], s.found[engine.Spades]
+	d, h := found[engine.Diamonds], found[engine.Hearts]
+	cl, sp := found[engine.Clubs], found[engine.Spades]
 	if c.Red() {
 		return cl >= r-1 && sp >= r-1 && d >= r-2 && h >= r-2
 	}
@@ -581,30 +584,33 @@ func (sv *solver) canBuild(s *sstate) bool {
 }
 
 // safeDown: f, just taken off its foundation, would go straight back up.
-func (s *sstate) safeDown(f engine.Card) bool {
-	t := *s
-	t.found[f.Suit()]--
-	return t.safe(f)
+func (s *sstate) safeDown(f engine.Card) bool { return safeDownIn(s.found, f) }
+
+func safeDownIn(found [4]uint8, f engine.Card) bool {
+	found[f.Suit()]--
+	return safeIn(&found, f)
 }
 
 // wanted: a card that could go on f would gain by it: a talon card, a run
 // that turns up a card or empties its column, or a run whose removal frees
 // a card for a foundation. A run already sitting on a card like f (same
 // rank and colour) gains nothing else by moving.
-func (s *sstate) wanted(f engine.Card) bool {
+func (s *sstate) wanted(f engine.Card) bool { return s.wantedIn(s.found, f) }
+
+// wantedIn is wanted with the foundations at found.
+func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 	for i := range int(s.tn) {
 		if onto(s.talon[i], f) {
 			return true
 		}
 	}
-	t := *s
-	t.found[f.Suit()]--
+	found[f.Suit()]--
 	for su := range engine.Suits {
 		// A foundation card that could come down onto f in turn, for a
 		// card that would gain by going on it.
-		if r := t.found[su]; r >= 2 {
+		if r := found[su]; r >= 2 {
 			g := engine.NewCard(engine.Rank(r), engine.Suit(su))
-			if onto(g, f) && !t.safeDown(g) && t.wanted(g) {
+			if onto(g, f) && !safeDownIn(found, g) && s.wantedIn(found, g) {
 				return true
 			}
 		}
@@ -612,7 +618,7 @@ func (s *sstate) wanted(f engine.Card) bool {
 	for k := range 7 {
 		d := int(s.down[k])
 		for j := d; j < int(s.n[k]); j++ {
-			if onto(s.col[k][j], f) && (j == d || t.fits(s.col[k][j-1])) {
+			if onto(s.col[k][j], f) && (j == d || found[s.col[k][j-1].Suit()]+1 == uint8(s.col[k][j-1].Rank())) {
 				return true
 			}
 		}
