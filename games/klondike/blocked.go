@@ -78,7 +78,7 @@ func (s *sstate) blocked() bool {
 				ok = true
 				for r := engine.Ace; r < y.Rank(); r++ {
 					c := engine.NewCard(r, y.Suit())
-					if !helps(c, k, j) || (colOf[c] != none && colOf[c] != k && isBlocker(s, c, colOf[c], idxOf[c]) && !leaves[c]) {
+					if !helps(c, k, j) || (colOf[c] != none && colOf[c] != k && s.isBlocker(colOf[c], idxOf[c]) && !leaves[c]) {
 						ok = false
 						break
 					}
@@ -107,6 +107,7 @@ func (s *sstate) blocked() bool {
 	return false
 }
 
-func isBlocker(s *sstate, c engine.Card, k, j uint8) bool {
+// isBlocker: the card at j of column k is a blocker.
+func (s *sstate) isBlocker(k, j uint8) bool {
 	return j >= 1 && j <= s.down[k]
 }

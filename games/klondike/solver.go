@@ -30,9 +30,14 @@ import (
 //   - a card laid on a column from where it stays available (a Draw 1 talon,
 //     a foundation) must be built on by the next move (see sstate.must); a
 //     lay-down that nothing could build on at once is not tried at all.
-//   - positions are keyed with columns sorted. In Draw 1 the split between
-//     stock and waste is left out of the key: every talon card is reachable
-//     from any split, so it changes nothing.
+//   - positions are keyed with columns in any order. In Draw 1 the split
+//     between stock and waste is left out of the key: every talon card is
+//     reachable from any split, so it changes nothing. In Draw 3 the key
+//     holds the set of talon cards the split lets the stock reach instead,
+//     and a position whose set is part of one a searched position with the
+//     same layout had is left out (see keys and domSet).
+//   - before searching, a deal where some card can never leave its column
+//     is proved lost at once (see blocked).
 
 const maxCol = 19 // 6 face-down cards and a King-to-Ace run
 
