@@ -30,6 +30,9 @@ import (
 //   - a card laid on a column from where it stays available (a Draw 1 talon,
 //     a foundation) must be built on by the next move (see sstate.must); a
 //     lay-down that nothing could build on at once is not tried at all.
+//   - a run that empties the only empty column must be followed by a King
+//     going there, and is not tried when no King could; emptying it any
+//     earlier gains nothing, the run's cards being just as free in it.
 //   - positions are keyed with columns in any order. In Draw 1 the split
 //     between stock and waste is left out of the key: every talon card is
 //     reachable from any split, so it changes nothing. In Draw 3 the key
@@ -417,6 +420,12 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		s.colUp(p, int(m.a))
 	case mColCol:
 		s.colMove(p, int(m.a), int(m.b), int(m.to))
+		if m.b == 0 && s.onlyEmpty(int(m.a)) {
+			// Emptied for a King, and the only empty column: the King
+			// comes next. Emptying the column any earlier gains
+			// nothing, as the run's cards stay just as available in it.
+			s.must = m.a + 1
+		}
 	case mTalon:
 		i, taps := int(m.a), -1
 		if p != nil {
@@ -558,7 +567,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 func (sv *solver) canBuild(s *sstate) bool {
 	to := int(s.must) - 1
 	if s.n[to] == 0 {
-		return false
+		return sv.kingFor(s)
 	}
 	c := s.col[to][s.n[to]-1]
 	found := false
@@ -671,4 +680,38 @@ func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
 		return engine.Result[engine.Action]{Outcome: engine.Impossible}
 	}
 	return SolveGame(g, maxNodes)
+}
+
+// onlyEmpty: column k is empty and no other one is.
+func (s *sstate) onlyEmpty(k int) bool {
+	for j := range 7 {
+		if (s.n[j] == 0) != (j == k) {
+			return false
+		}
+	}
+	return true
+}
+
+// kingFor: some King could move to an empty column: a talon card the
+// stock reaches, a King-led run that turns up a card, or a King on its
+// foundation.
+func (sv *solver) kingFor(s *sstate) bool {
+	found := false
+	sv.reach(s, func(i, _ int) {
+		found = found || s.talon[i].Rank() == engine.King
+	})
+	if found {
+		return true
+	}
+	for k := range 7 {
+		if d := s.down[k]; d > 0 && s.n[k] > d && s.col[k][d].Rank() == engine.King {
+			return true
+		}
+	}
+	for _, f := range s.found {
+		if f == 13 {
+			return true
+		}
+	}
+	return false
 }

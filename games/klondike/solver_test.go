@@ -133,3 +133,45 @@ func BenchmarkSolveDraw1(b *testing.B) {
 		Solve(engine.Spec{Game: "klondike", Variant: "draw1", Seed: uint64(i%50 + 1)}, 1_000_000)
 	}
 }
+
+func TestEmptyingWaitsForKing(t *testing.T) {
+	full := func(su engine.Suit, top int) []engine.Card {
+		var out []engine.Card
+		for r := 1; r <= top; r++ {
+			out = append(out, engine.NewCard(engine.Rank(r), su))
+		}
+		return out
+	}
+	// The Q♥ must go onto the K♠ to empty its column, and the K♠ run must
+	// then move there to turn up the J♥.
+	l := Layout{Variant: "draw3", Stock: cards("KH"),
+		Foundations: [4][]engine.Card{full(engine.Clubs, 13), full(engine.Diamonds, 8),
+			full(engine.Spades, 12), full(engine.Hearts, 10)},
+		Columns: [7][]engine.Card{cards("JH KS"), cards("QH"), cards("9D"), cards("TD"),
+			cards("JD"), cards("QD"), cards("KD")},
+		FaceDown: [7]int{1}}
+	sv := &solver{draw: 3}
+	s := fromGame(mustLayout(t, l))
+	emptied := false
+	sv.expand(s, func(m smove, n sstate) {
+		if m.kind == mColCol && m.a == 1 {
+			emptied = true
+			require.Equal(t, uint8(2), n.must, "the emptied column waits for a King")
+		}
+	})
+	require.True(t, emptied)
+	g := mustLayout(t, l)
+	r := SolveGame(g, 10000)
+	require.Equal(t, engine.Solved, r.Outcome)
+	for _, a := range r.Moves {
+		require.NoError(t, g.Do(a))
+	}
+	require.True(t, g.Won())
+	// No King could come to the emptied column: emptying it is not tried.
+	l = Layout{Variant: "draw3", Columns: [7][]engine.Card{cards("KS"), cards("QH"), cards("JH"),
+		cards("9D"), cards("TD"), cards("JD"), cards("KD")}}
+	s = fromGame(mustLayout(t, l))
+	sv.expand(s, func(m smove, n sstate) {
+		require.False(t, m.kind == mColCol && m.a == 1, "emptying for no King")
+	})
+}
