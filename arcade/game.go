@@ -488,14 +488,17 @@ func (s *gameScreen) win() (screen, tea.Cmd) {
 // redeal abandons the current game (recorded as played if a move was made)
 // and starts spec.
 func (s *gameScreen) redeal(spec engine.Spec) (screen, tea.Cmd) {
-	if s.g.Moves() > 0 {
-		_ = s.record(false)
-	}
+	// Deal first: a deal number the game refuses must leave this game as
+	// it was, not count it as lost.
 	n, err := dealSpec(s.env, s.info, spec)
 	if err != nil {
 		s.setMsg(msgErr, err.Error())
 		return s, nil
 	}
+	if s.g.Moves() > 0 {
+		_ = s.record(false)
+	}
+	s.done = true
 	return n, n.init()
 }
 

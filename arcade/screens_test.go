@@ -286,6 +286,22 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	require.Equal(t, uint64(617), sc.(*gameScreen).g.Spec().Seed, "out of range: refused")
 	require.Equal(t, msgErr, sc.(*gameScreen).kind)
 
+	// A refused number leaves a game in progress alone: not counted lost.
+	sc = press(sc, "1")
+	sc = press(sc, "space")
+	sc = press(sc, "k")
+	sc = press(sc, "space")
+	require.Equal(t, 1, sc.(*gameScreen).g.Moves())
+	sc = press(sc, "#")
+	for _, k := range []string{"2", "0", "0", "0", "0", "0", "0", "enter"} {
+		sc = press(sc, k)
+	}
+	require.Equal(t, 1, sc.(*gameScreen).g.Moves())
+	require.Equal(t, msgErr, sc.(*gameScreen).kind, "FreeCell deals stop at 1,000,000")
+	st, err := e.store.StatsFor(e.player.ID, "freecell")
+	require.NoError(t, err)
+	require.Zero(t, st.Played)
+
 	// Options: turn safe auto-moves off; the next deal has them off.
 	sc = press(sc, "o")
 	_, isOpts := sc.(*optionsScreen)
