@@ -199,7 +199,7 @@ func newProfile(e *env) *profileScreen {
 	return p
 }
 
-func (p *profileScreen) minSize() (int, int) { return 66, 16 }
+func (p *profileScreen) minSize() (int, int) { return 76, 16 }
 
 func (p *profileScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg.(type) {
@@ -219,7 +219,7 @@ func (p *profileScreen) view() string {
 	if p.err != "" {
 		b.WriteString(warnStyle.Render(p.err) + "\n")
 	} else {
-		b.WriteString(fmt.Sprintf("  %-24s %6s %6s %6s %10s %10s\n", "Game", "Played", "Won", "Win %", "Best score", "Best time"))
+		b.WriteString(fmt.Sprintf("  %-24s %6s %6s %6s %10s %10s %7s\n", "Game", "Played", "Won", "Win %", "Best score", "Best time", "Streak"))
 		for _, g := range catalogue {
 			st := p.stats[g.Key()]
 			pct, best, bt := "-", "-", "-"
@@ -232,10 +232,14 @@ func (p *profileScreen) view() string {
 			if st.BestTime > 0 {
 				bt = fmtDuration(st.BestTime)
 			}
-			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s\n", g.Title, st.Played, st.Won, pct, best, bt))
+			streak := "-"
+			if sk, err := p.env.store.Streak(p.env.player.ID, g.Key(), p.env.now()); err == nil && sk.Best > 0 {
+				streak = fmt.Sprintf("%d/%d", sk.Current, sk.Best)
+			}
+			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", g.Title, st.Played, st.Won, pct, best, bt, streak))
 		}
 	}
-	b.WriteString("\n" + faintStyle.Render("Any key to go back."))
+	b.WriteString("\n" + faintStyle.Render("Streak: days in a row you won today's deal, now/best. Any key to go back."))
 	return b.String()
 }
 

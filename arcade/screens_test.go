@@ -392,6 +392,7 @@ func TestTodaysDealStreakAndBoards(t *testing.T) {
 	st, err := e.store.Streak(e.player.ID, info.Key(), clk.t)
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Current)
+	require.Contains(t, newProfile(e).view(), "1/1", "the profile shows the streak")
 	v := newBoard(e, info, newMenu(e)).view()
 	require.Contains(t, v, "tess")
 	require.Contains(t, v, "Your streak: 1 day")
