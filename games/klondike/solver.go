@@ -654,7 +654,7 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	var pre path
 	sv.auto(&start, &pre)
 	begin := start
-	if start.blocked() {
+	if start.blocked() || sv.dead(&start) {
 		return engine.Result[engine.Action]{Outcome: engine.Impossible, Nodes: 1}
 	}
 	// The search core's best-first search keeps every position it has
