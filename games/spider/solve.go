@@ -20,7 +20,7 @@ func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
 // returns moves that continue g to a win. g is not changed.
 func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	if g.spec.Variant == "1suit" {
-		return solveWith(g, maxNodes, defaultWeights)
+		return solvePortfolio(g, maxNodes, oneSuitWeights)
 	}
 	return solvePortfolio(g, maxNodes, suitedWeights)
 }
@@ -38,6 +38,13 @@ var suitedWeights = []weights{
 	{down: 6, block: 4, cross: 4, row: 30, run: 60, empty: 3},
 	{down: 10, block: 4, cross: 3, row: 30, run: 60, empty: 3},
 	{down: 8, block: 4, cross: 2, row: 30, run: 60, empty: 3},
+}
+
+var oneSuitWeights = []weights{
+	defaultWeights,
+	{down: 12, block: 4, cross: 2, row: 40, run: 60, empty: 3},
+	{down: 6, block: 4, cross: 2, row: 30, run: 60, empty: 3},
+	{down: 8, block: 4, cross: 2, row: 50, run: 60, empty: 8},
 }
 
 // solvePortfolio runs solveWith for each weight set in turn with an equal
