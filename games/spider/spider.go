@@ -410,23 +410,33 @@ func progressReachable(p pos, budget int) bool {
 // interchangeable, so they are hashed in sorted order; before that a row
 // deal puts a known card on each column, so which column holds what counts.
 func (p *pos) key() uint64 {
+	const prime = 1099511628211
 	var hs [numCols]uint64
+	s := 0
 	for c := 0; c < numCols; c++ {
-		h := engine.NewHasher().Byte(p.down[c]).Cards(p.col(c))
-		hs[c] = uint64(h.Sum())
+		n := int(p.n[c])
+		h := (14695981039346656037 ^ uint64(p.down[c])) * prime
+		for _, x := range p.cards[s : s+n] {
+			h = (h ^ uint64(x)) * prime
+		}
+		s += n
+		h ^= h >> 33
+		h *= 0xff51afd7ed558ccd
+		hs[c] = h ^ h>>33
 	}
 	for i := 1; i < numCols && p.rows == 0; i++ {
 		for j := i; j > 0 && hs[j] < hs[j-1]; j-- {
 			hs[j], hs[j-1] = hs[j-1], hs[j]
 		}
 	}
-	h := engine.NewHasher().Byte(p.rows).Byte(p.runs)
+	h := uint64(p.rows)<<8 | uint64(p.runs)
 	for _, x := range hs {
-		for k := 0; k < 64; k += 8 {
-			h = h.Byte(byte(x >> k))
-		}
+		h = (h ^ x) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
 	}
-	return h.Sum()
+	h ^= h >> 32
+	h *= 0xd6e8feb86659fd93
+	return h ^ h>>32
 }
 
 // Clone is an independent copy of the game, undo history included.
