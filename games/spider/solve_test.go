@@ -61,6 +61,9 @@ func TestSolveRates(t *testing.T) {
 			_, err := fmt.Sscanf(ws, "%d,%d,%d,%d,%d,%d", &w.down, &w.block, &w.cross, &w.row, &w.run, &w.empty)
 			require.NoError(t, err)
 		}
+		if ws := os.Getenv("SPIDER_BURIED"); ws != "" {
+			w.buried, _ = strconv.Atoi(ws)
+		}
 		if os.Getenv("SPIDER_SPLIT") != "" {
 			w.splits = true
 		}
