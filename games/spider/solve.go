@@ -100,21 +100,28 @@ func solveWith(g *Game, maxNodes int, w weights) engine.Result[engine.Action] {
 		r := numRows - int(p.rows)
 		return stock[r*numCols : r*numCols+numCols]
 	}
-	prob := engine.Problem[*pos, smove]{
-		Key: func(p *pos) uint64 { return p.key() },
-		Won: func(p *pos) bool { return p.runs >= numRuns },
-		Expand: func(p *pos, yield func(smove, *pos)) {
-			expand(p, row, w.splits, yield)
+	prob := engine.Problem[*spos, smove]{
+		Key: func(p *spos) uint64 { return p.k },
+		Won: func(p *spos) bool { return p.p.runs >= numRuns },
+		Expand: func(p *spos, yield func(smove, *spos)) {
+			expand(&p.p, row, w.splits, yield)
 		},
-		Cost: func(p *pos) int { return cost(p, w) },
+		Cost: func(p *spos) int { return cost(&p.p, w) },
 	}
-	start := g.p
+	start := spos{p: g.p, k: g.p.key()}
 	res := engine.Search(prob, &start, maxNodes)
 	out := engine.Result[engine.Action]{Outcome: res.Outcome, Nodes: res.Nodes}
 	for _, m := range res.Moves {
 		out.Moves = append(out.Moves, m.action())
 	}
 	return out
+}
+
+// spos is a search state: a position with its key, which expand works out
+// from the parent's column keys.
+type spos struct {
+	p pos
+	k uint64
 }
 
 // expand yields the moves worth trying. Left out: moving a whole column
@@ -124,12 +131,14 @@ func solveWith(g *Game, maxNodes int, w weights) engine.Result[engine.Action] {
 // its own suit (it trades a suited link for another), and moving a group
 // that sits on a card one higher to another such card of another suit.
 // The pruning makes "impossible" mean: no win with these moves.
-func expand(p *pos, row func(*pos) []engine.Card, splits bool, yield func(smove, *pos)) {
+func expand(p *pos, row func(*pos) []engine.Card, splits bool, yield func(smove, *spos)) {
 	var tops [numCols]engine.Card
 	var starts [numCols]int
+	var hs [numCols]uint64
 	s := 0
 	for c := 0; c < numCols; c++ {
 		starts[c] = s
+		hs[c] = colKey(p.cards[s:s+int(p.n[c])], p.down[c])
 		s += int(p.n[c])
 		if p.n[c] > 0 {
 			tops[c] = p.cards[s-1]
@@ -164,16 +173,22 @@ func expand(p *pos, row func(*pos) []engine.Card, splits bool, yield func(smove,
 				} else if t.Rank() != lead.Rank()+1 || (!splits && i > st) || (t.Suit() != lead.Suit() && (i > st || crossed)) {
 					continue
 				}
-				q := *p
-				q.move(from, i, to)
-				yield(smove(from|i<<4|to<<12), &q)
+				q := &spos{p: *p}
+				q.p.move(from, i, to)
+				// Only columns from and to changed.
+				qh := hs
+				qh[from] = colKey(q.p.col(from), q.p.down[from])
+				qh[to] = colKey(q.p.col(to), q.p.down[to])
+				q.k = q.p.sumKey(qh)
+				yield(smove(from|i<<4|to<<12), q)
 			}
 		}
 	}
 	if p.canDeal() {
-		q := *p
-		q.deal(row(p))
-		yield(dealMove, &q)
+		q := &spos{p: *p}
+		q.p.deal(row(p))
+		q.k = q.p.key()
+		yield(dealMove, q)
 	}
 }
 

@@ -410,20 +410,30 @@ func progressReachable(p pos, budget int) bool {
 // interchangeable, so they are hashed in sorted order; before that a row
 // deal puts a known card on each column, so which column holds what counts.
 func (p *pos) key() uint64 {
-	const prime = 1099511628211
 	var hs [numCols]uint64
 	s := 0
 	for c := 0; c < numCols; c++ {
 		n := int(p.n[c])
-		h := (14695981039346656037 ^ uint64(p.down[c])) * prime
-		for _, x := range p.cards[s : s+n] {
-			h = (h ^ uint64(x)) * prime
-		}
+		hs[c] = colKey(p.cards[s:s+n], p.down[c])
 		s += n
-		h ^= h >> 33
-		h *= 0xff51afd7ed558ccd
-		hs[c] = h ^ h>>33
 	}
+	return p.sumKey(hs)
+}
+
+// colKey hashes one column for key.
+func colKey(cs []engine.Card, down uint8) uint64 {
+	const prime = 1099511628211
+	h := (14695981039346656037 ^ uint64(down)) * prime
+	for _, x := range cs {
+		h = (h ^ uint64(x)) * prime
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	return h ^ h>>33
+}
+
+// sumKey combines the column keys hs (a copy: it may be sorted) into key.
+func (p *pos) sumKey(hs [numCols]uint64) uint64 {
 	for i := 1; i < numCols && p.rows == 0; i++ {
 		for j := i; j > 0 && hs[j] < hs[j-1]; j-- {
 			hs[j], hs[j-1] = hs[j-1], hs[j]
