@@ -31,8 +31,10 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 // chaotically on the weights; another cost usually goes elsewhere. The sets
 // were picked greedily to cover 2suit seeds 201..300 at 25k positions each
 // (the best single set solved 63, these 99) and checked on seeds 1..200
-// (190 solved at 200k in all, against 87 with one set; the last four sets,
-// the next best alone, take it to 193 at 300k). A rank-only link
+// (190 solved at 200k in all, against 87 with one set). More sets with
+// smaller shares did better still: the next four best alone, then seven
+// (three with splits) that solved deals the first twelve missed, took
+// held-out seeds 301..500 from 188 to 196 at 300k (501..700: 197). A rank-only link
 // (cross) costs about as much as a break or more: it has to be undone
 // before its suit can be joined.
 var suitedWeights = []weights{
@@ -48,6 +50,13 @@ var suitedWeights = []weights{
 	{down: 10, block: 4, cross: 4, row: 30, run: 60},
 	{down: 8, block: 4, cross: 4, row: 30, run: 60, empty: 3},
 	{down: 12, block: 4, cross: 4, row: 25, run: 60, empty: 3},
+	{down: 6, block: 4, cross: 8, row: 30, run: 60, splits: true},
+	{down: 10, block: 4, cross: 6, row: 30, run: 60, empty: 3, splits: true},
+	{down: 8, block: 4, cross: 4, row: 30, run: 60, empty: 3, splits: true},
+	{down: 8, block: 4, cross: 8, row: 20, run: 60, empty: 3},
+	{down: 8, block: 4, cross: 8, row: 40, run: 60, empty: 3},
+	{down: 20, block: 4, cross: 8, row: 30, run: 60, empty: 3},
+	{down: 4, block: 4, cross: 8, row: 30, run: 60, empty: 3},
 }
 
 // oneSuitWeights are picked the same way on 1suit seeds 201..300 (the best
