@@ -162,7 +162,7 @@ func addStats(txn *badger.Txn, r Result) error {
 	k := dbKey(kStats, r.Account, r.Key)
 	what := "stats " + r.Key + " of " + r.Account
 	var st Stats
-	if err := getJSON(txn, k, what, &st); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := getJSONOrZero(txn, k, what, &st); err != nil {
 		return err
 	}
 	if st.Played == 0 || r.Score > st.BestScore {
@@ -189,7 +189,7 @@ func addStreak(txn *badger.Txn, r Result) error {
 	k := dbKey(kStreak, r.Account, r.Key)
 	what := "streak " + r.Key + " of " + r.Account
 	var st Streak
-	if err := getJSON(txn, k, what, &st); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := getJSONOrZero(txn, k, what, &st); err != nil {
 		return err
 	}
 	day, _ := time.Parse(time.DateOnly, r.Day)
@@ -288,11 +288,7 @@ func (s *Store) StatsFor(account, key string) (Stats, error) {
 	}
 	var st Stats
 	err := s.view(func(txn *badger.Txn) error {
-		err := getJSON(txn, dbKey(kStats, account, key), "stats "+key+" of "+account, &st)
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
-		return err
+		return getJSONOrZero(txn, dbKey(kStats, account, key), "stats "+key+" of "+account, &st)
 	})
 	return st, err
 }
@@ -308,11 +304,7 @@ func (s *Store) Streak(account, key string, today time.Time) (Streak, error) {
 	}
 	var st Streak
 	err := s.view(func(txn *badger.Txn) error {
-		err := getJSON(txn, dbKey(kStreak, account, key), "streak "+key+" of "+account, &st)
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
-		return err
+		return getJSONOrZero(txn, dbKey(kStreak, account, key), "streak "+key+" of "+account, &st)
 	})
 	if err != nil {
 		return Streak{}, err

@@ -246,6 +246,15 @@ func prefix(kind byte, parts ...string) []byte {
 
 // getJSON reads key into v. what names the record in errors. It returns
 // ErrNotFound (wrapped) when the key is missing.
+// getJSONOrZero reads a record that may not exist yet (a player's stats or
+// streak before their first game): a missing one leaves v at its zero value.
+func getJSONOrZero(txn *badger.Txn, k []byte, what string, v any) error {
+	if err := getJSON(txn, k, what, v); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
 func getJSON(txn *badger.Txn, k []byte, what string, v any) error {
 	item, err := txn.Get(k)
 	if errors.Is(err, badger.ErrKeyNotFound) {
