@@ -47,6 +47,11 @@ func TestList(t *testing.T) {
 			seeds = append(seeds, s)
 		}
 	}
+	if sh := strings.Fields(os.Getenv("KLIST_SHARE")); len(sh) == 2 {
+		a, _ := strconv.Atoi(sh[0])
+		b, _ := strconv.Atoi(sh[1])
+		relaxShare = [2]int{a, b}
+	}
 	nodes := DefaultNodes
 	if n, _ := strconv.Atoi(os.Getenv("KLIST_NODES")); n > 0 {
 		nodes = n
@@ -88,7 +93,8 @@ func TestList(t *testing.T) {
 	var won, lost, und, fast int
 	var cpus []time.Duration
 	var total time.Duration
-	var undl, slow []string
+	var undl, slow, lostl []string
+	var dnodes []int
 	for _, r := range rs {
 		cpus = append(cpus, r.cpu)
 		total += r.cpu
@@ -97,9 +103,13 @@ func TestList(t *testing.T) {
 			won++
 		case engine.Impossible:
 			lost++
+			lostl = append(lostl, strconv.Itoa(r.seed))
 		default:
 			und++
 			undl = append(undl, strconv.Itoa(r.seed))
+		}
+		if r.out != engine.Undecided {
+			dnodes = append(dnodes, r.nodes)
 		}
 		if r.out != engine.Undecided && r.cpu <= 2*time.Second {
 			fast++
@@ -112,6 +122,13 @@ func TestList(t *testing.T) {
 	fmt.Printf("%s %d deals nodes %d: won %d impossible %d undecided %d; decided within 2s cpu %d (%.1f%%); p50 %v p99 %v max %v total %v\n",
 		v, n, nodes, won, lost, und, fast, 100*float64(fast)/float64(n), cpus[n/2], cpus[min(n*99/100, n-1)], cpus[n-1], total.Round(time.Millisecond))
 	fmt.Println("undecided:", strings.Join(undl, " "))
+	fmt.Println("impossible:", strings.Join(lostl, " "))
+	sort.Ints(dnodes)
+	for _, q := range []int{50, 90, 95, 98, 99, 100} {
+		if len(dnodes) > 0 {
+			fmt.Printf("decided nodes p%d %d\n", q, dnodes[min(len(dnodes)*q/100, len(dnodes)-1)])
+		}
+	}
 	fmt.Println("slow decided:", strings.Join(slow, " "))
 }
 

@@ -200,101 +200,125 @@ func (t *domSet) put(base uint64, mask uint32) {
 // bad early choice gets another chance at that choice. Running out of
 // positions proves the deal lost, as in a plain depth-first search.
 func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, int) {
+	d := newDFS(sv, start)
+	for d.out == engine.Undecided && d.nodes < maxNodes {
+		d.run(maxNodes)
+	}
+	return d.out, d.path, d.nodes
+}
+
+// dfs is one search, kept between runs so that two searches can take
+// turns (see SolveGame).
+type dfs struct {
+	sv     *solver
+	start  sstate
+	seen   *keySet
+	dom    *domSet
+	nodes  int
+	rng    uint64
+	noise  int32
+	budget int
+	kids   []kid
+	ord    []rank
+	stack  []frame
+	path   []smove
+	out    engine.Outcome // Undecided until a run decides
+}
+
+func newDFS(sv *solver, start sstate) *dfs {
+	d := &dfs{sv: sv, start: start, seen: newKeySet(1 << 16), dom: newDomSet(1 << 12),
+		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided}
 	if start.won() {
-		return engine.Solved, nil, 1
+		d.out, d.nodes = engine.Solved, 1
 	}
-	seen := newKeySet(1 << 16)
-	nodes := 0
-	rng := uint64(0x2545f4914f6cdd1d)
-	var kids []kid
-	var ord []rank
-	var stack []frame
-	var path []smove
-	noise := int32(0)
-	dom := newDomSet(1 << 12)
-	push := func(s *sstate, key, base uint64, mask uint32) {
-		lo := int32(len(kids))
-		sv.expand(*s, func(m smove, n sstate) {
-			sc := n.cost() * 64
-			if noise > 0 {
-				rng ^= rng << 13
-				rng ^= rng >> 7
-				rng ^= rng << 17
-				sc += int32(rng % uint64(noise))
-			}
-			// A successor already searched through is left out now
-			// rather than when its turn comes: the set is looked up
-			// for all of them together, while the table lines are
-			// likely still at hand for the add later.
-			key, base, mask := sv.keys(&n)
-			if seen.has(key) || (sv.draw == 3 && dom.covers(base, mask)) {
-				return
-			}
-			ord = append(ord, rank{score: sc, i: int32(len(kids))})
-			kids = append(kids, kid{m: m, mask: mask, key: key, base: base, s: n})
-		})
-		hi := int32(len(kids))
-		// Insertion sort, stable: a position has few successors.
-		o := ord[lo:hi]
-		for i := 1; i < len(o); i++ {
-			for j := i; j > 0 && o[j].score < o[j-1].score; j-- {
-				o[j], o[j-1] = o[j-1], o[j]
-			}
+	return d
+}
+
+func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
+	sv := d.sv
+	lo := int32(len(d.kids))
+	sv.expand(*s, func(m smove, n sstate) {
+		sc := n.cost() * 64
+		if d.noise > 0 {
+			d.rng ^= d.rng << 13
+			d.rng ^= d.rng >> 7
+			d.rng ^= d.rng << 17
+			sc += int32(d.rng % uint64(d.noise))
 		}
-		stack = append(stack, frame{lo: lo, hi: hi, next: lo, mask: mask, key: key, base: base})
+		// A successor already searched through is left out now rather
+		// than when its turn comes: the set is looked up for all of them
+		// together, while the table lines are likely still at hand for
+		// the add later.
+		key, base, mask := sv.keys(&n)
+		if d.seen.has(key) || (sv.draw == 3 && d.dom.covers(base, mask)) {
+			return
+		}
+		d.ord = append(d.ord, rank{score: sc, i: int32(len(d.kids))})
+		d.kids = append(d.kids, kid{m: m, mask: mask, key: key, base: base, s: n})
+	})
+	hi := int32(len(d.kids))
+	// Insertion sort, stable: a position has few successors.
+	o := d.ord[lo:hi]
+	for i := 1; i < len(o); i++ {
+		for j := i; j > 0 && o[j].score < o[j-1].score; j-- {
+			o[j], o[j-1] = o[j-1], o[j]
+		}
 	}
-	run := 0
-	budget := restartUnit
-	for {
-		k0, b0, m0 := sv.keys(&start)
-		seen.add(k0)
-		nodes++
-		kids, ord, stack, path = kids[:0], ord[:0], stack[:0], path[:0]
-		push(&start, k0, b0, m0)
-		limit := min(nodes+budget, maxNodes)
-		for len(stack) > 0 && nodes < limit {
-			top := &stack[len(stack)-1]
-			if top.next >= top.hi {
-				kids, ord = kids[:top.lo], ord[:top.lo]
-				if sv.draw == 3 {
-					// Searched through: what it reaches is
-					// searched or on the path.
-					dom.put(top.base, top.mask)
-				}
-				stack = stack[:len(stack)-1]
-				if len(path) > 0 {
-					path = path[:len(path)-1]
-				}
-				continue
-			}
-			k := &kids[ord[top.next].i]
-			top.next++
-			key := k.key
-			if !seen.add(key) {
-				continue
-			}
-			nodes++
-			path = append(path, k.m)
-			if k.s.won() {
-				return engine.Solved, path, nodes
-			}
-			s := k.s
-			push(&s, key, k.base, k.mask)
-		}
-		if len(stack) == 0 {
-			return engine.Impossible, nil, nodes
-		}
-		if nodes >= maxNodes {
-			return engine.Undecided, nil, nodes
-		}
-		// Everything searched through is a dead end; the path is not.
-		for _, f := range stack {
-			seen.remove(f.key)
-		}
-		run++
-		budget = budget * restartGrowth / 4
-		noise = restartNoise
+	d.stack = append(d.stack, frame{lo: lo, hi: hi, next: lo, mask: mask, key: key, base: base})
+}
+
+// run makes one run from the start, stopping at its share of positions or
+// at maxNodes in all, and sets out when the run decides the deal.
+func (d *dfs) run(maxNodes int) {
+	if d.out != engine.Undecided {
+		return
 	}
+	sv := d.sv
+	k0, b0, m0 := sv.keys(&d.start)
+	d.seen.add(k0)
+	d.nodes++
+	d.kids, d.ord, d.stack, d.path = d.kids[:0], d.ord[:0], d.stack[:0], d.path[:0]
+	d.push(&d.start, k0, b0, m0)
+	limit := min(d.nodes+d.budget, maxNodes)
+	for len(d.stack) > 0 && d.nodes < limit {
+		top := &d.stack[len(d.stack)-1]
+		if top.next >= top.hi {
+			d.kids, d.ord = d.kids[:top.lo], d.ord[:top.lo]
+			if sv.draw == 3 {
+				// Searched through: what it reaches is searched
+				// or on the path.
+				d.dom.put(top.base, top.mask)
+			}
+			d.stack = d.stack[:len(d.stack)-1]
+			if len(d.path) > 0 {
+				d.path = d.path[:len(d.path)-1]
+			}
+			continue
+		}
+		k := &d.kids[d.ord[top.next].i]
+		top.next++
+		if !d.seen.add(k.key) {
+			continue
+		}
+		d.nodes++
+		d.path = append(d.path, k.m)
+		if k.s.won() {
+			d.out = engine.Solved
+			return
+		}
+		s := k.s
+		d.push(&s, k.key, k.base, k.mask)
+	}
+	if len(d.stack) == 0 {
+		d.out, d.path = engine.Impossible, nil
+		return
+	}
+	// Everything searched through is a dead end; the path is not.
+	for _, f := range d.stack {
+		d.seen.remove(f.key)
+	}
+	d.budget = d.budget * restartGrowth / 4
+	d.noise = restartNoise
 }
 
 var (

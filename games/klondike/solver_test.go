@@ -175,3 +175,56 @@ func TestEmptyingWaitsForKing(t *testing.T) {
 		require.False(t, m.kind == mColCol && m.a == 1, "emptying for no King")
 	})
 }
+
+// After a Draw 3 talon card is laid on a column, the next move has to
+// build on it, move it, play from the talon, or bind the move after it
+// (a column emptied, a card down from a foundation): any other move could
+// as well come first.
+func TestLayDownWaits(t *testing.T) {
+	l := Layout{Variant: "draw3", Stock: cards("7H QC KH"),
+		Columns: [7][]engine.Card{cards("8S"), cards("3D 6D"), cards("7C"), cards("2S 6S"),
+			cards("JH"), cards("2H"), cards("4H")},
+		FaceDown: [7]int{0, 1, 0, 1}}
+	sv := &solver{draw: 3}
+	s := fromGame(mustLayout(t, l))
+	sixOnSeven := smove{kind: mColCol, a: 1, b: 1, to: 2}
+	var before []smove
+	var laid *sstate
+	sv.expand(s, func(m smove, n sstate) {
+		before = append(before, m)
+		if m.kind == mTalon && m.to == 0 {
+			laid = &n
+		}
+	})
+	require.Contains(t, before, sixOnSeven)
+	require.NotNil(t, laid, "the 7H can go onto the 8S")
+	require.Equal(t, uint8(1), laid.lay)
+	var after []smove
+	sv.expand(*laid, func(m smove, _ sstate) { after = append(after, m) })
+	require.NotContains(t, after, sixOnSeven, "the 6D onto the 7C touches neither the 7H nor the talon")
+	require.Contains(t, after, smove{kind: mColCol, a: 3, b: 1, to: 0}, "the 6S builds on the 7H")
+	// Deals the first version of this rule lost, without the exceptions.
+	for _, seed := range []uint64{18, 428} {
+		spec := engine.Spec{Game: "klondike", Variant: "draw3", Seed: seed}
+		r := Solve(spec, DefaultNodes)
+		require.Equal(t, engine.Solved, r.Outcome, "deal %d", seed)
+		replayWins(t, spec, r.Moves)
+	}
+}
+
+// Draw 3 deal 188 is lost, but the Draw 3 search alone cannot show it
+// within its budget; the Draw 1 search of the same deal can, and Draw 1
+// can do all Draw 3 can.
+func TestDraw1ProvesDraw3Lost(t *testing.T) {
+	spec := engine.Spec{Game: "klondike", Variant: "draw3", Seed: 188}
+	g, err := New(spec)
+	require.NoError(t, err)
+	sv := &solver{draw: 3}
+	start := fromGame(g)
+	sv.auto(&start, nil)
+	out, _, _ := sv.search(start, 100_000)
+	require.Equal(t, engine.Undecided, out)
+	r := Solve(spec, DefaultNodes)
+	require.Equal(t, engine.Impossible, r.Outcome)
+	require.Less(t, r.Nodes, 100_000)
+}
