@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -108,4 +109,34 @@ func TestSeenSet(t *testing.T) {
 		require.False(t, s.Add(i*7919))
 	}
 	require.Equal(t, 10000, s.Len())
+}
+
+func TestSeenSetRemove(t *testing.T) {
+	ks := NewSeenSet(4)
+	in := map[uint64]bool{}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		// Few distinct keys, so that adds, finds and removes mix.
+		k := r.Uint64N(3000) << 20 * 0x10001
+		if r.IntN(3) == 0 {
+			ks.Remove(k)
+			delete(in, k)
+		} else {
+			require.Equal(t, !in[k], ks.Add(k))
+			in[k] = true
+		}
+		if r.IntN(5) == 0 {
+			q := r.Uint64N(3000) << 20 * 0x10001
+			require.Equal(t, in[q], ks.Has(q))
+		}
+	}
+	require.Equal(t, len(in), ks.Len())
+	for k := range in {
+		require.True(t, ks.Has(k))
+		require.False(t, ks.Add(k))
+	}
+	ks.Remove(0)
+	require.False(t, ks.Has(0))
+	require.True(t, ks.Add(0))
+	require.True(t, ks.Has(0))
 }

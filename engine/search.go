@@ -192,11 +192,17 @@ func NewSeenSet(capacity int) *SeenSet {
 	return &SeenSet{slots: make([]uint64, size)}
 }
 
+// fix remaps key 0, which marks an empty slot.
+func fix(k uint64) uint64 {
+	if k == 0 {
+		return 0x9e3779b97f4a7c15
+	}
+	return k
+}
+
 // Add inserts k and reports whether it was new.
 func (t *SeenSet) Add(k uint64) bool {
-	if k == 0 {
-		k = 0x9e3779b97f4a7c15
-	}
+	k = fix(k)
 	if t.n*2 >= len(t.slots) {
 		t.grow()
 	}
@@ -209,6 +215,45 @@ func (t *SeenSet) Add(k uint64) bool {
 			return true
 		case k:
 			return false
+		}
+	}
+}
+
+// Has reports whether k is in the set.
+func (t *SeenSet) Has(k uint64) bool {
+	k = fix(k)
+	mask := uint64(len(t.slots) - 1)
+	for i := mix(k) & mask; ; i = (i + 1) & mask {
+		switch t.slots[i] {
+		case 0:
+			return false
+		case k:
+			return true
+		}
+	}
+}
+
+// Remove deletes k. Later keys of its probe run shift back into the hole,
+// so lookups never need tombstones: a depth-first search that forgets the
+// positions on its path at each restart removes millions of keys.
+func (t *SeenSet) Remove(k uint64) {
+	k = fix(k)
+	mask := uint64(len(t.slots) - 1)
+	i := mix(k) & mask
+	for ; t.slots[i] != k; i = (i + 1) & mask {
+		if t.slots[i] == 0 {
+			return
+		}
+	}
+	t.slots[i] = 0
+	t.n--
+	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
+		h := mix(t.slots[j]) & mask
+		// slots[j] may move into the hole at i unless its home lies
+		// cyclically in (i, j].
+		if (j > i && (h <= i || h > j)) || (j < i && h <= i && h > j) {
+			t.slots[i], t.slots[j] = t.slots[j], 0
+			i = j
 		}
 	}
 }

@@ -2,23 +2,33 @@ package klondike
 
 import "sshuffle/engine"
 
-// dead proves a position lost without searching, like blocked, but also
-// follows the talon: a talon card leaves it only by being played, to its
-// foundation or onto a card, and in Draw 3 only once the stock can bring
-// it to the waste top. So besides the blockers (see blocked) it finds the
-// talon cards that can ever be played, all in one least fixed point: an
-// event (a blocker leaving, a talon card played) is in it once what it
-// needs is. Every event of a real game is in it (the first one outside it
-// would have had what it needed), and every card has to leave its column
-// or the talon for a win; so a blocker that never leaves, or a talon card
-// never played, proves the position lost.
+// dead proves a position lost without searching: some card can never
+// leave its column or the talon, and every card has to for a win.
 //
-// Unlike blocked, this can become true in play: talon cards get spent,
-// and the ones left can lose the cards that would bring them in reach.
-// Tried after every talon move of the search, it decided 2 more of the 45
-// hardest Draw 3 deals of 1..1000 but cost about 30% more time a position
-// (still so with only 9 talon cards or fewer), so for now only the start
-// is checked.
+// A blocker is a card with cards under it that can't move with it: a
+// face-down card above the bottom one, or the lowest face-up card of a
+// column with face-down cards. Everything under a blocker stays put until
+// the blocker leaves. It leaves either for its foundation, which needs
+// every lower card of its suit to get there first, or as the lead of a run
+// onto a card one rank higher of the other colour, which has to be a column
+// top then (a King may go to an empty column). So a card held under the
+// blocker in its own column is no help to it, and a card held under other
+// blockers only helps once those have left.
+//
+// A talon card leaves only by being played, to its foundation or onto a
+// card, and in Draw 3 only once the stock can bring it to the waste top.
+// dead finds the blockers that can ever leave and the talon cards that can
+// ever be played in one least fixed point: an event (a blocker leaving, a
+// talon card played) is in it once what it needs is. Every event of a real
+// game is in it (the first one outside it would have had what it needed),
+// so a blocker that never leaves, or a talon card never played, proves the
+// position lost.
+//
+// This can become true in play: talon cards get spent, and the ones left
+// can lose the cards that would bring them in reach. Tried after every
+// talon move of the search, it decided 2 more of the 45 hardest Draw 3
+// deals of 1..1000 but cost about 30% more time a position (still so with
+// only 9 talon cards or fewer), so only the start is checked.
 func (sv *solver) dead(s *sstate) bool {
 	const none = 255
 	var colOf, idxOf, talOf [64]uint8
@@ -166,4 +176,9 @@ func (sv *solver) dead(s *sstate) bool {
 		}
 	}
 	return false
+}
+
+// isBlocker: the card at j of column k is a blocker.
+func (s *sstate) isBlocker(k, j uint8) bool {
+	return j >= 1 && j <= s.down[k]
 }

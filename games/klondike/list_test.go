@@ -148,9 +148,9 @@ func BenchmarkSolveDeals(b *testing.B) {
 	}
 }
 
-// TestBlockedCount counts deals the start check proves lost: KBLOCK=draw3:1-1000.
-func TestBlockedCount(t *testing.T) {
-	spec := os.Getenv("KBLOCK")
+// TestDeadCount counts deals the start check proves lost: KDEAD=draw3:1-1000.
+func TestDeadCount(t *testing.T) {
+	spec := os.Getenv("KDEAD")
 	if spec == "" {
 		t.Skip()
 	}
@@ -164,9 +164,9 @@ func TestBlockedCount(t *testing.T) {
 		sv := &solver{draw: g.draw}
 		s := fromGame(g)
 		sv.auto(&s, nil)
-		if s.blocked() {
+		if sv.dead(&s) {
 			list = append(list, strconv.Itoa(seed))
 		}
 	}
-	fmt.Println(len(list), "blocked:", strings.Join(list, " "))
+	fmt.Println(len(list), "dead:", strings.Join(list, " "))
 }

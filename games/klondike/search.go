@@ -40,94 +40,6 @@ func (s *sstate) cost() int32 {
 	return c + 52 - int32(s.found[0]+s.found[1]+s.found[2]+s.found[3])
 }
 
-// keySet is a set of position keys like engine.SeenSet, with removal.
-type keySet struct {
-	slots []uint64
-	n     int
-}
-
-func newKeySet(capacity int) *keySet {
-	size := 16
-	for size < capacity*2 {
-		size <<= 1
-	}
-	return &keySet{slots: make([]uint64, size)}
-}
-
-func fixKey(k uint64) uint64 {
-	if k == 0 {
-		return 0x9e3779b97f4a7c15
-	}
-	return k
-}
-
-// add inserts k and reports whether it was new.
-func (t *keySet) add(k uint64) bool {
-	k = fixKey(k)
-	if t.n*2 >= len(t.slots) {
-		t.grow()
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := k & mask; ; i = (i + 1) & mask {
-		switch t.slots[i] {
-		case 0:
-			t.slots[i] = k
-			t.n++
-			return true
-		case k:
-			return false
-		}
-	}
-}
-
-// has reports whether k is in the set.
-func (t *keySet) has(k uint64) bool {
-	k = fixKey(k)
-	mask := uint64(len(t.slots) - 1)
-	for i := k & mask; ; i = (i + 1) & mask {
-		switch t.slots[i] {
-		case 0:
-			return false
-		case k:
-			return true
-		}
-	}
-}
-
-// remove deletes k, shifting later keys of its probe run back.
-func (t *keySet) remove(k uint64) {
-	k = fixKey(k)
-	mask := uint64(len(t.slots) - 1)
-	i := k & mask
-	for ; t.slots[i] != k; i = (i + 1) & mask {
-		if t.slots[i] == 0 {
-			return
-		}
-	}
-	t.slots[i] = 0
-	t.n--
-	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
-		h := t.slots[j] & mask
-		// Move slots[j] into the hole at i unless its home lies
-		// cyclically in (i, j].
-		if (j > i && (h <= i || h > j)) || (j < i && h <= i && h > j) {
-			t.slots[i], t.slots[j] = t.slots[j], 0
-			i = j
-		}
-	}
-}
-
-func (t *keySet) grow() {
-	old := t.slots
-	t.slots = make([]uint64, len(old)*2)
-	t.n = 0
-	for _, k := range old {
-		if k != 0 {
-			t.add(k)
-		}
-	}
-}
-
 // domSet keeps, for a Draw 3 position key without the talon split, the
 // reach mask of one position with that base that has been searched
 // through. Forgetting one is always safe: it only prunes less.
@@ -139,6 +51,14 @@ type domSet struct {
 type domEntry struct {
 	k uint64
 	m uint32
+}
+
+// fixKey remaps key 0, which marks an empty slot.
+func fixKey(k uint64) uint64 {
+	if k == 0 {
+		return 0x9e3779b97f4a7c15
+	}
+	return k
 }
 
 func newDomSet(capacity int) *domSet {
@@ -212,7 +132,7 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 type dfs struct {
 	sv     *solver
 	start  sstate
-	seen   *keySet
+	seen   *engine.SeenSet
 	dom    *domSet
 	nodes  int
 	rng    uint64
@@ -226,7 +146,7 @@ type dfs struct {
 }
 
 func newDFS(sv *solver, start sstate) *dfs {
-	d := &dfs{sv: sv, start: start, seen: newKeySet(1 << 16), dom: newDomSet(1 << 12),
+	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 16), dom: newDomSet(1 << 12),
 		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided}
 	if start.won() {
 		d.out, d.nodes = engine.Solved, 1
@@ -250,7 +170,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		// together, while the table lines are likely still at hand for
 		// the add later.
 		key, base, mask := sv.keys(&n)
-		if d.seen.has(key) || (sv.draw == 3 && d.dom.covers(base, mask)) {
+		if d.seen.Has(key) || (sv.draw == 3 && d.dom.covers(base, mask)) {
 			return
 		}
 		d.ord = append(d.ord, rank{score: sc, i: int32(len(d.kids))})
@@ -275,7 +195,7 @@ func (d *dfs) run(maxNodes int) {
 	}
 	sv := d.sv
 	k0, b0, m0 := sv.keys(&d.start)
-	d.seen.add(k0)
+	d.seen.Add(k0)
 	d.nodes++
 	d.kids, d.ord, d.stack, d.path = d.kids[:0], d.ord[:0], d.stack[:0], d.path[:0]
 	d.push(&d.start, k0, b0, m0)
@@ -297,7 +217,7 @@ func (d *dfs) run(maxNodes int) {
 		}
 		k := &d.kids[d.ord[top.next].i]
 		top.next++
-		if !d.seen.add(k.key) {
+		if !d.seen.Add(k.key) {
 			continue
 		}
 		d.nodes++
@@ -315,7 +235,7 @@ func (d *dfs) run(maxNodes int) {
 	}
 	// Everything searched through is a dead end; the path is not.
 	for _, f := range d.stack {
-		d.seen.remove(f.key)
+		d.seen.Remove(f.key)
 	}
 	d.budget = d.budget * restartGrowth / 4
 	d.noise = restartNoise

@@ -9,27 +9,6 @@ import (
 	"sshuffle/engine"
 )
 
-func TestKeySetRemove(t *testing.T) {
-	ks := newKeySet(4)
-	in := map[uint64]bool{}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		// Few distinct keys, many sharing low bits, so probe runs are long.
-		k := r.Uint64N(3000) << 20 * 0x10001
-		if r.IntN(3) == 0 {
-			ks.remove(k)
-			delete(in, k)
-		} else {
-			require.Equal(t, !in[k], ks.add(k))
-			in[k] = true
-		}
-	}
-	require.Equal(t, len(in), ks.n)
-	for k := range in {
-		require.False(t, ks.add(k))
-	}
-}
-
 func TestSafeNeedsSameColourTwoBelow(t *testing.T) {
 	// Clubs and spades are up to 4 and hearts to 4, diamonds only to the
 	// Ace: the 5♥ could still be needed to take a black 4 back down for the
@@ -41,23 +20,24 @@ func TestSafeNeedsSameColourTwoBelow(t *testing.T) {
 	require.True(t, s.safe(engine.NewCard(5, engine.Hearts)))
 }
 
-func TestBlocked(t *testing.T) {
+func TestDeadBlockers(t *testing.T) {
+	sv := &solver{draw: 1}
 	// The 2♠ needs the A♠ or a red 3 before it can leave, and all of them
 	// lie under it.
 	l := Layout{Columns: [7][]engine.Card{cards("3H 3D AS 2S")}, FaceDown: [7]int{3}}
 	s := fromGame(mustLayout(t, l))
-	require.True(t, s.blocked())
+	require.True(t, sv.dead(&s))
 	require.Equal(t, engine.Impossible, SolveGame(mustLayout(t, l), 1000).Outcome)
 	// With the 3♦ in another column, the 2♠ can go on it once it is free.
 	l = Layout{Columns: [7][]engine.Card{cards("3H AS 2S"), cards("3D")}, FaceDown: [7]int{2}}
 	s = fromGame(mustLayout(t, l))
-	require.False(t, s.blocked())
+	require.False(t, sv.dead(&s))
 	// A chain: the 2♠ in column 0 waits for the 3♦ under the 2♣ in
 	// column 1, and the 2♣ for the A♣ or the 3♥ under the 2♠.
 	l = Layout{Columns: [7][]engine.Card{cards("AS AC 3H 2S"), cards("3D 2C")},
 		FaceDown: [7]int{3, 1}}
 	s = fromGame(mustLayout(t, l))
-	require.True(t, s.blocked())
+	require.True(t, sv.dead(&s))
 }
 
 func TestReachMask(t *testing.T) {

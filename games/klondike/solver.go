@@ -43,7 +43,7 @@ import (
 //     and a position whose set is part of one a searched position with the
 //     same layout had is left out (see keys and domSet).
 //   - before searching, a deal where some card can never leave its column
-//     is proved lost at once (see blocked and dead).
+//     is proved lost at once (see dead).
 //   - a Draw 3 search takes turns with a Draw 1 search of the same deal,
 //     whose exhaustion proves the Draw 3 deal lost too (see searchDraw3).
 
@@ -689,7 +689,7 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	var pre path
 	sv.auto(&start, &pre)
 	begin := start
-	if start.blocked() || sv.dead(&start) {
+	if sv.dead(&start) {
 		return engine.Result[engine.Action]{Outcome: engine.Impossible, Nodes: 1}
 	}
 	// The search core's best-first search keeps every position it has
