@@ -20,6 +20,7 @@ report klondike-draw1.txt   solve klondike --draw 1 --deals 1-1000 --list-won
 report klondike-draw3.txt   solve klondike --draw 3 --deals 1-1000 --list-won
 report spider-1suit.txt     solve spider --suits 1 --deals 1-200 --list-won
 report spider-2suit.txt     solve spider --suits 2 --deals 1-200 --list-won
+report spider-4suit.txt     solve spider --suits 4 --deals 1-200
 # The two-suit weightings were picked on deals 201-300 (and some on 1-200):
 # 501-700 is a range none of them was chosen on.
 report spider-2suit-501.txt solve spider --suits 2 --deals 501-700
