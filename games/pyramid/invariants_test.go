@@ -6,40 +6,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/internal/gametest"
 )
-
-// allCards checks that the 52 cards are each in exactly one place, the
-// removed ones counted by gone.
-func allCards(t testing.TB, g *Game) {
-	t.Helper()
-	var seen [64]int
-	s := &g.st
-	n := 0
-	add := func(c engine.Card) {
-		if c != engine.NoCard {
-			seen[c]++
-			n++
-		}
-	}
-	for _, c := range s.slots {
-		add(c)
-	}
-	for _, c := range s.stock[:s.nStock] {
-		add(c)
-	}
-	for _, c := range s.waste[:s.nWaste] {
-		add(c)
-	}
-	add(s.turned)
-	if n+s.gone != 52 {
-		t.Fatalf("%d cards in play and %d gone", n, s.gone)
-	}
-	for _, c := range seen {
-		if c > 1 {
-			t.Fatal("a card is in two places")
-		}
-	}
-}
 
 // legal lists every action Do accepts now (pairs once each way round).
 func legal(g *Game) []engine.Action {
@@ -75,59 +43,29 @@ var oddActions = []engine.Action{
 	{Kind: 77, From: 20},
 }
 
+var rules = gametest.Rules[*Game, state]{
+	Spec:  spec,
+	New:   New,
+	State: func(g *Game) state { return g.st },
+	Check: func(t testing.TB, g *Game) {
+		// Removed cards leave the table; gone counts them.
+		gametest.OneDeck(t, g.st.gone, g.st.slots[:], g.st.stock[:g.st.nStock], g.st.waste[:g.st.nWaste], []engine.Card{g.st.turned})
+	},
+	Legal:     legal,
+	Odd:       oddActions,
+	Solve:     Solve,
+	SolveGame: SolveGame,
+}
+
 func TestRandomPlay(t *testing.T) {
-	games := 1000
-	if testing.Short() {
-		games = 200
-	}
-	for seed := uint64(1); seed <= uint64(games); seed++ {
-		g, err := New(spec(seed))
-		require.NoError(t, err)
-		again, _ := New(spec(seed))
-		require.Equal(t, g.st, again.st, "same seed, same deal")
-		rng := engine.NewRNG(seed)
-		for step := 0; step < 120; step++ {
-			allCards(t, g)
-			for _, a := range oddActions {
-				before := g.st
-				if g.Do(a) == nil || g.st != before {
-					t.Fatalf("odd action %+v accepted or changed the game", a)
-				}
-			}
-			as := legal(g)
-			if len(as) == 0 {
-				require.True(t, g.Won() || g.Stuck())
-				break
-			}
-			if rng.Intn(6) == 0 && len(g.undo) > 0 {
-				prev := g.undo[len(g.undo)-1]
-				require.True(t, g.Undo())
-				if g.st != prev {
-					t.Fatal("undo did not restore the state")
-				}
-				continue
-			}
-			// Removals first half the time so games get somewhere.
-			a := as[rng.Intn(len(as))]
-			if rng.Intn(2) == 0 {
-				a = as[0]
-			}
-			before := g.st
-			require.NoError(t, g.Do(a))
-			require.Equal(t, len(g.hist), g.Moves())
-			require.True(t, g.Undo())
-			if g.st != before {
-				t.Fatal("undo did not restore the exact state")
-			}
-			require.NoError(t, g.Do(a))
+	// Removals first half the time so games get somewhere.
+	rules.RandomPlay(t, 120, func(rng *engine.RNG, as []engine.Action) engine.Action {
+		a := as[rng.Intn(len(as))]
+		if rng.Intn(2) == 0 {
+			a = as[0]
 		}
-		replay, _ := New(spec(seed))
-		for _, a := range g.History() {
-			require.NoError(t, replay.Do(a))
-		}
-		require.Equal(t, g.st, replay.st, "history replays to the same game")
-		require.Equal(t, g.Piles(), replay.Piles())
-	}
+		return a
+	})
 }
 
 // TestStuckMeansNoRemoval checks Stuck against brute force: when Stuck, no
@@ -158,80 +96,24 @@ func TestStuckMeansNoRemoval(t *testing.T) {
 // TestHintSeesOnlySeenCards shuffles the unseen stock (first pass) and
 // checks that the hint does not change.
 func TestHintSeesOnlySeenCards(t *testing.T) {
-	for seed := uint64(1); seed <= 300; seed++ {
-		g, _ := New(spec(seed))
-		rng := engine.NewRNG(seed * 7)
-		for step := 0; step < 60; step++ {
-			a, why, ok := g.Hint()
-			if g.st.pass == 1 {
-				for k := 0; k < 4; k++ {
-					h := &Game{spec: g.spec, st: g.st}
-					rng.Shuffle(h.st.stock[:h.st.nStock])
-					a2, why2, ok2 := h.Hint()
-					require.Equal(t, ok, ok2)
-					require.Equal(t, a, a2)
-					require.Equal(t, why, why2)
-				}
-			}
-			if !ok {
-				break
-			}
-			require.NoError(t, g.Do(a), why)
+	rules.HintIgnoresUnseen(t, 60, 4, func(g *Game, rng *engine.RNG) (*Game, bool) {
+		if g.st.pass != 1 {
+			return nil, false
 		}
-	}
+		h := &Game{spec: g.spec, st: g.st}
+		rng.Shuffle(h.st.stock[:h.st.nStock])
+		return h, true
+	})
 }
 
 func TestSolveReplays(t *testing.T) {
-	won := 0
-	for seed := uint64(1); seed <= 12; seed++ {
-		r := Solve(spec(seed), 300000)
-		if r.Outcome != engine.Solved {
-			continue
-		}
-		won++
-		g, _ := New(spec(seed))
-		for _, a := range r.Moves {
-			require.NoError(t, g.Do(a))
-		}
-		require.True(t, g.Won(), "seed %d", seed)
-		// Solving from the middle of the line continues it.
-		h, _ := New(spec(seed))
-		for _, a := range r.Moves[:len(r.Moves)/2] {
-			require.NoError(t, h.Do(a))
-		}
-		r2 := SolveGame(h, 300000)
-		require.Equal(t, engine.Solved, r2.Outcome)
-		for _, a := range r2.Moves {
-			require.NoError(t, h.Do(a))
-		}
-		require.True(t, h.Won())
-	}
-	require.Greater(t, won, 2)
+	require.Greater(t, rules.SolveReplays(t, 12, 300_000), 2)
 }
 
 func FuzzDo(f *testing.F) {
 	f.Add(uint64(1), []byte{1, 28, 0, 0, 21, 22, 2, 29, 0, 0, 29, 30})
 	f.Add(uint64(5), []byte{2, 255, 3, 7, 7, 7, 9, 0, 0})
-	f.Fuzz(func(t *testing.T, seed uint64, prog []byte) {
-		g, err := New(spec(seed))
-		require.NoError(t, err)
-		for i := 0; i+2 < len(prog); i += 3 {
-			if prog[i] == 9 {
-				g.Undo()
-				continue
-			}
-			a := engine.Action{Kind: engine.ActionKind(prog[i] % 4), From: int(int8(prog[i+1])), To: int(int8(prog[i+2]))}
-			before := g.st
-			if err := g.Do(a); err != nil {
-				require.Equal(t, before, g.st)
-				require.NotEmpty(t, err.Error())
-			}
-			allCards(t, g)
-			g.Piles()
-			g.Hint()
-			g.Stuck()
-		}
-	})
+	f.Fuzz(rules.Program)
 }
 
 func BenchmarkSolve(b *testing.B) {

@@ -59,15 +59,13 @@ type state struct {
 	turned engine.Card
 	pass   int // 1..Passes
 	gone   int // cards removed
-	moves  int
 }
 
 // Game is one Pyramid deal in play.
 type Game struct {
 	spec engine.Spec
 	st   state
-	undo []state
-	hist []engine.Action
+	undo engine.UndoStack[state]
 }
 
 var _ engine.Solitaire = (*Game)(nil)
@@ -98,21 +96,13 @@ func (g *Game) Spec() engine.Spec { return g.spec }
 
 // Score is 0: the texts give Pyramid no points (see the package comment).
 func (g *Game) Score() int { return 0 }
-func (g *Game) Moves() int { return g.st.moves }
+func (g *Game) Moves() int { return g.undo.Len() }
 func (g *Game) Won() bool  { return g.st.gone == 52 }
 
-func (g *Game) History() []engine.Action { return append([]engine.Action(nil), g.hist...) }
+func (g *Game) History() []engine.Action { return g.undo.History() }
 
 // Undo steps back one successful action.
-func (g *Game) Undo() bool {
-	if len(g.undo) == 0 {
-		return false
-	}
-	g.st = g.undo[len(g.undo)-1]
-	g.undo = g.undo[:len(g.undo)-1]
-	g.hist = g.hist[:len(g.hist)-1]
-	return true
-}
+func (g *Game) Undo() bool { return g.undo.Pop(&g.st) }
 
 // Stuck: nothing comes off now and either the stock can't be turned or
 // redealt any more, or every card left has been turned before and turning
@@ -266,7 +256,6 @@ func (s *state) draw() {
 		s.nStock, s.nWaste = s.nWaste, 0
 		s.pass++
 	}
-	s.moves++
 }
 
 // pair checks that a and b can come off together.
@@ -349,7 +338,7 @@ func (g *Game) Do(a engine.Action) error {
 		if err := s.checkDraw(); err != nil {
 			return err
 		}
-		g.push(a)
+		g.undo.Push(*s, a)
 		s.draw()
 		return nil
 	case a.Kind == engine.Move:
@@ -366,18 +355,12 @@ func (g *Game) Do(a engine.Action) error {
 	default:
 		return errors.New("That action isn't part of Pyramid.")
 	}
-	g.push(a)
+	g.undo.Push(*s, a)
 	s.remove(from)
 	if to != from {
 		s.remove(to)
 	}
-	s.moves++
 	return nil
-}
-
-func (g *Game) push(a engine.Action) {
-	g.undo = append(g.undo, g.st)
-	g.hist = append(g.hist, a)
 }
 
 // Piles reports the pyramid, stock, turned card and waste in pile-index

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/internal/gametest"
 )
 
 func spec(seed uint64) engine.Spec { return engine.Spec{Game: "pyramid", Seed: seed} }
@@ -15,29 +16,7 @@ func spec(seed uint64) engine.Spec { return engine.Spec{Game: "pyramid", Seed: s
 // it will be turned); every other place gets the unused cards in deck order.
 func arrange(t testing.TB, slots map[int]string, stock string) *Game {
 	t.Helper()
-	cards := make([]engine.Card, 52)
-	used := map[engine.Card]bool{}
-	for i, s := range slots {
-		c := engine.MustCards(s)[0]
-		require.False(t, used[c], "card %v twice", c)
-		cards[i], used[c] = c, true
-	}
-	for j, c := range engine.MustCards(stock) {
-		require.False(t, used[c], "card %v twice", c)
-		cards[51-j], used[c] = c, true
-	}
-	var rest []engine.Card
-	for _, c := range engine.Deck() {
-		if !used[c] {
-			rest = append(rest, c)
-		}
-	}
-	for i := range cards {
-		if cards[i] == engine.NoCard {
-			cards[i], rest = rest[0], rest[1:]
-		}
-	}
-	return newFromCards(spec(0), cards)
+	return newFromCards(spec(0), gametest.Arrange(t, slots, stock))
 }
 
 func pair(a, b int) engine.Action { return engine.Action{Kind: engine.Move, From: a, To: b} }

@@ -90,15 +90,13 @@ type state struct {
 	score  int
 	run    int // cards played since the last stock turn
 	peaks  int // peaks cleared so far
-	moves  int
 }
 
 // Game is one TriPeaks deal in play.
 type Game struct {
 	spec engine.Spec
 	st   state
-	undo []state
-	hist []engine.Action
+	undo engine.UndoStack[state]
 }
 
 var _ engine.Solitaire = (*Game)(nil)
@@ -130,7 +128,7 @@ func newFromCards(spec engine.Spec, cards []engine.Card) *Game {
 
 func (g *Game) Spec() engine.Spec { return g.spec }
 func (g *Game) Score() int        { return g.st.score }
-func (g *Game) Moves() int        { return g.st.moves }
+func (g *Game) Moves() int        { return g.undo.Len() }
 
 // Won: every peak card is gone (removing an apex needs its whole peak gone,
 // so this is the same as all three peaks cleared).
@@ -149,18 +147,10 @@ func (g *Game) Stuck() bool {
 	return true
 }
 
-func (g *Game) History() []engine.Action { return append([]engine.Action(nil), g.hist...) }
+func (g *Game) History() []engine.Action { return g.undo.History() }
 
 // Undo steps back one successful action.
-func (g *Game) Undo() bool {
-	if len(g.undo) == 0 {
-		return false
-	}
-	g.st = g.undo[len(g.undo)-1]
-	g.undo = g.undo[:len(g.undo)-1]
-	g.hist = g.hist[:len(g.hist)-1]
-	return true
-}
+func (g *Game) Undo() bool { return g.undo.Pop(&g.st) }
 
 func (s *state) wasteTop() engine.Card {
 	if s.nWaste == 0 {
@@ -215,7 +205,6 @@ func (s *state) play(i int) {
 		s.peaks++
 		s.score += peakBonus(s.peaks)
 	}
-	s.moves++
 }
 
 func (s *state) draw() {
@@ -225,7 +214,6 @@ func (s *state) draw() {
 	s.nWaste++
 	s.score -= drawCost
 	s.run = 0
-	s.moves++
 }
 
 // check says why a would be refused, or nil.
@@ -267,8 +255,7 @@ func (g *Game) Do(a engine.Action) error {
 	if err := g.st.check(a); err != nil {
 		return err
 	}
-	g.undo = append(g.undo, g.st)
-	g.hist = append(g.hist, a)
+	g.undo.Push(g.st, a)
 	if a.Kind == engine.Draw || a.From == StockPile {
 		g.st.draw()
 	} else {
