@@ -27,11 +27,10 @@ func DefaultSettings() Settings { return Settings{AutoFoundation: true} }
 
 // Game is a FreeCell game in play.
 type Game struct {
-	spec    engine.Spec
-	set     Settings
-	b       board
-	undo    []board
-	history []engine.Action
+	spec engine.Spec
+	set  Settings
+	b    board
+	undo engine.UndoStack[board]
 	// The hint plan: the solver's actions from position planAt on.
 	plan   []engine.Action
 	planAt board
@@ -70,14 +69,12 @@ func checkSpec(spec engine.Spec) error {
 	return nil
 }
 
-func (g *Game) Spec() engine.Spec  { return g.spec }
-func (g *Game) Settings() Settings { return g.set }
-func (g *Game) Score() int         { return 0 }
-func (g *Game) Moves() int         { return len(g.history) }
-func (g *Game) Won() bool          { return g.b.won() }
-func (g *Game) History() []engine.Action {
-	return append([]engine.Action(nil), g.history...)
-}
+func (g *Game) Spec() engine.Spec        { return g.spec }
+func (g *Game) Settings() Settings       { return g.set }
+func (g *Game) Score() int               { return 0 }
+func (g *Game) Moves() int               { return g.undo.Len() }
+func (g *Game) Won() bool                { return g.b.won() }
+func (g *Game) History() []engine.Action { return g.undo.History() }
 
 // Piles reports the board; see the package comment for the index order.
 func (g *Game) Piles() []engine.Pile {
@@ -133,8 +130,7 @@ func (g *Game) Do(a engine.Action) error {
 		return err
 	}
 	follows := len(g.plan) > 0 && g.plan[0] == a && g.planAt == g.b
-	g.undo = append(g.undo, g.b)
-	g.history = append(g.history, a)
+	g.undo.Push(g.b, a)
 	apply(&g.b, m)
 	if g.set.AutoFoundation {
 		g.b.autoAll((*board).safeSimple)
@@ -146,15 +142,7 @@ func (g *Game) Do(a engine.Action) error {
 }
 
 // Undo steps back one move, with the automatic moves that followed it.
-func (g *Game) Undo() bool {
-	if len(g.undo) == 0 {
-		return false
-	}
-	g.b = g.undo[len(g.undo)-1]
-	g.undo = g.undo[:len(g.undo)-1]
-	g.history = g.history[:len(g.history)-1]
-	return true
-}
+func (g *Game) Undo() bool { return g.undo.Pop(&g.b) }
 
 func pileName(p int) string {
 	switch {

@@ -128,3 +128,21 @@ func FuzzDo(f *testing.F) {
 		_, _, _ = g.Hint()
 	})
 }
+
+// TestCloneOwnsItsUndo: a clone shares no undo memory with the game, so play
+// on the clone after an undo there cannot rewrite the game's history.
+func TestCloneOwnsItsUndo(t *testing.T) {
+	g, _ := New(engine.Spec{Game: "spider", Variant: "1suit", Seed: 1})
+	require.NoError(t, g.Do(draw))
+	one := g.p
+	require.NoError(t, g.Do(draw))
+	h := g.Clone()
+	require.True(t, h.Undo())
+	a, _, ok := h.Hint()
+	require.True(t, ok)
+	require.NotEqual(t, draw, a)
+	require.NoError(t, h.Do(a))
+	require.Equal(t, []engine.Action{draw, draw}, g.History())
+	require.True(t, g.Undo())
+	require.Equal(t, one, g.p)
+}

@@ -52,8 +52,7 @@ type Game struct {
 	stock [numRows * numCols]engine.Card // row r is stock[10r:10r+10], dealt to columns 0..9
 	p     pos
 	score int
-	hist  []engine.Action
-	undo  []snapshot
+	undo  engine.UndoStack[snapshot]
 }
 
 // deck builds the 104 cards of a variant before shuffling.
@@ -130,12 +129,10 @@ func New(spec engine.Spec) (*Game, error) {
 
 func (g *Game) Spec() engine.Spec { return g.spec }
 func (g *Game) Score() int        { return g.score }
-func (g *Game) Moves() int        { return len(g.hist) }
+func (g *Game) Moves() int        { return g.undo.Len() }
 func (g *Game) Won() bool         { return g.p.runs >= numRuns }
 
-func (g *Game) History() []engine.Action {
-	return append([]engine.Action(nil), g.hist...)
-}
+func (g *Game) History() []engine.Action { return g.undo.History() }
 
 // row returns the cards of the next stock row.
 func (g *Game) row() []engine.Card {
@@ -204,8 +201,8 @@ func (g *Game) Do(a engine.Action) error {
 	return fmt.Errorf("Spider has no such action")
 }
 
-func (g *Game) push() {
-	g.undo = append(g.undo, snapshot{p: g.p, score: g.score})
+func (g *Game) push(a engine.Action) {
+	g.undo.Push(snapshot{p: g.p, score: g.score}, a)
 }
 
 // charge applies one move or row's cost and the runs it completed.
@@ -216,9 +213,8 @@ func (g *Game) charge(runs int) {
 }
 
 func (g *Game) apply(from, i, to int) {
-	g.push()
+	g.push(engine.Action{Kind: engine.Move, From: PileColumn + from, Index: i, To: PileColumn + to})
 	g.charge(g.p.move(from, i, to))
-	g.hist = append(g.hist, engine.Action{Kind: engine.Move, From: PileColumn + from, Index: i, To: PileColumn + to})
 }
 
 func (g *Game) deal() error {
@@ -228,20 +224,17 @@ func (g *Game) deal() error {
 	if g.p.hasEmpty() {
 		return fmt.Errorf("Fill every empty column before dealing a row")
 	}
-	g.push()
+	g.push(engine.Action{Kind: engine.Draw})
 	g.charge(g.p.deal(g.row()))
-	g.hist = append(g.hist, engine.Action{Kind: engine.Draw})
 	return nil
 }
 
 // Undo steps back one action, score included.
 func (g *Game) Undo() bool {
-	if len(g.undo) == 0 {
+	var s snapshot
+	if !g.undo.Pop(&s) {
 		return false
 	}
-	s := g.undo[len(g.undo)-1]
-	g.undo = g.undo[:len(g.undo)-1]
-	g.hist = g.hist[:len(g.hist)-1]
 	g.p, g.score = s.p, s.score
 	return true
 }
@@ -452,7 +445,6 @@ func (p *pos) sumKey(hs [numCols]uint64) uint64 {
 // Clone is an independent copy of the game, undo history included.
 func (g *Game) Clone() *Game {
 	h := *g
-	h.hist = append([]engine.Action(nil), g.hist...)
-	h.undo = append([]snapshot(nil), g.undo...)
+	h.undo = g.undo.Clone()
 	return &h
 }
