@@ -41,10 +41,10 @@ type Rules[G engine.Solitaire, S comparable] struct {
 // actions each, and checks that a deal depends only on its seed; that odd
 // actions are refused and change nothing; that a game with no legal action
 // is won or stuck (and, with NothingLegalWhenOver, the other way round);
-// that Undo restores the exact position before the action
-// it takes back; that Moves counts the actions kept; and that the history
-// replays on a fresh deal to the same position and piles. pick chooses
-// among the legal actions; nil picks uniformly.
+// that Undo restores the exact position before the action it takes back;
+// that Moves counts the actions kept; and that the history replays on a
+// fresh deal to the same position and piles. pick chooses among the legal
+// actions; nil picks uniformly.
 func (r Rules[G, S]) RandomPlay(t *testing.T, steps int, pick func(*engine.RNG, []engine.Action) engine.Action) {
 	if pick == nil {
 		pick = func(rng *engine.RNG, as []engine.Action) engine.Action { return as[rng.Intn(len(as))] }
