@@ -156,4 +156,12 @@ func TestSolveAndReplayCommands(t *testing.T) {
 	require.Contains(t, out.String(), "deals 1-20 (20)")
 	require.Equal(t, 2, run([]string{"solve", "chess"}, &out, &errb))
 	require.Equal(t, 2, run([]string{"solve", "klondike", "--deals", "9-1"}, &out, &errb))
+	// A variant the game does not have is refused, not reported lost.
+	for _, bad := range [][]string{{"solve", "spider", "--suits", "3"}, {"solve", "klondike", "--draw", "2"}} {
+		out.Reset()
+		errb.Reset()
+		require.Equal(t, 2, run(bad, &out, &errb), "%v", bad)
+		require.NotContains(t, out.String(), "impossible")
+		require.NotEmpty(t, errb.String())
+	}
 }

@@ -88,6 +88,12 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sshuffle solve:", err)
 		return 2
 	}
+	// The game deals it or says why not (--draw 2, --suits 3): a deal that
+	// can't be made is not an impossible one.
+	if _, err := entry.Text(specOf(lo)); err != nil {
+		fmt.Fprintln(stderr, "sshuffle solve:", err)
+		return 2
+	}
 
 	start := time.Now()
 	results := make([]dealOutcome, hi-lo+1)

@@ -52,6 +52,12 @@ func TestList(t *testing.T) {
 		b, _ := strconv.Atoi(sh[1])
 		relaxShare = [2]int{a, b}
 	}
+	if sh := strings.Fields(os.Getenv("KLIST_RESTART")); len(sh) == 3 {
+		a, _ := strconv.Atoi(sh[0])
+		b, _ := strconv.Atoi(sh[1])
+		c, _ := strconv.Atoi(sh[2])
+		restartUnit, restartGrowth, restartNoise = a, b, int32(c)
+	}
 	nodes := DefaultNodes
 	if n, _ := strconv.Atoi(os.Getenv("KLIST_NODES")); n > 0 {
 		nodes = n
