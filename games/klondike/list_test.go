@@ -26,7 +26,10 @@ func threadCPU() time.Duration {
 // TestList solves a range of deals on two workers and lists the undecided
 // and slow ones with their CPU time, e.g.
 // KLIST=draw3:1-1000 go test -run TestList -v -timeout 0 ./games/klondike/
-// KLIST_SEEDS="3 17 40" picks deals instead of a range.
+// KLIST_SEEDS="3 17 40" picks deals instead of a range, KLIST_NODES sets the
+// budget, KLIST_SHARE="5 1" the Draw 1 : Draw 3 share (relaxShare) and
+// KLIST_RESTART="20000 6 512" the restart unit, growth (in quarters) and
+// noise.
 func TestList(t *testing.T) {
 	spec := os.Getenv("KLIST")
 	if spec == "" {
