@@ -77,6 +77,7 @@ func serve(args []string, stderr io.Writer) int {
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
 	fps := fs.Int("fps", 60, "most screen updates a second per session (a key's echo takes about two frames)")
 	fillPools := fs.Bool("fill-pools", true, "search for fresh winnable deals in the background (one core at most)")
+	debugAddr := fs.String("debug-addr", "", "serve Go's profiles (net/http/pprof) here, e.g. 127.0.0.1:6060; off when empty")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -109,6 +110,13 @@ func serve(args []string, stderr io.Writer) int {
 		return 1
 	}
 
+	if *debugAddr != "" {
+		if _, err := serveDebug(*debugAddr, log); err != nil {
+			log.Error("debug listener", "error", err.Error())
+			_ = st.Close()
+			return 1
+		}
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	sig := make(chan os.Signal, 1)
