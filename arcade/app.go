@@ -257,7 +257,9 @@ func (a *app) View() (v tea.View) {
 			body = "Thanks for playing sshuffle.\n"
 		}
 	case a.env.width < w || a.env.height < h:
-		body = fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, a.env.width, a.env.height)
+		// Wrapped to the window: a narrow one would cut the sizes off.
+		msg := fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, a.env.width, a.env.height)
+		body = strings.Join(fitLines(msg, a.env.width, max(a.env.height, 1)), "\n")
 	default:
 		body = a.cur.view()
 		if a.notice != "" {

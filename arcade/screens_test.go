@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
@@ -219,8 +220,15 @@ func TestTooSmallAndResize(t *testing.T) {
 	a.cur = s
 	a.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
 	require.Contains(t, a.View().Content, "Make the window at least")
-	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	// Narrow: the message wraps, and the sizes stay whole.
+	a.Update(tea.WindowSizeMsg{Width: 24, Height: 10})
 	v := a.View().Content
+	for _, l := range strings.Split(v, "\n") {
+		require.LessOrEqual(t, lipgloss.Width(l), 24, "%q", l)
+	}
+	require.Contains(t, strings.ReplaceAll(v, "\n", " "), "(it is 24x10 now)")
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	v = a.View().Content
 	require.Contains(t, v, "Klondike")
 	require.LessOrEqual(t, len(strings.Split(v, "\n")), 24)
 	// A zero size (a closing channel) is ignored, not obeyed.
