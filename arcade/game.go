@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type hintMsg struct {
 	a      engine.Action
 	why    string
 	ok     bool
+	failed bool // the search broke down (logged); the player is told so
 }
 
 // gameScreen plays one solitaire. It knows nothing of any game's rules: it
@@ -178,7 +180,11 @@ func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		return s.release(msg.X, msg.Y)
 	case hintMsg:
 		if msg.screen == s && msg.moves == len(s.g.History()) {
-			s.showHint(msg.a, msg.why, msg.ok)
+			if msg.failed {
+				s.setMsg(msgWarn, "Sorry: the hint search hit an internal error (that one was free).")
+			} else {
+				s.showHint(msg.a, msg.why, msg.ok)
+			}
 		}
 	case stuckMsg:
 		if msg.screen == s && msg.moves == len(s.g.History()) && msg.stuck && s.msg == "" {
@@ -401,9 +407,25 @@ func (s *gameScreen) replayed() func() (engine.Solitaire, bool) {
 
 func (s *gameScreen) stuckLater() tea.Cmd {
 	rebuild, moves := s.replayed(), len(s.g.History())
-	return func() tea.Msg {
+	return recovering(s.env, "stuck check", stuckMsg{screen: s, moves: moves}, func() tea.Msg {
 		g, ok := rebuild()
 		return stuckMsg{screen: s, moves: moves, stuck: ok && g.Stuck()}
+	})
+}
+
+// recovering runs cmd, and if it panics logs the panic with its stack and
+// returns failed instead. Bubble Tea would also catch it, but print it
+// raw to the server's stderr and end the player's session; this keeps the
+// session and the log's format.
+func recovering(e *env, what string, failed tea.Msg, cmd func() tea.Msg) tea.Cmd {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				e.log.Error(what+" panic", "player", e.player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				msg = failed
+			}
+		}()
+		return cmd()
 	}
 }
 
@@ -423,13 +445,13 @@ func (s *gameScreen) hint() tea.Cmd {
 	}
 	rebuild, moves := s.replayed(), len(s.g.History())
 	s.setMsg(msgInfo, "Looking for a hint…")
-	return func() tea.Msg {
+	return recovering(s.env, "hint", hintMsg{screen: s, moves: moves, failed: true}, func() tea.Msg {
 		m := hintMsg{screen: s, moves: moves}
 		if g, ok := rebuild(); ok {
 			m.a, m.why, m.ok = g.Hint()
 		}
 		return m
-	}
+	})
 }
 
 func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {

@@ -418,3 +418,19 @@ func TestTodaysDealStreakAndBoards(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, d.g.Moves())
 }
+
+// A panic in work done off the screen's goroutine (a hint, a stuck check)
+// is logged with its stack and turns into the command's failure message;
+// the session goes on.
+func TestRecoveringCommand(t *testing.T) {
+	var buf strings.Builder
+	e := &env{log: slog.New(slog.NewTextHandler(&buf, nil)), player: &player{Name: "ann"}}
+	failed := hintMsg{moves: 7, failed: true}
+	msg := recovering(e, "hint", failed, func() tea.Msg { panic("boom") })()
+	require.Equal(t, failed, msg)
+	require.Contains(t, buf.String(), "hint panic")
+	require.Contains(t, buf.String(), "boom")
+	require.Contains(t, buf.String(), "player=ann")
+	ok := hintMsg{moves: 8, ok: true}
+	require.Equal(t, ok, recovering(e, "hint", failed, func() tea.Msg { return ok })())
+}
