@@ -128,7 +128,7 @@ func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, i
 }
 
 // dfs is one search, kept between runs so that two searches can take
-// turns (see SolveGame).
+// turns (see searchDraw3).
 type dfs struct {
 	sv     *solver
 	start  sstate
