@@ -38,6 +38,7 @@ const (
 	stSelBlack
 	stSelRed
 	stBlocked
+	numStyles
 )
 
 type cell struct {
@@ -96,13 +97,24 @@ type boardView struct {
 }
 
 // palettes are built once: every session's every frame reads them.
-var palettes = [2]map[cellStyle]lipgloss.Style{makePalette(false), makePalette(true)}
+var palettes = [2]*palette{paletteOf(makePalette(false)), paletteOf(makePalette(true))}
 
-func (b boardView) palette() map[cellStyle]lipgloss.Style {
+func (b boardView) palette() *palette {
 	if b.color {
 		return palettes[1]
 	}
 	return palettes[0]
+}
+
+// palette holds each cell style reduced to its escape codes (see codes).
+type palette [numStyles]codes
+
+func paletteOf(styles map[cellStyle]lipgloss.Style) *palette {
+	p := &palette{}
+	for st := range numStyles {
+		p[st] = codesOf(styles[st])
+	}
+	return p
 }
 
 func makePalette(color bool) map[cellStyle]lipgloss.Style {
@@ -349,7 +361,7 @@ func (b boardView) drawColumn(c *canvas, pile int, p engine.Pile, x, h int) {
 }
 
 // String renders the canvas with styles, one run of equal style at a time.
-func (c *canvas) String(pal map[cellStyle]lipgloss.Style) string {
+func (c *canvas) String(pal *palette) string {
 	var sb strings.Builder
 	for y := range c.h {
 		if y > 0 {
@@ -376,7 +388,7 @@ func (c *canvas) String(pal map[cellStyle]lipgloss.Style) string {
 			for _, cl := range row[start:x] {
 				run.WriteRune(cl.ch)
 			}
-			sb.WriteString(pal[st].Render(run.String()))
+			pal[st].write(&sb, run.String())
 		}
 	}
 	return sb.String()

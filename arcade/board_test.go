@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/lipgloss/v2"
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
@@ -67,4 +68,32 @@ func TestEveryGameFits80x24(t *testing.T) {
 		require.LessOrEqual(t, mh, 24, info.Key())
 		require.LessOrEqual(t, len(strings.Split(s.view(), "\n")), 24, info.Key())
 	}
+}
+
+// The styles the board and the help bars paint write exactly what lipgloss
+// would; the colour ones go the short way (codes around the text). The
+// underlined selection of the plain palette does not: lipgloss underlines
+// word by word, so it keeps going through Render.
+func TestCodesMatchRender(t *testing.T) {
+	texts := []string{"", "x", "K♠", "10♥", "  [   ]  ", "░░░░░", "+3", "esc drop", "A♦ 2♦ 3♦"}
+	check := func(c codes, short bool) {
+		require.Equal(t, short, c.exact)
+		for _, text := range texts {
+			require.Equal(t, c.style.Render(text), c.render(text), "%q", text)
+			var sb strings.Builder
+			c.write(&sb, text)
+			require.Equal(t, c.style.Render(text), sb.String(), "%q", text)
+		}
+	}
+	for i, p := range palettes {
+		for st := range numStyles {
+			check(p[st], i == 1 || (st != stSelBlack && st != stSelRed))
+		}
+	}
+	check(keyCodes, true)
+	check(faintCodes, true)
+	// A style that is more than codes around the text takes the long way.
+	padded := codesOf(lipgloss.NewStyle().Bold(true).Width(8))
+	require.False(t, padded.exact)
+	require.Equal(t, padded.style.Render("x"), padded.render("x"))
 }

@@ -19,7 +19,7 @@ type fakeClock struct{ t time.Time }
 
 func (c *fakeClock) now() time.Time { return c.t }
 
-func testEnv(t *testing.T) (*env, *fakeClock) {
+func testEnv(t testing.TB) (*env, *fakeClock) {
 	t.Helper()
 	st, err := store.OpenInMemory()
 	require.NoError(t, err)
