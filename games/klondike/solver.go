@@ -750,7 +750,7 @@ var relaxShare = [2]int{5, 1}
 func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
 	g, err := New(spec)
 	if err != nil {
-		return engine.Result[engine.Action]{Outcome: engine.Impossible}
+		return engine.Result[engine.Action]{Outcome: engine.Undecided} // a deal that can't be made is not a lost one
 	}
 	return SolveGame(g, maxNodes)
 }

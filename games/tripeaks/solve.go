@@ -19,7 +19,7 @@ const allGone = 1<<NumSlots - 1
 func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
 	g, err := New(spec)
 	if err != nil {
-		return engine.Result[engine.Action]{Outcome: engine.Impossible}
+		return engine.Result[engine.Action]{Outcome: engine.Undecided} // a deal that can't be made is not a lost one
 	}
 	return SolveGame(g, maxNodes)
 }
