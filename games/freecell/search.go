@@ -222,23 +222,26 @@ func (s *searcher) pop() int32 {
 func (s *searcher) keyOf(next *board) uint64 {
 	k := s.colk
 	for i := range numCols {
-		on, nn := int(s.cur.n[i]), int(next.n[i])
-		if on == nn {
-			continue
+		if s.cur.n[i] != next.n[i] {
+			k += colMix(s.colHashOf(next, i)) - colMix(s.colh[i])
 		}
-		h := s.colh[i]
-		if nn < on {
-			for p := nn; p < on; p++ {
-				h ^= zobrist[p][s.cur.cols[i][p]]
-			}
-		} else {
-			for p := on; p < nn; p++ {
-				h ^= zobrist[p][next.cols[i][p]]
-			}
-		}
-		k += colMix(h) - colMix(s.colh[i])
 	}
 	return k ^ cellHash(next)
+}
+
+// colHashOf is the hash of column i of next, a successor of cur, worked
+// out from cur's: a move only adds cards to a column's end or takes them
+// from it, so only those cards' terms change.
+func (s *searcher) colHashOf(next *board, i int) uint64 {
+	on, nn := int(s.cur.n[i]), int(next.n[i])
+	h := s.colh[i]
+	for p := nn; p < on; p++ {
+		h ^= zobrist[p][s.cur.cols[i][p]]
+	}
+	for p := on; p < nn; p++ {
+		h ^= zobrist[p][next.cols[i][p]]
+	}
+	return h
 }
 
 func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
@@ -308,22 +311,13 @@ func (s *searcher) run(start board, maxNodes int) engine.Result[smove] {
 func (s *searcher) advance(next *board) {
 	all := next.found != s.cur.found
 	for i := range numCols {
-		on, nn := int(s.cur.n[i]), int(next.n[i])
-		if on != nn {
-			h := s.colh[i]
-			if nn < on {
-				for p := nn; p < on; p++ {
-					h ^= zobrist[p][s.cur.cols[i][p]]
-				}
-			} else {
-				for p := on; p < nn; p++ {
-					h ^= zobrist[p][next.cols[i][p]]
-				}
-			}
+		changed := s.cur.n[i] != next.n[i]
+		if changed {
+			h := s.colHashOf(next, i)
 			s.colk += colMix(h) - colMix(s.colh[i])
 			s.colh[i] = h
 		}
-		if on != nn || all {
+		if changed || all {
 			c := colCost(next, i, s.w)
 			s.colcs += c - s.colc[i]
 			s.colc[i] = c
