@@ -333,17 +333,12 @@ func (s *Store) Board(key, day string, n int) ([]Result, error) {
 		return out, nil
 	}
 	err := s.view(func(txn *badger.Txn) error {
-		p := prefix(kBoard, key, day)
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, PrefetchValues: true, PrefetchSize: min(n, 100)})
-		defer it.Close()
-		for it.Rewind(); it.Valid() && len(out) < n; it.Next() {
-			var r Result
-			if err := it.Item().Value(func(v []byte) error {
-				return decode(v, fmt.Sprintf("board %s %q entry %x", key, day, it.Item().Key()[len(p):]), &r)
-			}); err != nil {
-				return err
-			}
-			out = append(out, r)
+		var err error
+		out, err = scanResults(txn, prefix(kBoard, key, day), false, n, func(k []byte) string {
+			return fmt.Sprintf("board %s %q entry %x", key, day, k)
+		})
+		if err != nil {
+			return err
 		}
 		for i := range out {
 			var a Account
@@ -415,23 +410,40 @@ func (s *Store) Results(account string, n int) ([]Result, error) {
 		return out, nil
 	}
 	err := s.view(func(txn *badger.Txn) error {
-		p := prefix(kResult, account)
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, Reverse: true, PrefetchValues: true, PrefetchSize: min(n, 100)})
-		defer it.Close()
-		upper := append(p[:len(p)-1:len(p)-1], 1) // just past every key with prefix p
-		for it.Seek(upper); it.Valid() && len(out) < n; it.Next() {
-			var r Result
-			if err := it.Item().Value(func(v []byte) error {
-				return decode(v, fmt.Sprintf("result %x of %s", it.Item().Key()[len(p):], account), &r)
-			}); err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		return nil
+		var err error
+		out, err = scanResults(txn, prefix(kResult, account), true, n, func(k []byte) string {
+			return fmt.Sprintf("result %x of %s", k, account)
+		})
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// scanResults reads up to n results under prefix p in key order, or
+// backwards from the end when reverse is set. what names an entry (by its
+// key after p) in the message a damaged one gets.
+func scanResults(txn *badger.Txn, p []byte, reverse bool, n int, what func(key []byte) string) ([]Result, error) {
+	out := []Result{}
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: p, Reverse: reverse, PrefetchValues: true, PrefetchSize: min(n, 100)})
+	defer it.Close()
+	if reverse {
+		// Reverse iteration with a prefix starts from just past every key
+		// with that prefix.
+		it.Seek(append(p[:len(p)-1:len(p)-1], p[len(p)-1]+1))
+	} else {
+		it.Rewind()
+	}
+	for ; it.Valid() && len(out) < n; it.Next() {
+		var r Result
+		if err := it.Item().Value(func(v []byte) error {
+			return decode(v, what(it.Item().Key()[len(p):]), &r)
+		}); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
 	}
 	return out, nil
 }

@@ -244,8 +244,6 @@ func prefix(kind byte, parts ...string) []byte {
 	return append(dbKey(kind, parts...), 0)
 }
 
-// getJSON reads key into v. what names the record in errors. It returns
-// ErrNotFound (wrapped) when the key is missing.
 // getJSONOrZero reads a record that may not exist yet (a player's stats or
 // streak before their first game): a missing one leaves v at its zero value.
 func getJSONOrZero(txn *badger.Txn, k []byte, what string, v any) error {
@@ -255,6 +253,8 @@ func getJSONOrZero(txn *badger.Txn, k []byte, what string, v any) error {
 	return nil
 }
 
+// getJSON reads key into v. what names the record in errors. It returns
+// ErrNotFound (wrapped) when the key is missing.
 func getJSON(txn *badger.Txn, k []byte, what string, v any) error {
 	item, err := txn.Get(k)
 	if errors.Is(err, badger.ErrKeyNotFound) {
