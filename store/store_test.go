@@ -349,3 +349,37 @@ func TestSavesAndSettings(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"theme": "", "autofoundation": "off"}, all)
 }
+
+// A damaged board or result entry is reported by name, not skipped or
+// read as zero.
+func TestCorruptListEntries(t *testing.T) {
+	s, _ := openTemp(t)
+	_, err := s.CreateAccount("acc", "lister")
+	require.NoError(t, err)
+	require.NoError(t, s.RecordResult(Result{Account: "acc", Spec: "freecell/1", Key: "freecell", Won: true, Finished: t0}))
+	damage := func(p []byte) {
+		require.NoError(t, s.db.Update(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+			var keys [][]byte
+			for it.Rewind(); it.Valid(); it.Next() {
+				keys = append(keys, it.Item().KeyCopy(nil))
+			}
+			it.Close()
+			require.NotEmpty(t, keys)
+			for _, k := range keys {
+				if err := txn.Set(k, []byte("{not json")); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	damage(prefix(kResult, "acc"))
+	_, err = s.Results("acc", 10)
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.Contains(t, err.Error(), "of acc")
+	damage(prefix(kBoard, "freecell", ""))
+	_, err = s.Board("freecell", "", 10)
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.Contains(t, err.Error(), "board freecell")
+}
