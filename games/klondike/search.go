@@ -173,6 +173,16 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		if d.seen.Has(key) || (sv.draw == 3 && d.dom.covers(base, mask)) {
 			return
 		}
+		if n.must != 0 || n.lay != 0 {
+			// The same position free of the rule has every move this
+			// one has: if it was searched, so is this.
+			free := n
+			free.must, free.lay = 0, 0
+			k0, b0, m0 := sv.keys(&free)
+			if d.seen.Has(k0) || (sv.draw == 3 && d.dom.covers(b0, m0)) {
+				return
+			}
+		}
 		d.ord = append(d.ord, rank{score: sc, i: int32(len(d.kids))})
 		d.kids = append(d.kids, kid{m: m, mask: mask, key: key, base: base, s: n})
 	})

@@ -41,7 +41,9 @@ import (
 //     reachable from any split, so it changes nothing. In Draw 3 the key
 //     holds the set of talon cards the split lets the stock reach instead,
 //     and a position whose set is part of one a searched position with the
-//     same layout had is left out (see keys and domSet).
+//     same layout had is left out (see keys and domSet). A position bound
+//     by must or lay is left out once the same position free of the rule
+//     has been searched, having only moves that one has.
 //   - before searching, a deal where some card can never leave its column
 //     is proved lost at once (see dead).
 //   - a Draw 3 search takes turns with a Draw 1 search of the same deal,

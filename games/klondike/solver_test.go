@@ -228,3 +228,39 @@ func TestDraw1ProvesDraw3Lost(t *testing.T) {
 	require.Equal(t, engine.Impossible, r.Outcome)
 	require.Less(t, r.Nodes, 100_000)
 }
+
+// A position bound by must or lay has only moves the same position free of
+// the rule has, so once the free one is searched the bound one is left out.
+func TestBoundPositionDominated(t *testing.T) {
+	l := Layout{Variant: "draw3", Stock: cards("7H QC KH"),
+		Columns: [7][]engine.Card{cards("8S"), cards("3D 6D"), cards("7C"), cards("2S 6S"),
+			cards("JH"), cards("2H"), cards("4H")},
+		FaceDown: [7]int{0, 1, 0, 1}}
+	sv := &solver{draw: 3}
+	s := fromGame(mustLayout(t, l))
+	layMove := smove{kind: mTalon, a: 2, to: 0}
+	var laid sstate
+	sv.expand(s, func(m smove, n sstate) {
+		if m == layMove {
+			laid = n
+		}
+	})
+	require.Equal(t, uint8(1), laid.lay, "the 7H laid on the 8S")
+	kids := func(d *dfs) []smove {
+		d.kids, d.ord, d.stack = d.kids[:0], d.ord[:0], d.stack[:0]
+		k, b, m := sv.keys(&s)
+		d.push(&s, k, b, m)
+		var out []smove
+		for _, k := range d.kids {
+			out = append(out, k.m)
+		}
+		return out
+	}
+	d := newDFS(sv, s)
+	require.Contains(t, kids(d), layMove)
+	free := laid
+	free.lay = 0
+	k0, _, _ := sv.keys(&free)
+	d.seen.Add(k0)
+	require.NotContains(t, kids(d), layMove)
+}
