@@ -176,17 +176,22 @@ func TestEmptyingWaitsForKing(t *testing.T) {
 	})
 }
 
+// layDownLayout: the 7♥ can come from the stock onto the 8♠ (column 1);
+// the 6♦ can go onto the 7♣ and the 6♠ onto the 7♥, each turning up a card.
+func layDownLayout() Layout {
+	return Layout{Variant: "draw3", Stock: cards("7H QC KH"),
+		Columns: [7][]engine.Card{cards("8S"), cards("3D 6D"), cards("7C"), cards("2S 6S"),
+			cards("JH"), cards("2H"), cards("4H")},
+		FaceDown: [7]int{0, 1, 0, 1}}
+}
+
 // After a Draw 3 talon card is laid on a column, the next move has to
 // build on it, move it, play from the talon, or bind the move after it
 // (a column emptied, a card down from a foundation): any other move could
 // as well come first.
 func TestLayDownWaits(t *testing.T) {
-	l := Layout{Variant: "draw3", Stock: cards("7H QC KH"),
-		Columns: [7][]engine.Card{cards("8S"), cards("3D 6D"), cards("7C"), cards("2S 6S"),
-			cards("JH"), cards("2H"), cards("4H")},
-		FaceDown: [7]int{0, 1, 0, 1}}
 	sv := &solver{draw: 3}
-	s := fromGame(mustLayout(t, l))
+	s := fromGame(mustLayout(t, layDownLayout()))
 	sixOnSeven := smove{kind: mColCol, a: 1, b: 1, to: 2}
 	var before []smove
 	var laid *sstate
@@ -232,12 +237,8 @@ func TestDraw1ProvesDraw3Lost(t *testing.T) {
 // A position bound by must or lay has only moves the same position free of
 // the rule has, so once the free one is searched the bound one is left out.
 func TestBoundPositionDominated(t *testing.T) {
-	l := Layout{Variant: "draw3", Stock: cards("7H QC KH"),
-		Columns: [7][]engine.Card{cards("8S"), cards("3D 6D"), cards("7C"), cards("2S 6S"),
-			cards("JH"), cards("2H"), cards("4H")},
-		FaceDown: [7]int{0, 1, 0, 1}}
 	sv := &solver{draw: 3}
-	s := fromGame(mustLayout(t, l))
+	s := fromGame(mustLayout(t, layDownLayout()))
 	layMove := smove{kind: mTalon, a: 2, to: 0}
 	var laid sstate
 	sv.expand(s, func(m smove, n sstate) {
