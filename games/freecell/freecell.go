@@ -114,18 +114,7 @@ type move struct {
 // card's own foundation); Auto{From, Index} sends the card to its
 // foundation, else to its best place.
 func (g *Game) Do(a engine.Action) error {
-	var m move
-	var err error
-	switch a.Kind {
-	case engine.Move:
-		m, err = resolve(&g.b, a.From, a.Index, a.To, g.set)
-	case engine.Auto:
-		m, err = resolveAuto(&g.b, a.From, a.Index, g.set)
-	case engine.Draw:
-		return errors.New("FreeCell has no stock to draw from")
-	default:
-		return errors.New("That is not a FreeCell move")
-	}
+	m, err := resolveAction(&g.b, a, g.set)
 	if err != nil {
 		return err
 	}
@@ -139,6 +128,20 @@ func (g *Game) Do(a engine.Action) error {
 		g.plan, g.planAt = g.plan[1:], g.b
 	}
 	return nil
+}
+
+// resolveAction turns an action into the move it makes on b, or says why
+// it can't be made.
+func resolveAction(b *board, a engine.Action, set Settings) (move, error) {
+	switch a.Kind {
+	case engine.Move:
+		return resolve(b, a.From, a.Index, a.To, set)
+	case engine.Auto:
+		return resolveAuto(b, a.From, a.Index, set)
+	case engine.Draw:
+		return move{}, errors.New("FreeCell has no stock to draw from")
+	}
+	return move{}, errors.New("That is not a FreeCell move")
 }
 
 // Undo steps back one move, with the automatic moves that followed it.

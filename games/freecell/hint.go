@@ -30,13 +30,7 @@ func (g *Game) Hint() (engine.Action, string, bool) {
 
 // describe says an action in words: "Move 5♥ to a free cell".
 func describe(b *board, a engine.Action, set Settings) (string, bool) {
-	var m move
-	var err error
-	if a.Kind == engine.Auto {
-		m, err = resolveAuto(b, a.From, a.Index, set)
-	} else {
-		m, err = resolve(b, a.From, a.Index, a.To, set)
-	}
+	m, err := resolveAction(b, a, set)
 	if err != nil {
 		return "", false
 	}

@@ -39,15 +39,7 @@ func FormatMoves(actions []engine.Action, spec engine.Spec) ([]string, error) {
 		out = append(out, pileLetter(st.from)+"h")
 	}
 	for i, a := range actions {
-		var m move
-		switch a.Kind {
-		case engine.Move:
-			m, err = resolve(&g.b, a.From, a.Index, a.To, g.set)
-		case engine.Auto:
-			m, err = resolveAuto(&g.b, a.From, a.Index, g.set)
-		default:
-			err = fmt.Errorf("FreeCell has no such move")
-		}
+		m, err := resolveAction(&g.b, a, g.set)
 		if err != nil {
 			return out, fmt.Errorf("move %d: %v", i+1, err)
 		}
