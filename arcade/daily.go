@@ -78,8 +78,7 @@ func newBoard(e *env, info gameInfo, back screen) *boardScreen {
 func (b *boardScreen) minSize() (int, int) { return 64, 24 }
 
 func (b *boardScreen) update(msg tea.Msg) (screen, tea.Cmd) {
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.MouseClickMsg:
+	if pressed(msg) {
 		return b.back, nil
 	}
 	return b, nil

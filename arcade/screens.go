@@ -109,6 +109,16 @@ type helpScreen struct {
 	game *gameInfo
 }
 
+// pressed: a key or a click, either of which leaves a screen that is only
+// there to be read.
+func pressed(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseClickMsg:
+		return true
+	}
+	return false
+}
+
 func newHelp(e *env, back screen, g *gameInfo) *helpScreen {
 	return &helpScreen{env: e, back: back, game: g}
 }
@@ -116,8 +126,7 @@ func newHelp(e *env, back screen, g *gameInfo) *helpScreen {
 func (h *helpScreen) minSize() (int, int) { return 60, 20 }
 
 func (h *helpScreen) update(msg tea.Msg) (screen, tea.Cmd) {
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.MouseClickMsg:
+	if pressed(msg) {
 		return h.back, nil
 	}
 	return h, nil
@@ -202,8 +211,7 @@ func newProfile(e *env) *profileScreen {
 func (p *profileScreen) minSize() (int, int) { return 76, 16 }
 
 func (p *profileScreen) update(msg tea.Msg) (screen, tea.Cmd) {
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.MouseClickMsg:
+	if pressed(msg) {
 		return newMenu(p.env), nil
 	}
 	return p, nil

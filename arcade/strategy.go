@@ -24,8 +24,7 @@ func newStrategy(e *env, info gameInfo, back screen) *strategyScreen {
 func (s *strategyScreen) minSize() (int, int) { return 60, 20 }
 
 func (s *strategyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.MouseClickMsg:
+	if pressed(msg) {
 		return s.back, nil
 	}
 	return s, nil
