@@ -25,8 +25,8 @@ var keyCodes, faintCodes = codesOf(keyStyle), codesOf(faintStyle)
 // lipgloss's Render works out borders, margins and widths again on every
 // call; for the few dozen styled runs of every frame of every session that
 // was most of a frame's time (BenchmarkGameFrame: 246 µs and 730
-// allocations a Klondike frame before, 76 µs and 203 after). A style whose output
-// is more than codes around the text keeps going through Render.
+// allocations a Klondike frame before, 76 µs and 203 after). A style whose
+// output is more than codes around the text keeps going through Render.
 type codes struct {
 	style     lipgloss.Style
 	pre, post string
