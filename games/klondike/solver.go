@@ -313,15 +313,24 @@ func (sv *solver) auto(s *sstate, p *path) {
 				continue
 			}
 			c := engine.NewCard(engine.Rank(r), su)
-			if !s.safe(c) {
-				continue
-			}
+			safe := s.safe(c)
 			for k := range 7 {
-				if s.n[k] > 0 && s.col[k][s.n[k]-1] == c {
+				n := int(s.n[k])
+				if n == 0 || s.col[k][n-1] != c {
+					continue
+				}
+				// A card on a face-up card goes up even when unsafe: it
+				// could come straight back down onto that card, so the
+				// two positions are worth the same. The card the bound
+				// move has to build on stays, having just come down.
+				if safe || (revUp && n-2 >= int(s.down[k]) && int(s.must) != k+1) {
 					s.colUp(p, k)
 					played = true
-					break
 				}
+				break
+			}
+			if !safe {
+				continue
 			}
 			if !played && sv.draw == 1 {
 				for i := range int(s.tn) {
@@ -341,10 +350,50 @@ func (sv *solver) auto(s *sstate, p *path) {
 				}
 			}
 		}
+		if !played && twinNorm {
+			played = sv.twin(s, p)
+		}
 		if !played {
 			return
 		}
 	}
+}
+
+// twin moves a run from a Spade or Heart onto its twin (the Club or
+// Diamond of the same rank) when the twin is a column top: the run could
+// move straight back, so the two positions are worth the same, and keeping
+// runs on one twin makes them one position.
+func (sv *solver) twin(s *sstate, p *path) bool {
+	for b := range 7 {
+		n := int(s.n[b])
+		if n == 0 {
+			continue
+		}
+		t := s.col[b][n-1]
+		if su := t.Suit(); (su != engine.Clubs && su != engine.Diamonds) || s.fits(t) {
+			// A twin that could go up stays free for that: the run
+			// may just have left it for the purpose.
+			continue
+		}
+		x := engine.NewCard(t.Rank(), 3-t.Suit())
+		for a := range 7 {
+			if a == b {
+				continue
+			}
+			for j := int(s.down[a]); j < int(s.n[a])-1; j++ {
+				if s.col[a][j] != x {
+					continue
+				}
+				s.colMove(p, a, j+1, b)
+				// A bound card moves with the run; a bound twin now
+				// covered hands its place to the one the run left.
+				s.must = swapCol(s.must, a, b)
+				s.lay = swapCol(s.lay, a, b)
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wordHash folds cards into h eight at a time: the key is computed for
@@ -477,11 +526,14 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 // depth-first search tries them in that order.
 func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 	emit := func(m smove) {
-		if s.must != 0 && (m.to != s.must-1 || m.kind == mColUp) {
+		if s.must != 0 && (m.to != s.must-1 || m.kind == mColUp) && !s.digs(m) {
 			return
 		}
 		if s.lay != 0 && !s.touchesLay(m) {
 			return
+		}
+		if twinNorm && s.must == 0 && s.lay == 0 && s.twinTop(m) {
+			return // twin would move it onto the twin: the move onto that
 		}
 		n := s
 		sv.apply(&n, m, nil)
@@ -530,6 +582,9 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 	}
 	for _, i := range ri[:rn] {
 		c := s.talon[i]
+		if revUp && s.fits(c) {
+			continue // it would go straight up: the move above
+		}
 		for to := range 7 {
 			if (s.n[to] == 0 && to == firstEmpty && c.Rank() == engine.King) ||
 				(s.n[to] > 0 && onto(c, s.col[to][s.n[to]-1])) {
@@ -597,6 +652,18 @@ func (s *sstate) touchesLay(m smove) bool {
 	return m.a == k || m.to == k || m.b == 0 // mColCol
 }
 
+// digs: m brings down the card under the one the bound move has to build
+// on, which came down from its foundation: that card may have come down to
+// let this one come down.
+func (s *sstate) digs(m smove) bool {
+	k := int(s.must) - 1
+	if m.kind != mDown || s.n[k] == 0 {
+		return false
+	}
+	c := s.col[k][s.n[k]-1]
+	return s.fits(c) && m.a == uint8(c.Suit())
+}
+
 // canBuild: some move the search would try can build on the top card of
 // column s.must-1 now. A position where none can is a dead end, since its
 // next move must build there; leaving it out saves a position per card
@@ -607,6 +674,9 @@ func (sv *solver) canBuild(s *sstate) bool {
 		return sv.kingFor(s)
 	}
 	c := s.col[to][s.n[to]-1]
+	if s.fits(c) && s.found[c.Suit()] >= 2 {
+		return true // it may have come down for the card under it (see digs)
+	}
 	found := false
 	sv.reach(s, func(i, _ int) {
 		found = found || onto(s.talon[i], c)
@@ -656,6 +726,14 @@ func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 		}
 	}
 	found[f.Suit()]--
+	// The card under f on its foundation, when it would gain by coming
+	// down: f comes down to let it.
+	if r := found[f.Suit()]; r >= 2 {
+		g := engine.NewCard(engine.Rank(r), f.Suit())
+		if !safeDownIn(found, g) && s.wantedIn(found, g) {
+			return true
+		}
+	}
 	for su := range engine.Suits {
 		// A foundation card that could come down onto f in turn, for a
 		// card that would gain by going on it.
@@ -789,4 +867,46 @@ func (sv *solver) kingFor(s *sstate) bool {
 		}
 	}
 	return false
+}
+
+var revUp = true
+
+var twinNorm = true
+
+// twinTop: m puts a card on a Spade or Heart whose twin is a column top
+// that m leaves alone and that could not go up. twin would move the card
+// onto that twin, as the same move onto it does.
+func (s *sstate) twinTop(m smove) bool {
+	if m.kind == mColUp || (m.kind == mTalon && m.to == toFound) {
+		return false
+	}
+	to := int(m.to)
+	if s.n[to] == 0 {
+		return false
+	}
+	t := s.col[to][s.n[to]-1]
+	if su := t.Suit(); su == engine.Clubs || su == engine.Diamonds {
+		return false
+	}
+	x := engine.NewCard(t.Rank(), 3-t.Suit())
+	if s.fits(x) {
+		return false
+	}
+	for c := range 7 {
+		if c != to && s.n[c] > 0 && s.col[c][s.n[c]-1] == x {
+			return m.kind != mColCol || int(m.a) != c
+		}
+	}
+	return false
+}
+
+// swapCol swaps columns a and b in a 1-based column mark.
+func swapCol(m uint8, a, b int) uint8 {
+	switch int(m) {
+	case a + 1:
+		return uint8(b) + 1
+	case b + 1:
+		return uint8(a) + 1
+	}
+	return m
 }
