@@ -231,6 +231,11 @@ func (d *dfs) run(maxNodes int) {
 			continue
 		}
 		d.nodes++
+		if sv.dead(&k.s) {
+			// Lost: searched through at once. Checked here rather
+			// than for every successor, since many are never reached.
+			continue
+		}
 		d.path = append(d.path, k.m)
 		if k.s.won() {
 			d.out = engine.Solved
