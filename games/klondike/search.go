@@ -231,9 +231,14 @@ func (d *dfs) run(maxNodes int) {
 			continue
 		}
 		d.nodes++
-		if sv.dead(&k.s) {
+		if k.m.kind != mColUp && k.s.lay == 0 && k.s.must == 0 && sv.dead(&k.s) {
 			// Lost: searched through at once. Checked here rather
 			// than for every successor, since many are never reached.
+			// A card going up leaves every card as free as before (see
+			// dead), so a position after one is dead only if its parent
+			// was. A position bound by lay or must is left to its
+			// successors: that costs fewer checks than it saves (deals
+			// 251 and 735 of Draw 3: 10% less time).
 			continue
 		}
 		d.path = append(d.path, k.m)

@@ -364,6 +364,8 @@ func (sv *solver) auto(s *sstate, p *path) {
 // move straight back, so the two positions are worth the same, and keeping
 // runs on one twin makes them one position.
 func (sv *solver) twin(s *sstate, p *path) bool {
+	var want uint64 // the twins of Club and Diamond tops
+	var topCol [64]int8
 	for b := range 7 {
 		n := int(s.n[b])
 		if n == 0 {
@@ -376,21 +378,25 @@ func (sv *solver) twin(s *sstate, p *path) bool {
 			continue
 		}
 		x := engine.NewCard(t.Rank(), 3-t.Suit())
-		for a := range 7 {
-			if a == b {
+		want |= 1 << x
+		topCol[x] = int8(b)
+	}
+	if want == 0 {
+		return false
+	}
+	for a := range 7 {
+		for j := int(s.down[a]); j < int(s.n[a])-1; j++ {
+			x := s.col[a][j]
+			if want>>x&1 == 0 {
 				continue
 			}
-			for j := int(s.down[a]); j < int(s.n[a])-1; j++ {
-				if s.col[a][j] != x {
-					continue
-				}
-				s.colMove(p, a, j+1, b)
-				// A bound card moves with the run; a bound twin now
-				// covered hands its place to the one the run left.
-				s.must = swapCol(s.must, a, b)
-				s.lay = swapCol(s.lay, a, b)
-				return true
-			}
+			b := int(topCol[x])
+			s.colMove(p, a, j+1, b)
+			// A bound card moves with the run; a bound twin now
+			// covered hands its place to the one the run left.
+			s.must = swapCol(s.must, a, b)
+			s.lay = swapCol(s.lay, a, b)
+			return true
 		}
 	}
 	return false
