@@ -173,7 +173,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		if d.seen.Has(key) || (sv.draw == 3 && d.dom.covers(base, mask)) {
 			return
 		}
-		if n.must != 0 || n.lay != 0 {
+		if (n.must != 0 || n.lay != 0) && !n.downBound() {
 			// The same position free of the rule has every move this
 			// one has: if it was searched, so is this.
 			free := n
@@ -195,6 +195,17 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		}
 	}
 	d.stack = append(d.stack, frame{lo: lo, hi: hi, next: lo, mask: mask, key: key, base: base})
+}
+
+// downBound: the bound card came down from its foundation. Free of the
+// rule it would go straight back up (see auto), so that position is never
+// searched and looking it up is no use.
+func (s *sstate) downBound() bool {
+	if s.must == 0 {
+		return false
+	}
+	k := s.must - 1
+	return s.n[k] > 0 && s.fits(s.col[k][s.n[k]-1])
 }
 
 // run makes one run from the start, stopping at its share of positions or
