@@ -23,10 +23,19 @@ import (
 //     column, or frees a card that then goes to a foundation; a King never
 //     moves from the bottom of one column to an empty one; of several empty
 //     columns only the first is tried.
+//   - a card that fits its foundation and lies on a face-up card goes up at
+//     once too, safe or not: it could come straight back down onto that
+//     card, so the two positions are worth the same, and the search keeps
+//     only one of them (see auto). A card just brought down for the next
+//     move is left where it is.
+//   - likewise a run on a Spade or a Heart moves onto its twin (the Club or
+//     Diamond of the same rank) when that twin is a column top that could
+//     not go up: the run could move straight back (see twin).
 //   - a foundation card comes down only when a card that could go on it is
 //     face up or in the talon, or is another foundation card that may come
-//     down by this rule, and never when it is safe (it would go straight
-//     back up).
+//     down by this rule, or is the card under it on its foundation, which
+//     then may come down next (see digs); never when it is safe (it would
+//     go straight back up).
 //   - a card laid on a column from where it stays available (a Draw 1 talon,
 //     a foundation) must be built on by the next move (see sstate.must); a
 //     lay-down that nothing could build on at once is not tried at all.
@@ -44,8 +53,9 @@ import (
 //     same layout had is left out (see keys and domSet). A position bound
 //     by must or lay is left out once the same position free of the rule
 //     has been searched, having only moves that one has.
-//   - before searching, a deal where some card can never leave its column
-//     is proved lost at once (see dead).
+//   - a position where some card can never leave its place is proved lost
+//     without searching it (see dead); every position not bound by must or
+//     lay is checked.
 //   - a Draw 3 search takes turns with a Draw 1 search of the same deal,
 //     whose exhaustion proves the Draw 3 deal lost too (see searchDraw3).
 
@@ -76,6 +86,9 @@ type sstate struct {
 	// key; dirty marks the ones out of date (bit 7: the talon).
 	hc    [8]uint64
 	dirty uint8
+	// cameDown: a card came down from its foundation since twin last looked,
+	// so a twin that could go up before may not now.
+	cameDown bool
 }
 
 type solver struct {
@@ -364,7 +377,23 @@ func (sv *solver) auto(s *sstate, p *path) {
 // move straight back, so the two positions are worth the same, and keeping
 // runs on one twin makes them one position.
 func (sv *solver) twin(s *sstate, p *path) bool {
-	var want uint64 // the twins of Club and Diamond tops
+	// A position out of auto has no twin to move, so only a column
+	// changed since (dirty) can make one: as the twin's column or the
+	// top's.
+	changed := s.dirty & 0x7f
+	if s.cameDown {
+		// Every column, until none has a twin to move.
+		changed = 0x7f
+	}
+	if changed == 0 {
+		return false
+	}
+	return sv.twinScan(s, p, changed)
+}
+
+// twinScan is twin for a top or a twin in the columns changed marks.
+func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
+	var want, anyCol uint64 // the twins of Club and Diamond tops
 	var topCol [64]int8
 	for b := range 7 {
 		n := int(s.n[b])
@@ -379,15 +408,25 @@ func (sv *solver) twin(s *sstate, p *path) bool {
 		}
 		x := engine.NewCard(t.Rank(), 3-t.Suit())
 		want |= 1 << x
+		if changed>>b&1 != 0 {
+			anyCol |= 1 << x
+		}
 		topCol[x] = int8(b)
 	}
 	if want == 0 {
 		return false
 	}
 	for a := range 7 {
+		w := anyCol
+		if changed>>a&1 != 0 {
+			w = want
+		}
+		if w == 0 {
+			continue
+		}
 		for j := int(s.down[a]); j < int(s.n[a])-1; j++ {
 			x := s.col[a][j]
-			if want>>x&1 == 0 {
+			if w>>x&1 == 0 {
 				continue
 			}
 			b := int(topCol[x])
@@ -399,6 +438,7 @@ func (sv *solver) twin(s *sstate, p *path) bool {
 			return true
 		}
 	}
+	s.cameDown = false
 	return false
 }
 
@@ -524,6 +564,7 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		s.n[to]++
 		s.dirty |= 1 << to
 		s.must = uint8(to) + 1
+		s.cameDown = true
 	}
 	sv.auto(s, p)
 }
