@@ -699,16 +699,30 @@ func (s *sstate) touchesLay(m smove) bool {
 	return m.a == k || m.to == k || m.b == 0 // mColCol
 }
 
-// digs: m brings down the card under the one the bound move has to build
-// on, which came down from its foundation: that card may have come down to
-// let this one come down.
+// digs: m brings a card down from a foundation on the way to one that
+// builds on the card the bound move has to build on (see auto: cards go up
+// whenever they could come straight back, so a card a move needs may lie
+// under others of its suit). It digs when it brings down the card under the
+// bound card, which came down from its foundation itself, or the top of a
+// foundation that holds, further down, a card that could go on the bound
+// card.
 func (s *sstate) digs(m smove) bool {
 	k := int(s.must) - 1
 	if m.kind != mDown || s.n[k] == 0 {
 		return false
 	}
 	c := s.col[k][s.n[k]-1]
-	return s.fits(c) && m.a == uint8(c.Suit())
+	if s.fits(c) && m.a == uint8(c.Suit()) {
+		return true
+	}
+	return buriedBuilder(&s.found, engine.Suit(m.a), c)
+}
+
+// buriedBuilder: the foundation of suit su holds, under its top, a card
+// that could go on c.
+func buriedBuilder(found *[4]uint8, su engine.Suit, c engine.Card) bool {
+	r := uint8(c.Rank()) - 1
+	return r >= 1 && found[su] > r && onto(engine.NewCard(engine.Rank(r), su), c)
 }
 
 // canBuild: some move the search would try can build on the top card of
@@ -723,6 +737,11 @@ func (sv *solver) canBuild(s *sstate) bool {
 	c := s.col[to][s.n[to]-1]
 	if s.fits(c) && s.found[c.Suit()] >= 2 {
 		return true // it may have come down for the card under it (see digs)
+	}
+	for _, su := range engine.Suits {
+		if buriedBuilder(&s.found, su, c) {
+			return true // see digs
+		}
 	}
 	found := false
 	sv.reach(s, func(i, _ int) {
