@@ -16,8 +16,8 @@ report() { # file, args...
 }
 report freecell.txt         solve freecell --deals 1-32000
 report freecell-11982.txt   solve freecell --deals 11982 --nodes 50000000
-report klondike-draw1.txt   solve klondike --draw 1 --deals 1-1000 --list-won
-report klondike-draw3.txt   solve klondike --draw 3 --deals 1-1000 --list-won
+report klondike-draw1.txt   solve klondike --draw 1 --deals 1-10000 --list-won
+report klondike-draw3.txt   solve klondike --draw 3 --deals 1-10000 --list-won
 report spider-1suit.txt     solve spider --suits 1 --deals 1-200 --list-won
 report spider-2suit.txt     solve spider --suits 2 --deals 1-200 --list-won
 report spider-4suit.txt     solve spider --suits 4 --deals 1-200
