@@ -334,9 +334,11 @@ func (sv *solver) auto(s *sstate, p *path) {
 				}
 				// A card on a face-up card goes up even when unsafe: it
 				// could come straight back down onto that card, so the
-				// two positions are worth the same. The card the bound
-				// move has to build on stays, having just come down.
-				if safe || (n-2 >= int(s.down[k]) && int(s.must) != k+1) {
+				// two positions are worth the same. Not in a position
+				// bound by must or lay: cards come down one by one there
+				// to dig out one under them (see digs), and must stay
+				// until that one is used.
+				if safe || (n-2 >= int(s.down[k]) && s.must == 0 && s.lay == 0) {
 					s.colUp(p, k)
 					played = true
 				}
@@ -431,10 +433,10 @@ func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
 			}
 			b := int(topCol[x])
 			s.colMove(p, a, j+1, b)
-			// A bound card moves with the run; a bound twin now
-			// covered hands its place to the one the run left.
-			s.must = swapCol(s.must, a, b)
-			s.lay = swapCol(s.lay, a, b)
+			// A bound card moves with the run; a bound card the run
+			// now covers has been built on, as the rule wanted.
+			s.must = followRun(s.must, a, b)
+			s.lay = followRun(s.lay, a, b)
 			return true
 		}
 	}
@@ -962,13 +964,14 @@ func (s *sstate) twinTop(m smove) bool {
 	return false
 }
 
-// swapCol swaps columns a and b in a 1-based column mark.
-func swapCol(m uint8, a, b int) uint8 {
+// followRun updates a 1-based column mark for a run moved from column a
+// onto column b.
+func followRun(m uint8, a, b int) uint8 {
 	switch int(m) {
 	case a + 1:
 		return uint8(b) + 1
 	case b + 1:
-		return uint8(a) + 1
+		return 0
 	}
 	return m
 }
