@@ -199,7 +199,8 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 
 // downBound: the bound card came down from its foundation. Free of the
 // rule it would go straight back up (see auto), so that position is never
-// searched and looking it up is no use.
+// searched and looking it up is no use. (A King brought down to an empty
+// column would stay, but skipping its look-up only prunes less.)
 func (s *sstate) downBound() bool {
 	if s.must == 0 {
 		return false
