@@ -26,11 +26,12 @@ import (
 //   - a card that fits its foundation and lies on a face-up card goes up at
 //     once too, safe or not: it could come straight back down onto that
 //     card, so the two positions are worth the same, and the search keeps
-//     only one of them (see auto). A card just brought down for the next
-//     move is left where it is.
+//     only one of them (see auto). Not in a position bound by must or lay,
+//     where cards may be coming down one by one (see digs).
 //   - likewise a run on a Spade or a Heart moves onto its twin (the Club or
 //     Diamond of the same rank) when that twin is a column top that could
-//     not go up: the run could move straight back (see twin).
+//     not go up: the run could move straight back (see twin). A run so
+//     moved onto a card a bound move had to build on is that build.
 //   - a foundation card comes down only when a card that could go on it is
 //     face up or in the talon, or is another foundation card that may come
 //     down by this rule, or is the card under it on its foundation, which
