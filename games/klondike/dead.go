@@ -6,32 +6,6 @@ import (
 	"sshuffle/engine"
 )
 
-// dead proves a position lost without searching: some card can never
-// leave its place, and every card has to, to reach its foundation.
-//
-// A card leaves its place in one of two ways. It goes up, which needs it
-// free (no card on it) and every lower card of its suit up first; or it
-// leads a run onto a card one rank higher of the other colour, which has
-// to be a column top then (a King needs an empty column). A face-down
-// card can do neither until the card on it has left. The card on a card
-// stays on it until it leaves itself, wherever the two are moved together,
-// so "c is ever a column top" is "c is a top now, or the card on it ever
-// leaves". A card on its foundation can come back down, so it counts as a
-// possible top; a talon card leaves by being played, in Draw 3 only once
-// the stock can bring it to the waste top, and is a possible top after.
-//
-// dead finds the cards that can ever leave in one least fixed point: a
-// card is in it once what it needs is. Every event of a real game is in
-// it (the first one outside it would have had what it needed), so a card
-// that never leaves proves the position lost. The first version followed
-// only blockers (face-down cards and the lowest face-up one) and took every
-// face-up card for a possible top; a face-up card with a run on it that can
-// go nowhere is what holds most lost Draw 3 positions, so that version
-// proved almost none of them and ran only at the start.
-//
-// The search checks every position it expands. Over Draw 3 deals 1-1000
-// that decided 992 (988 within 2 s of CPU) against 984 (978); in deal 730
-// it cut the positions from 993k to 38k.
 // targetsOf[c] has a bit for each card c can go on in the tableau, and
 // takersOf[c] one for each card that can go on c.
 var targetsOf, takersOf = func() (t, u [64]uint64) {
@@ -58,8 +32,40 @@ var allCards = func() (m uint64) {
 	return m
 }()
 
-const kings = 1<<(0<<4|13) | 1<<(1<<4|13) | 1<<(2<<4|13) | 1<<(3<<4|13)
+var kings = func() (m uint64) {
+	for _, su := range engine.Suits {
+		m |= 1 << engine.NewCard(engine.King, su)
+	}
+	return m
+}()
 
+// dead proves a position lost without searching: some card can never
+// leave its place, and every card has to, to reach its foundation.
+//
+// A card leaves its place in one of two ways. It goes up, which needs it
+// free (no card on it) and every lower card of its suit up first; or it
+// leads a run onto a card one rank higher of the other colour, which has
+// to be a column top then (a King needs an empty column). A face-down
+// card can do neither until the card on it has left. The card on a card
+// stays on it until it leaves itself, wherever the two are moved together,
+// so "c is ever a column top" is "c is a top now, or the card on it ever
+// leaves". A card on its foundation can come back down, so it counts as a
+// possible top; a talon card leaves by being played, in Draw 3 only once
+// the stock can bring it to the waste top, and is a possible top after.
+//
+// dead finds the cards that can ever leave in one least fixed point: a
+// card is in it once what it needs is. Every event of a real game is in
+// it (the first one outside it would have had what it needed), so a card
+// that never leaves proves the position lost. The first version followed
+// only blockers (face-down cards and the lowest face-up one) and took every
+// face-up card for a possible top; a face-up card with a run on it that can
+// go nowhere is what holds most lost Draw 3 positions, so that version
+// proved almost none of them and ran only at the start.
+//
+// The search checks every position it expands that no lay-down rule binds
+// (see run). When it first checked them all, Draw 3 deals 1-1000 decided
+// 992 (988 within 2 s of CPU) against 984 (978); in deal 730 it cut the
+// positions from 993k to 38k.
 func (sv *solver) dead(s *sstate) bool {
 	var exp, left, need, talonSet uint64 // can be a column top; can leave; must leave
 	var colOf, idxOf, talOf [64]uint8
@@ -113,12 +119,14 @@ func (sv *solver) dead(s *sstate) bool {
 	// upTo[su]: every card of the suit up to this rank can be a column
 	// top, or is up, so the next can go up once it is free.
 	var upTo [4]uint8
-	for su := range 4 {
-		r := s.found[su]
-		for r < 13 && exp>>engine.NewCard(engine.Rank(r+1), engine.Suit(su))&1 != 0 {
+	climb := func(su engine.Suit, r uint8) uint8 {
+		for r < 13 && exp>>engine.NewCard(engine.Rank(r+1), su)&1 != 0 {
 			r++
 		}
-		upTo[su] = r
+		return r
+	}
+	for _, su := range engine.Suits {
+		upTo[su] = climb(su, s.found[su])
 	}
 	// todo holds cards to look at again: their chances have changed.
 	todo := need
@@ -130,11 +138,7 @@ func (sv *solver) dead(s *sstate) bool {
 		todo |= takersOf[b]
 		su := b.Suit()
 		r0 := upTo[su]
-		r := r0
-		for r < 13 && exp>>engine.NewCard(engine.Rank(r+1), su)&1 != 0 {
-			r++
-		}
-		if r != r0 {
+		if r := climb(su, r0); r != r0 {
 			upTo[su] = r
 			for q := r0 + 2; q <= r+1 && q <= 13; q++ {
 				todo |= 1 << engine.NewCard(engine.Rank(q), su)
