@@ -63,3 +63,19 @@ func TestNoLostPositionOnWinningLines(t *testing.T) {
 		require.True(t, g.Won(), name)
 	}
 }
+
+// twinOf pairs each card with the other card of its rank and colour, and
+// kept picks one of each pair; both rest on the engine's suit order.
+func TestTwinOf(t *testing.T) {
+	for _, su := range engine.Suits {
+		for r := engine.Ace; r <= engine.King; r++ {
+			c := engine.NewCard(r, su)
+			x := twinOf(c)
+			require.NotEqual(t, c, x)
+			require.Equal(t, c.Rank(), x.Rank())
+			require.Equal(t, c.Red(), x.Red())
+			require.Equal(t, c, twinOf(x))
+			require.NotEqual(t, kept(c), kept(x))
+		}
+	}
+}

@@ -394,6 +394,13 @@ func (sv *solver) twin(s *sstate, p *path) bool {
 	return sv.twinScan(s, p, changed)
 }
 
+// twinOf is the card of the same rank and colour: Clubs and Spades, and
+// Diamonds and Hearts, are twins (suits 0 and 3, 1 and 2).
+func twinOf(c engine.Card) engine.Card { return engine.NewCard(c.Rank(), 3-c.Suit()) }
+
+// kept: runs are kept on c rather than on its twin (see twin).
+func kept(c engine.Card) bool { return c.Suit() == engine.Clubs || c.Suit() == engine.Diamonds }
+
 // twinScan is twin for a top or a twin in the columns changed marks.
 func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
 	var want, anyCol uint64 // the twins of Club and Diamond tops
@@ -404,12 +411,12 @@ func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
 			continue
 		}
 		t := s.col[b][n-1]
-		if su := t.Suit(); (su != engine.Clubs && su != engine.Diamonds) || s.fits(t) {
+		if !kept(t) || s.fits(t) {
 			// A twin that could go up stays free for that: the run
 			// may just have left it for the purpose.
 			continue
 		}
-		x := engine.NewCard(t.Rank(), 3-t.Suit())
+		x := twinOf(t)
 		want |= 1 << x
 		if changed>>b&1 != 0 {
 			anyCol |= 1 << x
@@ -950,10 +957,10 @@ func (s *sstate) twinTop(m smove) bool {
 		return false
 	}
 	t := s.col[to][s.n[to]-1]
-	if su := t.Suit(); su == engine.Clubs || su == engine.Diamonds {
+	if kept(t) {
 		return false
 	}
-	x := engine.NewCard(t.Rank(), 3-t.Suit())
+	x := twinOf(t)
 	if s.fits(x) {
 		return false
 	}
