@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -139,4 +140,41 @@ func TestSeenSetRemove(t *testing.T) {
 	require.False(t, ks.Has(0))
 	require.True(t, ks.Add(0))
 	require.True(t, ks.Has(0))
+}
+
+func TestSyncSet(t *testing.T) {
+	s := NewSyncSet(1 << 12)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Workers overlap on half their keys, as searches sharing a
+			// table do.
+			for i := uint64(0); i < 1500; i++ {
+				s.Add((i + uint64(w%2)*1000) * 7919)
+			}
+		}()
+	}
+	wg.Wait()
+	// Key 0 (i = 0) is held too, though 0 marks an empty slot.
+	for i := uint64(0); i < 2500; i++ {
+		require.True(t, s.Has(i*7919), "key %d", i)
+	}
+	require.False(t, s.Has(2500*7919))
+}
+
+func TestSyncSetFull(t *testing.T) {
+	// A set with no room left drops keys instead of looping or growing.
+	s := NewSyncSet(8)
+	for i := uint64(1); i <= 100; i++ {
+		s.Add(i)
+	}
+	n := 0
+	for i := uint64(1); i <= 100; i++ {
+		if s.Has(i) {
+			n++
+		}
+	}
+	require.Equal(t, 16, n)
 }

@@ -258,6 +258,15 @@ func (t *SeenSet) Remove(k uint64) {
 	}
 }
 
+// Each calls f with every key held.
+func (t *SeenSet) Each(f func(uint64)) {
+	for _, k := range t.slots {
+		if k != 0 {
+			f(k)
+		}
+	}
+}
+
 // Len is the number of keys held.
 func (t *SeenSet) Len() int { return t.n }
 

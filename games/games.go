@@ -23,11 +23,15 @@ type Entry struct {
 	// nearly every deal in about two seconds of one core at most.
 	Solve Solver
 	Nodes int
+	// SolveOn searches one deal on several goroutines, with a budget
+	// counting the positions of all of them; nil where the solver has no
+	// such search.
+	SolveOn func(spec engine.Spec, nodes, threads int) engine.Result[engine.Action]
 }
 
 // All maps a game's name (engine.Spec.Game) to its entry.
 var All = map[string]Entry{
-	"klondike": {Text: klondike.Text, Solve: klondike.Solve, Nodes: klondike.DefaultNodes},
+	"klondike": {Text: klondike.Text, Solve: klondike.Solve, Nodes: klondike.DefaultNodes, SolveOn: klondike.SolveOn},
 	"freecell": {Text: freecell.Text, Solve: freecell.Solve, Nodes: 2_000_000},
 	"spider":   {Text: spider.Text, Solve: spider.Solve, Nodes: spider.DefaultNodes},
 	"tripeaks": {Text: tripeaks.Text, Solve: tripeaks.Solve, Nodes: 1_000_000},

@@ -53,7 +53,7 @@ const usage = `usage:
   sshuffle deal klondike|spider|tripeaks|pyramid SEED [draw1|draw3|1suit|2suit|4suit]
         print a deal's opening layout
   sshuffle solve freecell|klondike|spider|tripeaks|pyramid [DEAL] [--deals A-B] [--draw 1|3] [--suits 1|2|4]
-        [--nodes N] [--workers N] [--moves] [--list-won]
+        [--nodes N] [--workers N] [--threads N] [--moves] [--list-won]
         solve deals with the game's solver and report solved / impossible / undecided and the time taken
   sshuffle replay freecell DEAL < moves.txt
         check a FreeCell solution in standard notation (3a a8 2h 86 ...)

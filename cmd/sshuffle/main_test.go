@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/games"
 	"sshuffle/internal/sshtest"
 )
 
@@ -154,6 +156,18 @@ func TestSolveAndReplayCommands(t *testing.T) {
 	require.Equal(t, 0, run([]string{"solve", "tripeaks", "--deals", "1-20"}, &out, &errb), errb.String())
 	require.Regexp(t, `solved \d+ \(`, out.String())
 	require.Contains(t, out.String(), "deals 1-20 (20)")
+
+	// Klondike searches each deal on several threads when asked, with the
+	// budget of one thread times their number unless --nodes says.
+	out.Reset()
+	require.Equal(t, 0, run([]string{"solve", "klondike", "--draw", "3", "--deals", "1-6", "--workers", "1", "--threads", "2"}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), fmt.Sprintf("deals 1-6 (6), budget %d positions, 1 workers of 2 threads each", 2*games.All["klondike"].Nodes))
+	require.Regexp(t, `solved \d+ \(`, out.String())
+	for _, bad := range [][]string{{"solve", "freecell", "--threads", "2"}, {"solve", "klondike", "--threads", "0"}} {
+		errb.Reset()
+		require.Equal(t, 2, run(bad, &out, &errb), "%v", bad)
+		require.Contains(t, errb.String(), "--threads")
+	}
 	require.Equal(t, 2, run([]string{"solve", "chess"}, &out, &errb))
 	require.Equal(t, 2, run([]string{"solve", "klondike", "--deals", "9-1"}, &out, &errb))
 	// A variant the game does not have is refused, not reported lost.

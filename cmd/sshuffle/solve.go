@@ -61,8 +61,9 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	deals := fs.String("deals", "1-1000", "deal numbers or seeds, A-B")
 	draw := fs.Int("draw", 1, "Klondike: cards turned, 1 or 3")
 	suits := fs.Int("suits", 1, "Spider: 1, 2 or 4 suits")
-	nodes := fs.Int("nodes", entry.Nodes, "search budget per deal, in positions")
+	nodes := fs.Int("nodes", entry.Nodes, "search budget per deal, in positions (default: the game's budget times --threads)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once")
+	threads := fs.Int("threads", 1, "Klondike: goroutines searching each deal together")
 	showMoves := fs.Bool("moves", false, "print the solution of a single deal")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
 	if err := fs.Parse(args); err != nil {
@@ -70,6 +71,19 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	}
 	if single != "" {
 		*deals = single
+	}
+	if *threads < 1 || (*threads > 1 && entry.SolveOn == nil) {
+		fmt.Fprintf(stderr, "sshuffle solve: --threads %d: only klondike searches a deal on several threads; use --threads 1\n", *threads)
+		return 2
+	}
+	nodesSet := false
+	fs.Visit(func(f *flag.Flag) { nodesSet = nodesSet || f.Name == "nodes" })
+	if !nodesSet {
+		*nodes = entry.Nodes * *threads
+	}
+	solveOne := entry.Solve
+	if *threads > 1 {
+		solveOne = func(spec engine.Spec, n int) engine.Result[engine.Action] { return entry.SolveOn(spec, n, *threads) }
 	}
 	lo, hi, err := parseRange(*deals)
 	if err != nil {
@@ -105,7 +119,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for seed := range next {
 				t := time.Now()
-				r := entry.Solve(specOf(seed), *nodes)
+				r := solveOne(specOf(seed), *nodes)
 				results[seed-lo] = dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t), moves: r.Moves}
 			}
 		}()
@@ -125,7 +139,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		}
 		return printMoves(stdout, stderr, specOf(lo), r.moves)
 	}
-	report(stdout, specOf(lo), lo, hi, results, total, *nodes, *workers)
+	report(stdout, specOf(lo), lo, hi, results, total, *nodes, *workers, *threads)
 	if *listWon {
 		for _, r := range results {
 			if r.outcome == engine.Solved {
@@ -136,7 +150,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, total time.Duration, nodes, workers int) {
+func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, total time.Duration, nodes, workers, threads int) {
 	var counts [3]int
 	var times []time.Duration
 	within2 := 0
@@ -159,7 +173,11 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 	n := len(rs)
 	pct := func(k int) float64 { return 100 * float64(k) / float64(n) }
 	q := func(p float64) time.Duration { return times[min(int(p*float64(n)), n-1)] }
-	fmt.Fprintf(w, "%s deals %d-%d (%d), budget %d positions, %d workers\n", spec.Key(), lo, hi, n, nodes, workers)
+	if threads > 1 {
+		fmt.Fprintf(w, "%s deals %d-%d (%d), budget %d positions, %d workers of %d threads each\n", spec.Key(), lo, hi, n, nodes, workers, threads)
+	} else {
+		fmt.Fprintf(w, "%s deals %d-%d (%d), budget %d positions, %d workers\n", spec.Key(), lo, hi, n, nodes, workers)
+	}
 	fmt.Fprintf(w, "solved %d (%.3f%%)  impossible %d (%.3f%%)  undecided %d (%.3f%%)\n",
 		counts[engine.Solved], pct(counts[engine.Solved]), counts[engine.Impossible], pct(counts[engine.Impossible]),
 		counts[engine.Undecided], pct(counts[engine.Undecided]))

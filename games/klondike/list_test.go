@@ -32,7 +32,8 @@ func threadCPU() time.Duration {
 // KLIST_SEEDS="3 17 40" picks deals instead of a range, KLIST_NODES sets the
 // budget, KLIST_SHARE="5 1" the Draw 1 : Draw 3 share (relaxShare) and
 // KLIST_RESTART="20000 6 512" the restart unit, growth (in quarters) and
-// noise.
+// noise. KLIST_THREADS=2 searches one deal at a time on two goroutines
+// (SolveOn) and times each by the clock instead of by CPU.
 func TestList(t *testing.T) {
 	spec := os.Getenv("KLIST")
 	if spec == "" {
@@ -74,11 +75,20 @@ func TestList(t *testing.T) {
 		nodes int
 		cpu   time.Duration
 	}
+	threads, _ := strconv.Atoi(os.Getenv("KLIST_THREADS"))
+	threads = max(threads, 1)
+	clock := threadCPU
+	workers := 2
+	if threads > 1 {
+		t0 := time.Now()
+		clock = func() time.Duration { return time.Since(t0) }
+		workers = 1
+	}
 	rs := make([]res, len(seeds))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := 0
-	for range 2 {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -92,9 +102,9 @@ func TestList(t *testing.T) {
 				if i >= len(seeds) {
 					return
 				}
-				c0 := threadCPU()
-				r := Solve(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seeds[i])}, nodes)
-				rs[i] = res{seeds[i], r.Outcome, r.Nodes, threadCPU() - c0}
+				c0 := clock()
+				r := SolveOn(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seeds[i])}, nodes, threads)
+				rs[i] = res{seeds[i], r.Outcome, r.Nodes, clock() - c0}
 				if r.Outcome == engine.Solved {
 					replayWins(t, engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seeds[i])}, r.Moves)
 				}

@@ -143,6 +143,11 @@ type dfs struct {
 	stack  []frame
 	path   []smove
 	out    engine.Outcome // Undecided until a run decides
+	// In a team (see team.go): the budget and stop signal all searches
+	// share, and the tables the Draw 3 searches share; nil when alone.
+	ctl     *control
+	tab     *tables
+	pending int // positions not yet counted in ctl
 }
 
 func newDFS(sv *solver, start sstate) *dfs {
@@ -170,7 +175,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		// together, while the table lines are likely still at hand for
 		// the add later.
 		key, base, mask := sv.keys(&n)
-		if d.seen.Has(key) || (sv.draw == 3 && d.dom.covers(base, mask)) {
+		if d.known(key, base, mask) {
 			return
 		}
 		if (n.must != 0 || n.lay != 0) && !n.downBound() {
@@ -178,8 +183,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 			// one has: if it was searched, so is this.
 			free := n
 			free.must, free.lay = 0, 0
-			k0, b0, m0 := sv.keys(&free)
-			if d.seen.Has(k0) || (sv.draw == 3 && d.dom.covers(b0, m0)) {
+			if d.known(sv.keys(&free)) {
 				return
 			}
 		}
@@ -195,6 +199,31 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		}
 	}
 	d.stack = append(d.stack, frame{lo: lo, hi: hi, next: lo, mask: mask, key: key, base: base})
+}
+
+// known: the position was searched through (by this search or, in a team,
+// by another), or one that reaches every talon card it does was.
+func (d *dfs) known(key, base uint64, mask uint32) bool {
+	if d.seen.Has(key) {
+		return true
+	}
+	if d.tab != nil {
+		return d.tab.done.Has(key) || (d.sv.draw == 3 && d.tab.dom.covers(base, mask))
+	}
+	return d.sv.draw == 3 && d.dom.covers(base, mask)
+}
+
+// searched records a position as searched through.
+func (d *dfs) searched(key, base uint64, mask uint32) {
+	switch {
+	case d.tab != nil:
+		d.tab.done.Add(key)
+		if d.sv.draw == 3 {
+			d.tab.dom.put(base, mask)
+		}
+	case d.sv.draw == 3:
+		d.dom.put(base, mask)
+	}
 }
 
 // downBound: the bound card came down from its foundation. Free of the
@@ -222,15 +251,13 @@ func (d *dfs) run(maxNodes int) {
 	d.kids, d.ord, d.stack, d.path = d.kids[:0], d.ord[:0], d.stack[:0], d.path[:0]
 	d.push(&d.start, k0, b0, m0)
 	limit := min(d.nodes+d.budget, maxNodes)
-	for len(d.stack) > 0 && d.nodes < limit {
+	for len(d.stack) > 0 && (d.nodes < limit || d.finishing()) {
 		top := &d.stack[len(d.stack)-1]
 		if top.next >= top.hi {
 			d.kids, d.ord = d.kids[:top.lo], d.ord[:top.lo]
-			if sv.draw == 3 {
-				// Searched through: what it reaches is searched
-				// or on the path.
-				d.dom.put(top.base, top.mask)
-			}
+			// Searched through: what it reaches is searched or on
+			// the path.
+			d.searched(top.key, top.base, top.mask)
 			d.stack = d.stack[:len(d.stack)-1]
 			if len(d.path) > 0 {
 				d.path = d.path[:len(d.path)-1]
@@ -239,10 +266,18 @@ func (d *dfs) run(maxNodes int) {
 		}
 		k := &d.kids[d.ord[top.next].i]
 		top.next++
-		if !d.seen.Add(k.key) {
+		if (d.tab != nil && d.tab.done.Has(k.key)) || !d.seen.Add(k.key) {
 			continue
 		}
 		d.nodes++
+		if d.ctl != nil {
+			if d.pending++; d.pending == tick {
+				d.pending = 0
+				if !d.ctl.spend(tick) {
+					return
+				}
+			}
+		}
 		if k.m.kind != mColUp && k.s.lay == 0 && k.s.must == 0 && sv.dead(&k.s) {
 			// Lost: searched through at once. Checked here rather
 			// than for every successor, since many are never reached.
@@ -251,6 +286,9 @@ func (d *dfs) run(maxNodes int) {
 			// was. A position bound by lay or must is left to its
 			// successors: that costs fewer checks than it saves (deals
 			// 251 and 735 of Draw 3: 10% less time).
+			if d.tab != nil {
+				d.tab.done.Add(k.key)
+			}
 			continue
 		}
 		d.path = append(d.path, k.m)

@@ -840,6 +840,16 @@ const DefaultNodes = 700_000
 // known, visiting at most maxNodes positions. A solved result's Moves
 // replay through Do from that position to a win.
 func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
+	return solveGame(g, maxNodes, 1)
+}
+
+// SolveGameOn is SolveGame on threads goroutines at once (see team.go);
+// maxNodes counts the positions all of them visit.
+func SolveGameOn(g *Game, maxNodes, threads int) engine.Result[engine.Action] {
+	return solveGame(g, maxNodes, threads)
+}
+
+func solveGame(g *Game, maxNodes, threads int) engine.Result[engine.Action] {
 	sv := &solver{draw: g.draw}
 	start := fromGame(g)
 	var pre path
@@ -852,9 +862,12 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	// generated and its depth-first search can sink its whole budget below
 	// one bad early choice; search (search.go) restarts instead.
 	var r engine.Result[smove]
-	if sv.draw == 3 {
+	switch {
+	case threads > 1:
+		r.Outcome, r.Moves, r.Nodes = sv.searchTeam(start, maxNodes, threads)
+	case sv.draw == 3:
 		r.Outcome, r.Moves, r.Nodes = sv.searchDraw3(start, maxNodes)
-	} else {
+	default:
 		r.Outcome, r.Moves, r.Nodes = sv.search(start, maxNodes)
 	}
 	out := engine.Result[engine.Action]{Outcome: r.Outcome, Nodes: r.Nodes}
@@ -875,8 +888,13 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 // to tell positions apart. It stops once it wins, which says nothing
 // about Draw 3.
 func (sv *solver) searchDraw3(start sstate, maxNodes int) (engine.Outcome, []smove, int) {
-	d3 := newDFS(sv, start)
-	d1 := newDFS(&solver{draw: 1}, start)
+	return turns(newDFS(sv, start), newDFS(&solver{draw: 1}, start), maxNodes)
+}
+
+// turns lets the Draw 3 search d3 and the Draw 1 search d1 take turns
+// until one decides or they have visited maxNodes positions in all; they
+// can go on later from where they stopped.
+func turns(d3, d1 *dfs, maxNodes int) (engine.Outcome, []smove, int) {
 	for {
 		total := d3.nodes + d1.nodes
 		if total >= maxNodes {
@@ -904,11 +922,17 @@ var relaxShare = [2]int{5, 1}
 
 // Solve decides a deal with every card known ("thoughtful" Klondike).
 func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
+	return SolveOn(spec, maxNodes, 1)
+}
+
+// SolveOn is Solve on threads goroutines at once; maxNodes counts the
+// positions all of them visit.
+func SolveOn(spec engine.Spec, maxNodes, threads int) engine.Result[engine.Action] {
 	g, err := New(spec)
 	if err != nil {
 		return engine.Result[engine.Action]{Outcome: engine.Undecided} // a deal that can't be made is not a lost one
 	}
-	return SolveGame(g, maxNodes)
+	return solveGame(g, maxNodes, threads)
 }
 
 // onlyEmpty: column k is empty and no other one is.

@@ -1,0 +1,63 @@
+package engine
+
+import "sync/atomic"
+
+// SyncSet is a set of 64-bit keys that several goroutines add to and look
+// up at once, for searches that share what each has finished. It never
+// grows: a key that finds no free slot within a short probe is not
+// recorded, which a search must treat as "not known" (it only prunes
+// less). So its size is fixed up front, and no lock is ever taken.
+type SyncSet struct {
+	slots []atomic.Uint64
+	mask  uint64
+}
+
+// syncProbe bounds a probe: past it, a full table answers "not there"
+// quickly instead of scanning.
+const syncProbe = 64
+
+// NewSyncSet makes a set with about capacity keys' room at half load,
+// rounded up to a power of two slots.
+func NewSyncSet(capacity int) *SyncSet {
+	size := 16
+	for size < capacity*2 {
+		size <<= 1
+	}
+	return &SyncSet{slots: make([]atomic.Uint64, size), mask: uint64(size - 1)}
+}
+
+// Add records k unless the table is too full around its slot.
+func (t *SyncSet) Add(k uint64) {
+	k = fix(k)
+	i := mix(k) & t.mask
+	for range syncProbe {
+		switch v := t.slots[i].Load(); v {
+		case k:
+			return
+		case 0:
+			if t.slots[i].CompareAndSwap(0, k) {
+				return
+			}
+			if t.slots[i].Load() == k {
+				return // another goroutine added it first
+			}
+		}
+		i = (i + 1) & t.mask
+	}
+}
+
+// Has reports whether k was recorded.
+func (t *SyncSet) Has(k uint64) bool {
+	k = fix(k)
+	i := mix(k) & t.mask
+	for range syncProbe {
+		switch t.slots[i].Load() {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+		i = (i + 1) & t.mask
+	}
+	return false
+}

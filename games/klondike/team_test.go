@@ -1,0 +1,79 @@
+package klondike
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/engine"
+)
+
+// TestTeamAgrees: a deal searched by a team from its first position gets
+// the same answer as one search gets, and a team's win replays.
+func TestTeamAgrees(t *testing.T) {
+	defer func(n int) { teamAfter = n }(teamAfter)
+	teamAfter = 0
+	deals := map[string][]uint64{
+		"draw1": {0, 1, 2, 3, 48, 67},     // 48 and 67 are lost
+		"draw3": {0, 1, 2, 3, 10, 15, 22}, // 10, 15 and 22 are lost
+	}
+	lost := 0
+	for v, seeds := range deals {
+		for _, seed := range seeds {
+			spec := engine.Spec{Game: "klondike", Variant: v, Seed: seed}
+			one := Solve(spec, 30_000)
+			two := SolveOn(spec, 30_000, 2)
+			if two.Outcome == engine.Solved {
+				replayWins(t, spec, two.Moves)
+			}
+			if one.Outcome != engine.Undecided && two.Outcome != engine.Undecided {
+				require.Equal(t, one.Outcome, two.Outcome, "%s", spec)
+			}
+			if two.Outcome == engine.Impossible {
+				lost++
+			}
+		}
+	}
+	require.GreaterOrEqual(t, lost, 4, "the team proves the lost deals lost")
+}
+
+// TestTeamBudget: a team stops near its budget, counting every search's
+// positions.
+func TestTeamBudget(t *testing.T) {
+	r := SolveOn(engine.Spec{Game: "klondike", Variant: "draw3", Seed: 251}, 60_000, 2)
+	require.Equal(t, engine.Undecided, r.Outcome)
+	require.GreaterOrEqual(t, r.Nodes, 60_000)
+	// Each goroutine counts in steps of tick and may take one more step
+	// before it sees the stop, and reports the rest when it ends.
+	require.LessOrEqual(t, r.Nodes, 60_000+4*tick)
+}
+
+func TestSyncDom(t *testing.T) {
+	d := newSyncDom(64)
+	require.False(t, d.covers(7, 0b0011))
+	d.put(7, 0b0011)
+	require.True(t, d.covers(7, 0b0001))
+	require.True(t, d.covers(7, 0b0011))
+	require.False(t, d.covers(7, 0b0100))
+	require.False(t, d.covers(8, 0b0001))
+	// Of two masks for one base the one with more cards stays.
+	d.put(7, 0b1100_0100)
+	require.True(t, d.covers(7, 0b1100_0000))
+	require.False(t, d.covers(7, 0b0011))
+	d.put(7, 0b0001)
+	require.True(t, d.covers(7, 0b1100_0100))
+
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for b := uint64(100); b < 140; b++ {
+				d.put(b, uint32(1)<<w|1)
+			}
+		})
+	}
+	wg.Wait()
+	for b := uint64(100); b < 140; b++ {
+		require.True(t, d.covers(b, 1), "base %d", b)
+	}
+}
