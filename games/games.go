@@ -20,7 +20,8 @@ type Entry struct {
 	// Text prints a deal's opening layout.
 	Text func(engine.Spec) (string, error)
 	// Solve and Nodes: the solver and a budget (in positions) that decides
-	// nearly every deal in about two seconds of one core at most.
+	// nearly every deal in about two seconds of one core at most (of each
+	// core, for SolveOn).
 	Solve Solver
 	Nodes int
 	// SolveOn searches one deal on several goroutines, with a budget

@@ -62,7 +62,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	draw := fs.Int("draw", 1, "Klondike: cards turned, 1 or 3")
 	suits := fs.Int("suits", 1, "Spider: 1, 2 or 4 suits")
 	nodes := fs.Int("nodes", entry.Nodes, "search budget per deal, in positions (default: the game's budget times --threads)")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once (default: one per core, or per --threads cores)")
 	threads := fs.Int("threads", 1, "Klondike: goroutines searching each deal together")
 	showMoves := fs.Bool("moves", false, "print the solution of a single deal")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
@@ -76,10 +76,13 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sshuffle solve: --threads %d: only klondike searches a deal on several threads; use --threads 1\n", *threads)
 		return 2
 	}
-	nodesSet := false
-	fs.Visit(func(f *flag.Flag) { nodesSet = nodesSet || f.Name == "nodes" })
-	if !nodesSet {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["nodes"] {
 		*nodes = entry.Nodes * *threads
+	}
+	if !set["workers"] {
+		*workers = max(1, runtime.GOMAXPROCS(0) / *threads)
 	}
 	solveOne := entry.Solve
 	if *threads > 1 {

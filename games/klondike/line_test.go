@@ -58,6 +58,10 @@ func TestNoLostPositionOnWinningLines(t *testing.T) {
 			require.False(t, sv.dead(&s), "%s: position %d is dead", name, i)
 			out, _, _ := sv.search(s, 100_000)
 			require.NotEqual(t, engine.Impossible, out, "%s: position %d proved lost", name, i)
+			if !raceEnabled || i%8 == 0 {
+				out, _, _ = sv.searchTeam(s, 30_000, 2)
+				require.NotEqual(t, engine.Impossible, out, "%s: position %d proved lost by a team", name, i)
+			}
 			require.NoError(t, g.Do(a), "%s: move %d", name, i)
 		}
 		require.True(t, g.Won(), name)
