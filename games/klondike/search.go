@@ -143,8 +143,9 @@ type dfs struct {
 	stack  []frame
 	path   []smove
 	out    engine.Outcome // Undecided until a run decides
-	// In a team (see team.go): the budget and stop signal all searches
-	// share, and the tables the Draw 3 searches share; nil when alone.
+	// In a team (see team.go): the budget and stop signal of all its
+	// searches, and the tables they share (not the Draw 1 search of a
+	// Draw 3 deal); nil when alone.
 	ctl     *control
 	tab     *tables
 	pending int // positions not yet counted in ctl

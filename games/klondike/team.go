@@ -16,13 +16,18 @@ import (
 // Draw 1 search of the deal (see searchDraw3), and joins the others once
 // that search wins.
 //
-// Why that is sound: a position is searched through once each successor
-// is, or lies on the path of the search that searched it, as in a single
-// depth-first search. Once one search has run out of positions, no search
-// restarts any more (that would forget its path while positions others
-// searched rely on it); the deal is lost when every Draw 3 search has run
-// out. A win by any search is a line of legal moves, whatever the others
-// did.
+// Why that is sound: as in one depth-first search with restarts, a
+// position counts as searched through once each of its successors is
+// searched through or lies on the path of the search that searched it;
+// a search never skips a position for lying on another's path. Once one
+// search has run out of positions, no search restarts any more (that
+// would forget its path while positions searched through rely on it), and
+// the deal is lost when every search of the team has run out. A win by
+// any search is a line of legal moves, whatever the others did.
+//
+// Deals 251 and 735 of Draw 3 on two goroutines: about as many positions
+// in all as one search (706k and 841k against 637k and 830k), in 1.3 s
+// and 1.0 s instead of 2.4 s each.
 
 // control is the budget and stop signal of a team.
 type control struct {
