@@ -185,11 +185,17 @@ type SeenSet struct {
 
 // NewSeenSet makes a set with room for about capacity keys before growing.
 func NewSeenSet(capacity int) *SeenSet {
+	return &SeenSet{slots: make([]uint64, TableSize(capacity))}
+}
+
+// TableSize is the slot count of an open-addressing table holding capacity
+// keys at half load at most: a power of two, so a probe wraps with a mask.
+func TableSize(capacity int) int {
 	size := 16
 	for size < capacity*2 {
 		size <<= 1
 	}
-	return &SeenSet{slots: make([]uint64, size)}
+	return size
 }
 
 // fix remaps key 0, which marks an empty slot.

@@ -19,10 +19,7 @@ const syncProbe = 64
 // NewSyncSet makes a set with about capacity keys' room at half load,
 // rounded up to a power of two slots.
 func NewSyncSet(capacity int) *SyncSet {
-	size := 16
-	for size < capacity*2 {
-		size <<= 1
-	}
+	size := TableSize(capacity)
 	return &SyncSet{slots: make([]atomic.Uint64, size), mask: uint64(size - 1)}
 }
 

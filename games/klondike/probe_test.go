@@ -24,11 +24,7 @@ func TestProbe(t *testing.T) {
 		seed, _ := strconv.Atoi(sd)
 		t0, c0 := time.Now(), cpuTime()
 		threads, _ := strconv.Atoi(os.Getenv("PROBE_THREADS"))
-		g, err := New(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := SolveGameOn(g, nodes, max(threads, 1))
+		r := SolveOn(engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)}, nodes, max(threads, 1))
 		fmt.Println(v, seed, r.Outcome, r.Nodes, time.Since(t0), cpuTime()-c0)
 	}
 }

@@ -62,11 +62,7 @@ func fixKey(k uint64) uint64 {
 }
 
 func newDomSet(capacity int) *domSet {
-	size := 16
-	for size < capacity*2 {
-		size <<= 1
-	}
-	return &domSet{slots: make([]domEntry, size)}
+	return &domSet{slots: make([]domEntry, engine.TableSize(capacity))}
 }
 
 // covers: a searched position with this base reaches every card mask does.
@@ -120,7 +116,12 @@ func (t *domSet) put(base uint64, mask uint32) {
 // bad early choice gets another chance at that choice. Running out of
 // positions proves the deal lost, as in a plain depth-first search.
 func (sv *solver) search(start sstate, maxNodes int) (engine.Outcome, []smove, int) {
-	d := newDFS(sv, start)
+	return newDFS(sv, start).upTo(maxNodes)
+}
+
+// upTo runs d until it decides or has visited maxNodes positions; it can
+// go on later from where it stopped.
+func (d *dfs) upTo(maxNodes int) (engine.Outcome, []smove, int) {
 	for d.out == engine.Undecided && d.nodes < maxNodes {
 		d.run(maxNodes)
 	}

@@ -843,12 +843,6 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	return solveGame(g, maxNodes, 1)
 }
 
-// SolveGameOn is SolveGame on threads goroutines at once (see team.go);
-// maxNodes counts the positions all of them visit.
-func SolveGameOn(g *Game, maxNodes, threads int) engine.Result[engine.Action] {
-	return solveGame(g, maxNodes, threads)
-}
-
 func solveGame(g *Game, maxNodes, threads int) engine.Result[engine.Action] {
 	sv := &solver{draw: g.draw}
 	start := fromGame(g)
@@ -925,8 +919,8 @@ func Solve(spec engine.Spec, maxNodes int) engine.Result[engine.Action] {
 	return SolveOn(spec, maxNodes, 1)
 }
 
-// SolveOn is Solve on threads goroutines at once; maxNodes counts the
-// positions all of them visit.
+// SolveOn is Solve on threads goroutines at once (see team.go); maxNodes
+// counts the positions all of them visit.
 func SolveOn(spec engine.Spec, maxNodes, threads int) engine.Result[engine.Action] {
 	g, err := New(spec)
 	if err != nil {

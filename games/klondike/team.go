@@ -71,10 +71,7 @@ type syncDom struct {
 type syncDomEntry struct{ k, m atomic.Uint64 }
 
 func newSyncDom(capacity int) *syncDom {
-	size := 16
-	for size < capacity*2 {
-		size <<= 1
-	}
+	size := engine.TableSize(capacity)
 	return &syncDom{slots: make([]syncDomEntry, size), mask: uint64(size - 1)}
 }
 
@@ -120,14 +117,14 @@ func (t *syncDom) put(base uint64, mask uint32) {
 	}
 }
 
-// team is one search of a Draw 3 deal on several goroutines.
+// team is one search of a deal on several goroutines.
 type team struct {
 	sv     *solver
 	start  sstate
 	ctl    control
 	tab    tables
 	mu     sync.Mutex
-	active int  // Draw 3 searches running
+	active int  // searches running that share the tables
 	closed bool // decided: no search may join
 	out    engine.Outcome
 	path   []smove
@@ -158,10 +155,7 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 		d1 = newDFS(&solver{draw: 1}, start)
 		out, path, n = turns(first, d1, solo)
 	} else {
-		for first.out == engine.Undecided && first.nodes < solo {
-			first.run(solo)
-		}
-		out, path, n = first.out, first.path, first.nodes
+		out, path, n = first.upTo(solo)
 	}
 	if out != engine.Undecided || n >= maxNodes {
 		return out, path, n
@@ -231,7 +225,7 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 	return t.out, t.path, int(t.ctl.nodes.Load())
 }
 
-// newSearch makes Draw 3 search number id of the team. Different searches
+// newSearch makes search number id of the team. Different searches
 // try moves in different orders, so that they part ways at once instead
 // of searching the same lines side by side.
 func (t *team) newSearch(id int) *dfs {
