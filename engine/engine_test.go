@@ -178,3 +178,26 @@ func TestSyncSetFull(t *testing.T) {
 	}
 	require.Equal(t, 16, n)
 }
+
+func TestSpecSettings(t *testing.T) {
+	s := Spec{Game: "spite", Settings: "centres=3,payoff=13", Seed: 42}
+	require.Equal(t, "spite/centres=3,payoff=13/42", s.String())
+	require.Equal(t, "spite/centres=3,payoff=13", s.Key())
+	require.Equal(t, "13", s.Setting("payoff", "20"))
+	require.Equal(t, "false", s.Setting("kingAce", "false"))
+	p, err := ParseSpec("spite/payoff=13,centres=3/42")
+	require.NoError(t, err)
+	require.Equal(t, s, p, "settings are put in canonical order")
+	p, err = ParseSpec("kings/draw=end/w/7")
+	require.NoError(t, err)
+	require.Equal(t, Spec{Game: "kings", Settings: "draw=end", Winnable: true, Seed: 7}, p)
+	p, err = ParseSpec("klondike/draw3/w/1234")
+	require.NoError(t, err, "a spec from before settings still reads")
+	require.Equal(t, Spec{Game: "klondike", Variant: "draw3", Winnable: true, Seed: 1234}, p)
+
+	require.Equal(t, "centres=3", CanonicalSettings(map[string]string{"payoff": "20", "centres": "3"}, map[string]string{"payoff": "20", "centres": "4"}))
+	for _, bad := range []string{"spite/payoff=/1", "spite/a=1,a=2/1", "spite/a=1/b=2/1", "spite/x=\x1b[2J/1", "spite/w/draw1/1", "spite/a=1/draw1/1"} {
+		_, err := ParseSpec(bad)
+		require.Error(t, err, bad)
+	}
+}
