@@ -201,3 +201,14 @@ func TestSpecSettings(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+func TestNormalizeSettings(t *testing.T) {
+	defs := []Setting{{Key: "payoff", Values: []string{"20", "26", "30", "13"}}, {Key: "kingAce", Values: []string{"false", "true"}}}
+	got, err := NormalizeSettings("kingAce=true,payoff=20", defs)
+	require.NoError(t, err)
+	require.Equal(t, "kingAce=true", got)
+	_, err = NormalizeSettings("payoff=21", defs)
+	require.EqualError(t, err, `payoff can be 20, 26, 30, 13, not "21"`)
+	_, err = NormalizeSettings("colour=red", defs)
+	require.Error(t, err)
+}

@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // The table games (Spite and Malice, Kings in the Corner) are played
 // through this contract. It is generic in the game's own action and view
 // types, because what a seat may do and see differs from game to game, and
@@ -62,4 +68,40 @@ type Table[A any, V any] interface {
 // cannot see; any randomness comes from its own seeded source.
 type Player[A any, V any] interface {
 	Choose(view V) A
+}
+
+// Setting is one table option as TABLEGAMES.md lists it: Values[0] is the
+// default, and the only values a spec may hold are the ones listed.
+type Setting struct {
+	Key    string
+	Label  string // for the screen that opens a table, e.g. "Pay-off pile"
+	Values []string
+}
+
+// NormalizeSettings checks a settings text ("k=v,...", any order) against
+// the game's settings and returns its canonical form, defaults left out.
+func NormalizeSettings(text string, defs []Setting) (string, error) {
+	m, err := ParseSettings(text)
+	if err != nil {
+		return "", err
+	}
+	defaults := map[string]string{}
+	for _, d := range defs {
+		defaults[d.Key] = d.Values[0]
+	}
+	for k, v := range m {
+		var def *Setting
+		for i := range defs {
+			if defs[i].Key == k {
+				def = &defs[i]
+			}
+		}
+		if def == nil {
+			return "", fmt.Errorf("there is no setting %q", k)
+		}
+		if !slices.Contains(def.Values, v) {
+			return "", fmt.Errorf("%s can be %s, not %q", k, strings.Join(def.Values, ", "), v)
+		}
+	}
+	return CanonicalSettings(m, defaults), nil
 }
