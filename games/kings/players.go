@@ -319,33 +319,33 @@ type planned struct {
 	rng     *engine.RNG
 	samples int
 
-	// The plan in hand and the point of the hand it was made for.
-	steps            []Action
-	seat, turn, step int
-	hand             int
+	// The plan in hand: its steps, and the position each starts from,
+	// for checking that the table is still where the plan expects it
+	// (someone may have acted for this seat in between).
+	steps  []Action
+	before []apos
+	seat   int
+	turn   int
 }
 
 func (p *planned) Choose(v View) Action {
 	if v.Over || v.Turn != v.Seat || v.Seat < 0 {
 		return Action{Do: End}
 	}
-	if i := v.Step - p.step; p.steps != nil && v.Seat == p.seat && v.TurnNo == p.turn && i >= 0 && i < len(p.steps) && len(v.Hand) == p.hand-p.played(i) {
-		return p.steps[i]
-	}
-	p.steps = p.think(&v)
-	p.seat, p.turn, p.step, p.hand = v.Seat, v.TurnNo, v.Step, len(v.Hand)
-	return p.steps[0]
-}
-
-// played counts the hand cards the first i steps of the plan use.
-func (p *planned) played(i int) int {
-	n := 0
-	for _, a := range p.steps[:i] {
-		if a.Do == Play {
-			n++
+	cur := apos{b: v.boardOf(), hand: maskOf(v.Hand)}
+	for i := range p.before {
+		if v.Seat == p.seat && v.TurnNo == p.turn && p.before[i] == cur {
+			return p.steps[i]
 		}
 	}
-	return n
+	p.steps = p.think(&v)
+	p.seat, p.turn = v.Seat, v.TurnNo
+	p.before = p.before[:0]
+	for _, a := range p.steps {
+		p.before = append(p.before, cur)
+		cur.apply(a)
+	}
+	return p.steps[0]
 }
 
 func (p *planned) think(v *View) []Action {
