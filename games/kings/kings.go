@@ -96,6 +96,20 @@ type Action struct {
 	To   Place       // Play, Move
 }
 
+// canonical clears the fields a kind does not use, so that one action has
+// one value in the history and in Legal.
+func (a Action) canonical() Action {
+	switch a.Do {
+	case Play:
+		return Action{Do: Play, Card: a.Card, To: a.To}
+	case Move:
+		return Action{Do: Move, From: a.From, To: a.To}
+	case End:
+		return Action{Do: End}
+	}
+	return a
+}
+
 func (a Action) String() string {
 	switch a.Do {
 	case Play:
@@ -516,6 +530,7 @@ func (g *Game) check(seat int, a Action) error {
 
 // Do applies a for seat, or leaves the hand as it was and says why not.
 func (g *Game) Do(seat int, a Action) error {
+	a = a.canonical()
 	if err := g.check(seat, a); err != nil {
 		return err
 	}

@@ -35,9 +35,10 @@ func (p *easy) Choose(v View) Action {
 	if v.Over || v.Turn != v.Seat {
 		return Action{Do: End}
 	}
-	b, h := v.boardOf(), v.handOf()
-	var plays []Action
-	for _, a := range legal(&b, &h, v.KingsAtOnce, nil) {
+	p0 := apos{b: v.boardOf(), hand: maskOf(v.Hand)}
+	var buf [128]Action
+	plays := buf[:0]
+	for _, a := range p0.moves(v.KingsAtOnce, buf[:0]) {
 		if a.Do == Play {
 			plays = append(plays, a)
 		}
@@ -215,7 +216,7 @@ func threatEval(p *apos, cx *context) float64 {
 	var open, mine uint64
 	for q := range numPlaces {
 		if p.b[q].n > 0 {
-			open |= accepts(p.b[q].top())
+			open |= acceptTab[p.b[q].top().Index()]
 		}
 	}
 	mine = open & p.hand
@@ -246,6 +247,7 @@ type planner struct {
 	seen        map[uint64]struct{}
 	path        []Action
 	best        []leaf
+	bufs        [][]Action // moves, one buffer a depth
 }
 
 func (pl *planner) search(root apos, cx *context, kingsAtOnce bool) []leaf {
@@ -255,18 +257,22 @@ func (pl *planner) search(root apos, cx *context, kingsAtOnce bool) []leaf {
 	}
 	clear(pl.seen)
 	pl.path, pl.best = pl.path[:0], pl.best[:0]
-	pl.dfs(&root)
+	pl.dfs(&root, 0)
 	return pl.best
 }
 
-func (pl *planner) dfs(p *apos) bool {
+func (pl *planner) dfs(p *apos, depth int) bool {
 	k := p.key()
 	if _, ok := pl.seen[k]; ok {
 		return false
 	}
 	pl.seen[k] = struct{}{}
 	pl.nodes++
-	ms := p.moves(pl.kingsAtOnce, nil)
+	for len(pl.bufs) <= depth {
+		pl.bufs = append(pl.bufs, nil)
+	}
+	ms := p.moves(pl.kingsAtOnce, pl.bufs[depth][:0])
+	pl.bufs[depth] = ms
 	_, corner := p.spaces()
 	if forced := pl.kingsAtOnce && corner < numPlaces && p.hand&kingsMask != 0; !forced {
 		pl.offer(p)
@@ -281,7 +287,7 @@ func (pl *planner) dfs(p *apos) bool {
 		q := *p
 		q.apply(a)
 		pl.path = append(pl.path, a)
-		done := pl.dfs(&q)
+		done := pl.dfs(&q, depth+1)
 		pl.path = pl.path[:len(pl.path)-1]
 		if done {
 			return true
@@ -433,7 +439,7 @@ func rollout(v *View, end apos, others []uint64, stock []engine.Card) float64 {
 		if !v.DrawEnd {
 			draw(s)
 		}
-		greedyTurn(&b, &hands[s], v.KingsAtOnce)
+		greedyTurn(&b, &hands[s])
 		if hands[s] == 0 {
 			if s == v.Seat {
 				return 40
@@ -449,24 +455,61 @@ func rollout(v *View, end apos, others []uint64, stock []engine.Card) float64 {
 }
 
 // greedyTurn is the stand-in for a seat in the samples: it makes any
-// play it finds (Kings and pile moves first, filling a space last, with
-// its highest card) until none is left.
-func greedyTurn(b *board, h *uint64, kingsAtOnce bool) {
+// play it finds (Kings into corners, then pile moves, then cards onto
+// piles, filling a space last, with its highest card) until none is left.
+// It is written out rather than built on moves because the samples call it
+// thousands of times a decision.
+func greedyTurn(b *board, h *uint64) {
 	p := apos{b: *b, hand: *h}
-	var buf [64]Action
+next:
 	for p.hand != 0 {
-		ms := p.moves(kingsAtOnce, buf[:0])
-		if len(ms) == 0 {
-			break
+		space, corner := p.spaces()
+		if corner < numPlaces {
+			if k := p.hand & kingsMask; k != 0 {
+				p.apply(Action{Do: Play, Card: engine.CardFromIndex(bits.TrailingZeros64(k)), To: corner})
+				continue
+			}
+			for f := N; f <= W; f++ {
+				if p.b[f].n > 0 && p.b[f].bottom().Rank() == engine.King {
+					p.apply(Action{Do: Move, From: f, To: corner})
+					continue next
+				}
+			}
 		}
-		a := ms[0]
-		if a.Do == Play && !p.b[a.To].isTaken() && !a.To.Corner() {
-			// Only fills are left: fill with the highest card.
-			a.Card = engine.CardFromIndex(63 - bits.LeadingZeros64(p.hand))
+		for f := range numPlaces {
+			if p.b[f].n == 0 {
+				continue
+			}
+			bot := p.b[f].bottom()
+			for t := range numPlaces {
+				if t != f && p.b[t].n > 0 && fits(bot, p.b[t].top()) {
+					p.apply(Action{Do: Move, From: f, To: t})
+					continue next
+				}
+			}
 		}
-		p.apply(a)
+		for t := range numPlaces {
+			if p.b[t].n > 0 {
+				if m := p.hand & acceptTab[p.b[t].top().Index()]; m != 0 {
+					p.apply(Action{Do: Play, Card: engine.CardFromIndex(bits.TrailingZeros64(m)), To: t})
+					continue next
+				}
+			}
+		}
+		if space < numPlaces {
+			p.apply(Action{Do: Play, Card: engine.CardFromIndex(63 - bits.LeadingZeros64(p.hand)), To: space})
+			continue
+		}
+		break
 	}
 	*b, *h = p.b, p.hand
 }
 
-func (q *pile) isTaken() bool { return q.n > 0 }
+// acceptTab[i] is accepts of engine.CardFromIndex(i).
+var acceptTab [52]uint64
+
+func init() {
+	for i := range acceptTab {
+		acceptTab[i] = accepts(engine.CardFromIndex(i))
+	}
+}
