@@ -110,18 +110,11 @@ func (g *Game) View(seat int) View {
 	return v
 }
 
-// boardOf and handOf rebuild the rules' types from a view, for the
-// computer players: the same check and apply then judge their plans.
+// boardOf rebuilds the piles from a view, for the computer players.
 func (v *View) boardOf() board {
 	var b board
 	for p, cs := range v.Piles {
 		b[p].n = uint8(copy(b[p].c[:], cs))
 	}
 	return b
-}
-
-func (v *View) handOf() hand {
-	var h hand
-	h.n = uint8(copy(h.c[:], v.Hand))
-	return h
 }
