@@ -227,7 +227,7 @@ func (s *search) dfs(n node) {
 	s.nodes++
 	if s.top != engine.NoCard {
 		for j := range s.nc {
-			if fits(s.top, engine.Rank(n.need[j]), s.kingAce) == nil {
+			if canGo(s.top, engine.Rank(n.need[j]), s.kingAce) {
 				s.consider(valuePayoff+s.eval(n, -1, -1), PlayPayoff(j))
 				return
 			}
@@ -262,7 +262,7 @@ func (s *search) dfs(n node) {
 	}
 	try := func(c engine.Card, a func(to int) Action) {
 		for j := range s.nc {
-			if fits(c, engine.Rank(n.need[j]), s.kingAce) != nil || s.sameNeedBefore(n, j) {
+			if !canGo(c, engine.Rank(n.need[j]), s.kingAce) || s.sameNeedBefore(n, j) {
 				continue
 			}
 			act := a(j)

@@ -102,8 +102,8 @@ type Action struct {
 
 // PlayHand, PlayPayoff, PlaySide and DiscardTo build actions.
 func PlayHand(c engine.Card, to int) Action { return Action{Do: Play, From: FromHand, Card: c, To: to} }
-func PlayPayoff(to int) Action            { return Action{Do: Play, From: FromPayoff, To: to} }
-func PlaySide(side, to int) Action        { return Action{Do: Play, From: FromSide, Side: side, To: to} }
+func PlayPayoff(to int) Action              { return Action{Do: Play, From: FromPayoff, To: to} }
+func PlaySide(side, to int) Action          { return Action{Do: Play, From: FromSide, Side: side, To: to} }
 func DiscardTo(c engine.Card, side int) Action {
 	return Action{Do: Discard, Card: c, Side: side}
 }
@@ -157,17 +157,17 @@ func (a Action) String() string {
 // is checked on the real state and applied on a copy, and tests can compare
 // positions with ==. Every pile is bottom first.
 type state struct {
-	payoff  [2][maxPayoff]engine.Card
-	nPayoff [2]int
-	hand    [2][HandSize]engine.Card
-	nHand   [2]int
-	side    [2][SideStacks][numCards]engine.Card
-	nSide   [2][SideStacks]int
-	centre  [4][stackTop]engine.Card
-	nCentre [4]int
-	stock   [numCards]engine.Card // stock[nStock-1] is the next card drawn
-	nStock  int
-	recycle [numCards]engine.Card
+	payoff   [2][maxPayoff]engine.Card
+	nPayoff  [2]int
+	hand     [2][HandSize]engine.Card
+	nHand    [2]int
+	side     [2][SideStacks][numCards]engine.Card
+	nSide    [2][SideStacks]int
+	centre   [4][stackTop]engine.Card
+	nCentre  [4]int
+	stock    [numCards]engine.Card // stock[nStock-1] is the next card drawn
+	nStock   int
+	recycle  [numCards]engine.Card
 	nRecycle int
 
 	turn   int
@@ -373,12 +373,15 @@ func article(r engine.Rank) string {
 	return "a " + r.Name()
 }
 
+// canGo reports whether card c may go on a stack that needs rank n next.
+func canGo(c engine.Card, n engine.Rank, kingAce bool) bool {
+	return c.Rank() == n || c.Rank() == engine.King && (n > engine.Ace || kingAce)
+}
+
 // fits says why card c can't go on a stack that needs rank n, or nil.
 func fits(c engine.Card, n engine.Rank, kingAce bool) error {
 	switch {
-	case c.Rank() == n:
-		return nil
-	case c.Rank() == engine.King && (n > engine.Ace || kingAce):
+	case canGo(c, n, kingAce):
 		return nil
 	case n == engine.Ace && c.Rank() == engine.King:
 		return errors.New("A King can't start a stack at this table: a stack starts with an Ace.")

@@ -37,8 +37,8 @@ type View struct {
 
 // SeatView is one player's public side of the table.
 type SeatView struct {
-	HandCount int
-	PayoffTop engine.Card // NoCard once the pile is empty
+	HandCount  int
+	PayoffTop  engine.Card // NoCard once the pile is empty
 	PayoffLeft int
 	Sides      [SideStacks][]engine.Card // face up in full, bottom first
 }
@@ -89,7 +89,7 @@ func legalFromView(v View) []Action {
 	var as []Action
 	fitsAny := func(c engine.Card, add func(to int)) {
 		for to := range v.Centres {
-			if fits(c, v.Need(to), v.KingAce) == nil {
+			if canGo(c, v.Need(to), v.KingAce) {
 				add(to)
 			}
 		}
