@@ -1,7 +1,6 @@
 package spite
 
 import (
-	"fmt"
 	"testing"
 
 	"sshuffle/engine"
@@ -44,24 +43,4 @@ func newPlayers(tb testing.TB, a, b string, seed uint64) [2]engine.Player[Action
 
 func specOf(settings string, seed uint64) engine.Spec {
 	return engine.Spec{Game: Name, Settings: settings, Seed: seed}
-}
-
-func TestSmokeSelfPlay(t *testing.T) {
-	for _, pair := range [][2]string{{"easy", "easy"}, {"normal", "easy"}, {"hard", "normal"}} {
-		wins := [3]int{}
-		unfinished := 0
-		for seed := uint64(1); seed <= 100; seed++ {
-			g, err := New(specOf("", seed), 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !playOut(t, g, newPlayers(t, pair[0], pair[1], seed)) {
-				unfinished++
-				continue
-			}
-			res, _ := g.Over()
-			wins[res.Winner+1]++
-		}
-		fmt.Println(pair, "draws", wins[0], "seat0", wins[1], "seat1", wins[2], "unfinished", unfinished)
-	}
 }
