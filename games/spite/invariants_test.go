@@ -296,10 +296,9 @@ func TestRecordStockTopFirst(t *testing.T) {
 }
 
 func TestReplayRefuses(t *testing.T) {
-	g, _ := New(specOf("", 21), 2)
 	var line []byte
 	for seed := uint64(21); ; seed++ {
-		g, _ = New(specOf("payoff=30", seed), 2)
+		g, _ := New(specOf("payoff=30", seed), 2)
 		require.True(t, playOut(t, g, newPlayers(t, "normal", "normal", seed)))
 		if strings.Contains(string(mustJSON(t, g.Record(nil))), "reshuffle") {
 			line = mustJSON(t, g.Record([]string{"normal", "normal"}))
