@@ -260,7 +260,7 @@ type Doing int
 
 const (
 	AtMenu Doing = iota
-	InGame // a solitaire, alone
+	InGame       // a solitaire, alone
 	Racing
 	Watching
 	AtTable
