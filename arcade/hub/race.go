@@ -369,8 +369,9 @@ func (r *Race) join(p Person, role Role, out *Outbox[RaceState]) (*RaceMember, e
 		// as a player whose old connection has not yet timed out expects.
 		old := r.members[prev]
 		r.members = slices.Delete(r.members, prev, prev+1)
+		r.version++ // the closing state is a change for the old screen like any other
 		st := r.stateFor(old)
-		st.Phase, st.Reason = Closed, ErrReplaced.Error()
+		st.Phase, st.Reason, st.Version = Closed, ErrReplaced.Error(), r.version
 		old.out.Put(st)
 		old.out.Close()
 	}
@@ -587,6 +588,10 @@ func (r *Race) follow(me *member, id string) error {
 		return ErrNoRacer
 	}
 	me.follow = id
+	// Only this member's view changes, so only they are sent it; the
+	// version still moves, so that it grows with every state anyone gets.
+	r.version++
+	r.base.Version = r.version
 	me.out.Put(r.stateFor(me))
 	return nil
 }

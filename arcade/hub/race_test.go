@@ -293,7 +293,7 @@ func TestDropAndRejoinWhileRunning(t *testing.T) {
 	if b.Status != Dropped || b.Here || !b.Status.Out() {
 		t.Fatalf("dropped bob: %+v", b)
 	}
-	e.clock.Advance(10 * time.Second) // less than the grace
+	e.clock.Advance(10 * time.Second)        // less than the grace
 	bob2, brec := join(t, r, "bob", Watcher) // whatever he asks, he is a racer again
 	if bob2.Role() != Racer || string(bob2.Resume()) != "bob-save-12" {
 		t.Fatalf("rejoined as %v with save %q", bob2.Role(), bob2.Resume())
