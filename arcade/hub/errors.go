@@ -1,3 +1,5 @@
+//lint:file-ignore ST1005 these errors are the sentences players read, capitalised and punctuated as the house rules ask (DESIGN.md, "Illegal move")
+
 package hub
 
 import (
@@ -29,7 +31,6 @@ var (
 	ErrBadProgress    = errors.New("That progress report does not add up.")
 	ErrNoRacer        = errors.New("No racer by that name is in this race.")
 	ErrBadRun         = errors.New("That run cannot be replayed.")
-	ErrNoOneToRace    = errors.New("A race needs at least one racer who is here.")
 	ErrSelf           = errors.New("You cannot invite yourself.")
 	ErrNotFollowing   = errors.New("You can invite only players you follow.")
 	ErrOffline        = errors.New("That player is offline.")

@@ -80,12 +80,6 @@ func (r *rec) sink(s RaceState) {
 	r.changed = make(chan struct{})
 }
 
-func (r *rec) state() RaceState {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.last
-}
-
 // until waits for a state that satisfies ok.
 func (r *rec) until(t *testing.T, what string, ok func(RaceState) bool) RaceState {
 	t.Helper()

@@ -222,9 +222,9 @@ func (h *Hub) codes() []string {
 	return out
 }
 
-// Close ends every room (their members get a closing state) and every
-// session's outbox, and waits until all of their goroutines have
-// returned, except drains whose sinks are still blocked.
+// Close ends every room (their members get a closing state, which their
+// drains deliver as their sinks allow) and every session's outbox, and
+// waits until every room's goroutine has returned.
 func (h *Hub) Close() {
 	h.mu.Lock()
 	h.closed = true

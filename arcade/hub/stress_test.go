@@ -15,7 +15,7 @@ import (
 var known = []error{
 	ErrBadCode, ErrNoRoom, ErrExpired, ErrClosed, ErrHubClosed, ErrFull, ErrWatchersFull, ErrStarted,
 	ErrNotHost, ErrNotRacer, ErrNotMember, ErrReplaced, ErrNotRunning, ErrAlreadyStarted, ErrDone,
-	ErrBadProgress, ErrNoRacer, ErrBadRun, ErrNoOneToRace,
+	ErrBadProgress, ErrNoRacer, ErrBadRun,
 }
 
 func isKnown(err error) bool {
