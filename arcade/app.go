@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 
+	"sshuffle/games"
 	"sshuffle/store"
 )
 
@@ -26,6 +27,7 @@ type player struct {
 
 // env is what every screen of one session shares.
 type env struct {
+	games   *games.Catalogue
 	store   *store.Store
 	pools   *Pools
 	log     *slog.Logger
@@ -70,6 +72,7 @@ type app struct {
 
 func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
 	e := &env{
+		games:   s.games,
 		store:   s.store,
 		pools:   s.pools,
 		log:     s.log,

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 )
 
 // A Spider column after several deals can hold more cards than the screen
@@ -52,11 +53,11 @@ func TestLongColumnFolds(t *testing.T) {
 
 // Every game's opening layout fits 80x24 without folding.
 func TestEveryGameFits80x24(t *testing.T) {
-	for _, info := range catalogue {
-		if info.New == nil {
+	for _, info := range games.Default().Entries() {
+		if info.Game.New == nil {
 			continue
 		}
-		g, err := info.New(engine.Spec{Game: info.Game, Variant: info.Variant, Seed: 3}, options{})
+		g, err := info.Game.New(engine.Spec{Game: info.Game.Name, Variant: info.Variant.Name, Seed: 3}, games.Options{})
 		require.NoError(t, err)
 		w, h := boardSize(g.Piles())
 		require.LessOrEqual(t, w, 80, info.Key())

@@ -80,7 +80,7 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "%-22s %6s %6s %10s %10s\n", "game", "played", "won", "best score", "best time")
-		for _, g := range catalogue {
+		for _, g := range s.games.Entries() {
 			x := st[g.Key()]
 			fmt.Fprintf(&b, "%-22s %6d %6d %10d %10s\n", g.Key(), x.Played, x.Won, x.BestScore, fmtDuration(x.BestTime))
 		}
@@ -89,7 +89,7 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 		if len(args) != 2 {
 			return "usage: top GAME (for example: top klondike/draw1)\n", 1
 		}
-		g, ok := findGame(args[1])
+		g, ok := s.games.Entry(args[1])
 		if !ok {
 			return fmt.Sprintf("unknown game %q\n\n%s", sanitize(args[1], 40), usage), 1
 		}
@@ -98,7 +98,7 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 			return "The leaderboard is not available right now.\n", 1
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s: all time\n", g.Title)
+		fmt.Fprintf(&b, "%s: all time\n", g.Title())
 		for i, r := range rows {
 			won := "lost"
 			if r.Won {

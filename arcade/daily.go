@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/store"
 )
 
@@ -17,11 +18,11 @@ func dailySaveKey(key string) string { return key + "#daily" }
 
 // openDaily opens today's deal of a game: one per game and settings per
 // UTC day, the same for everyone, chosen once and kept in the store.
-func openDaily(e *env, info gameInfo) (*gameScreen, error) {
+func openDaily(e *env, info games.Entry) (*gameScreen, error) {
 	day := store.Day(e.now())
 	text, err := e.store.Daily(info.Key(), day, func() (string, error) {
 		// Today's deal is a winnable one wherever the game offers that.
-		spec := freshSpec(e, info, options{"winnable": true})
+		spec := freshSpec(e, info, games.Options{games.Winnable.Key: true})
 		return spec.String(), nil
 	})
 	if err != nil {
@@ -34,7 +35,7 @@ func openDaily(e *env, info gameInfo) (*gameScreen, error) {
 	if !e.player.Guest {
 		data, err := e.store.GetSave(e.player.ID, dailySaveKey(info.Key()))
 		if err == nil {
-			if g, sv, err := decodeSave(data, info.New); err == nil && g.Spec() == spec {
+			if g, sv, err := decodeSave(data, info.Game.New); err == nil && g.Spec() == spec {
 				s := newGameScreen(e, info, g, sv.Options)
 				s.daily, s.day = true, day
 				s.prior, s.hints = sv.Elapsed, min(sv.Hints, hintsPerGame)
@@ -57,14 +58,14 @@ func openDaily(e *env, info gameInfo) (*gameScreen, error) {
 // boardScreen shows a game's leaderboards: today's deal and all time.
 type boardScreen struct {
 	env   *env
-	info  gameInfo
+	info  games.Entry
 	back  screen
 	today []store.Result
 	all   []store.Result
 	err   string
 }
 
-func newBoard(e *env, info gameInfo, back screen) *boardScreen {
+func newBoard(e *env, info games.Entry, back screen) *boardScreen {
 	b := &boardScreen{env: e, info: info, back: back}
 	var err1, err2 error
 	b.today, err1 = e.store.Board(info.Key(), store.Day(e.now()), 8)
@@ -96,7 +97,7 @@ func (b *boardScreen) rows(title string, rs []store.Result) string {
 			won = "won "
 		}
 		pts := ""
-		if b.info.Points {
+		if b.info.Game.Points {
 			pts = fmt.Sprintf("%6d pts", r.Score)
 		}
 		name := sanitize(r.Name, 20)
@@ -114,7 +115,7 @@ func (b *boardScreen) rows(title string, rs []store.Result) string {
 
 func (b *boardScreen) view() string {
 	var sb strings.Builder
-	sb.WriteString(titleStyle.Render("Leaderboards: "+b.info.Title) + "\n\n")
+	sb.WriteString(titleStyle.Render("Leaderboards: "+b.info.Title()) + "\n\n")
 	if b.err != "" {
 		sb.WriteString(warnStyle.Render(b.err) + "\n")
 	} else {
@@ -130,8 +131,8 @@ func (b *boardScreen) view() string {
 	return sb.String()
 }
 
-func rankWords(info gameInfo) string {
-	if info.Points {
+func rankWords(info games.Entry) string {
+	if info.Game.Points {
 		return "points, time, moves"
 	}
 	return "time, moves"

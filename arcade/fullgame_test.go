@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/games/klondike"
 )
 
@@ -146,23 +147,23 @@ func TestWholeKlondikeByMouse(t *testing.T) {
 
 // Every solitaire, one solver-won deal each, played to a win by mouse.
 func TestEveryGameWonByMouse(t *testing.T) {
-	for _, info := range catalogue {
-		if info.Solve == nil || info.New == nil || info.Variant == "4suit" {
+	for _, info := range games.Default().Entries() {
+		if info.Game.Solve == nil || info.Game.New == nil || info.Variant.Name == "4suit" {
 			continue
 		}
 		t.Run(info.Key(), func(t *testing.T) {
 			var spec engine.Spec
 			var moves []engine.Action
 			for seed := uint64(1); seed < 40 && moves == nil; seed++ {
-				spec = engine.Spec{Game: info.Game, Variant: info.Variant, Seed: seed}
-				if r := info.Solve(spec, 300_000); r.Outcome == engine.Solved {
+				spec = engine.Spec{Game: info.Game.Name, Variant: info.Variant.Name, Seed: seed}
+				if r := info.Game.Solve(spec, 300_000); r.Outcome == engine.Solved {
 					moves = r.Moves
 				}
 			}
 			require.NotNil(t, moves, "no deal solved")
 			e, _ := testEnv(t)
 			e.height = 60
-			g, err := info.New(spec, loadOptions(e, info))
+			g, err := info.Game.New(spec, loadOptions(e, info))
 			require.NoError(t, err)
 			s := newGameScreen(e, info, g, nil)
 			var sc screen = s

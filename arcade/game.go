@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/store"
 )
 
@@ -52,12 +53,12 @@ type hintMsg struct {
 // prints the sentence of an illegal one.
 type gameScreen struct {
 	env   *env
-	info  gameInfo
+	info  games.Entry
 	g     engine.Solitaire
 	start time.Time     // when the current stretch of play began
 	prior time.Duration // play time before it (from a save)
 	hints int           // hints used
-	opts  options       // the options this deal was dealt with
+	opts  games.Options // the options this deal was dealt with
 	daily bool          // today's deal, for the daily board and streaks
 	day   string        // which day's deal ("2026-11-30")
 
@@ -74,27 +75,23 @@ type gameScreen struct {
 	done     bool // won and recorded: nothing left to save
 }
 
-// newSeed picks a random deal for a game. FreeCell deals come from the
-// classic 32,000, skipping 11982, the one that cannot be won.
-func newSeed(info gameInfo) uint64 {
-	if info.Game == "freecell" {
-		for {
-			n := rand.Uint64N(32000) + 1
-			if n != 11982 {
-				return n
-			}
+// newSeed picks a random deal from the game's range.
+func newSeed(info games.Entry) uint64 {
+	r := info.Game.Deals
+	for {
+		if n := r.First + rand.Uint64N(r.Last-r.First+1); r.Contains(n) {
+			return n
 		}
 	}
-	return rand.Uint64N(1_000_000_000) + 1
 }
 
 // openGame resumes the player's saved game of this kind, or deals a new one.
-func openGame(e *env, info gameInfo) (*gameScreen, error) {
+func openGame(e *env, info games.Entry) (*gameScreen, error) {
 	if !e.player.Guest {
 		data, err := e.store.GetSave(e.player.ID, info.Key())
 		switch {
 		case err == nil:
-			g, sv, err := decodeSave(data, info.New)
+			g, sv, err := decodeSave(data, info.Game.New)
 			if err == nil {
 				s := newGameScreen(e, info, g, sv.Options)
 				s.prior = sv.Elapsed
@@ -116,20 +113,20 @@ func openGame(e *env, info gameInfo) (*gameScreen, error) {
 	return dealNew(e, info)
 }
 
-func dealNew(e *env, info gameInfo) (*gameScreen, error) {
+func dealNew(e *env, info games.Entry) (*gameScreen, error) {
 	return dealSpec(e, info, freshSpec(e, info, loadOptions(e, info)))
 }
 
-func dealSpec(e *env, info gameInfo, spec engine.Spec) (*gameScreen, error) {
+func dealSpec(e *env, info games.Entry, spec engine.Spec) (*gameScreen, error) {
 	opts := loadOptions(e, info)
-	g, err := info.New(spec, opts)
+	g, err := info.Game.New(spec, opts)
 	if err != nil {
 		return nil, err
 	}
 	return newGameScreen(e, info, g, opts), nil
 }
 
-func newGameScreen(e *env, info gameInfo, g engine.Solitaire, opts options) *gameScreen {
+func newGameScreen(e *env, info games.Entry, g engine.Solitaire, opts games.Options) *gameScreen {
 	s := &gameScreen{env: e, info: info, g: g, start: e.now(), opts: opts}
 	s.cursor = s.firstCursor()
 	return s
@@ -374,9 +371,7 @@ func (s *gameScreen) do(a engine.Action) (screen, tea.Cmd) {
 	if s.g.Won() {
 		return s.win()
 	}
-	if s.info.Game == "spider" {
-		// Spider's check searches the reachable positions and can take
-		// a noticeable moment: it runs on a rebuilt copy instead.
+	if s.info.Game.StuckAside {
 		return s, s.stuckLater()
 	}
 	if s.g.Stuck() {
@@ -390,7 +385,7 @@ const stuckText = "No move can change this position: u undo, r restart, n new de
 // replayed rebuilds the game from its deal and history, for work done off
 // the screen's goroutine that must not touch the live game.
 func (s *gameScreen) replayed() func() (engine.Solitaire, bool) {
-	spec, hist, opts, newGame := s.g.Spec(), s.g.History(), s.opts, s.info.New
+	spec, hist, opts, newGame := s.g.Spec(), s.g.History(), s.opts, s.info.Game.New
 	return func() (engine.Solitaire, bool) {
 		g, err := newGame(spec, opts)
 		if err != nil {
@@ -429,7 +424,7 @@ func recovering(e *env, what string, failed tea.Msg, cmd func() tea.Msg) tea.Cmd
 	}
 }
 
-// hint asks the game for a hint. A solver-backed hint (FreeCell) can take a
+// hint asks the game for a hint. A solver-backed hint (HintAside) can take a
 // moment, so it runs on a copy of the game rebuilt from its history, off the
 // screen's goroutine; the screen stays live and drops the answer if the
 // position changed meanwhile.
@@ -438,7 +433,7 @@ func (s *gameScreen) hint() tea.Cmd {
 		s.setMsg(msgWarn, "No hints left in this game.")
 		return nil
 	}
-	if s.info.Game != "freecell" {
+	if !s.info.Game.HintAside {
 		a, why, ok := s.g.Hint()
 		s.showHint(a, why, ok)
 		return nil
@@ -480,7 +475,7 @@ func (s *gameScreen) result(won bool) store.Result {
 		Account: s.env.player.ID, Name: s.env.player.Name,
 		Spec: spec.String(), Key: spec.Key(), Won: won,
 		Score: s.g.Score(), Moves: s.g.Moves(), Elapsed: s.elapsed().Round(time.Second),
-		Finished: s.env.now().UTC(), Daily: s.daily, Day: s.day,
+		Finished: s.env.now().UTC(), Daily: s.daily, Day: s.day, ByPoints: s.info.Game.Points,
 	}
 }
 
@@ -647,12 +642,12 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 func (s *gameScreen) view() string {
 	e := s.env
 	var b strings.Builder
-	head := titleStyle.Render(s.info.Title)
+	head := titleStyle.Render(s.info.Title())
 	if s.daily {
 		head += okStyle.Render(" today")
 	}
 	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", s.g.Moves(), fmtDuration(s.elapsed()), hintsPerGame-s.hints)
-	if s.info.Points {
+	if s.info.Game.Points {
 		stats = fmt.Sprintf("Score %d  ", s.g.Score()) + stats
 	}
 	line := head + "  " + stats
@@ -773,7 +768,7 @@ func (s *gameScreen) promptKey(k tea.KeyPressMsg) (screen, tea.Cmd) {
 			s.setMsg(msgErr, "A deal number is a whole number from 1 up.")
 			return s, nil
 		}
-		spec := engine.Spec{Game: s.info.Game, Variant: s.info.Variant, Seed: n}
+		spec := engine.Spec{Game: s.info.Game.Name, Variant: s.info.Variant.Name, Seed: n}
 		return s.redeal(spec)
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' && len(*s.prompt) < 12 {

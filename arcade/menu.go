@@ -5,28 +5,29 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/games"
 )
 
 // menuItem is a line of the menu: a game, or a table game still to come.
 type menuItem struct {
 	title string
-	info  gameInfo
+	info  games.Entry
 	soon  string // non-empty: listed, not playable yet
 }
 
-func menuItems() []menuItem {
+func menuItems(c *games.Catalogue) []menuItem {
 	var items []menuItem
-	for _, g := range catalogue {
-		it := menuItem{title: g.Title, info: g}
-		if g.New == nil {
-			it.soon = "coming soon"
+	for _, g := range c.Entries() {
+		it := menuItem{title: g.Title(), info: g}
+		if !g.Playable() {
+			it.soon = g.Game.Soon
+			if it.soon == "" {
+				it.soon = "coming soon"
+			}
 		}
 		items = append(items, it)
 	}
-	items = append(items,
-		menuItem{title: "Spite and Malice", soon: "coming soon: a two-player race, against the computer or a friend"},
-		menuItem{title: "Kings in the Corner", soon: "coming soon: build down around the table, 2 to 4 players"},
-	)
 	return items
 }
 
@@ -38,7 +39,7 @@ type menu struct {
 	top    int // first line of the list on screen, for mouse hits
 }
 
-func newMenu(e *env) *menu { return &menu{env: e, items: menuItems()} }
+func newMenu(e *env) *menu { return &menu{env: e, items: menuItems(e.games)} }
 
 func (m *menu) minSize() (int, int) { return 44, 16 }
 
@@ -144,8 +145,8 @@ func (m *menu) view() string {
 		}
 	}
 	b.WriteString("\n")
-	if it := m.items[m.cursor]; it.soon == "" && it.info.Blurb != "" {
-		b.WriteString(faintStyle.Render(it.info.Blurb) + "\n")
+	if it := m.items[m.cursor]; it.soon == "" && it.info.Variant.Blurb != "" {
+		b.WriteString(faintStyle.Render(it.info.Variant.Blurb) + "\n")
 	} else {
 		b.WriteString("\n")
 	}

@@ -39,6 +39,7 @@ type Pools struct {
 }
 
 type pool struct {
+	entry    games.Entry
 	spec     engine.Spec // game and variant; the seed varies
 	solve    solveFunc
 	budget   int // positions per try
@@ -46,17 +47,19 @@ type pool struct {
 	fallback []uint64
 }
 
-// NewPools makes a pool for every catalogue entry that deals winnable deals.
-func NewPools(log *slog.Logger) *Pools {
+// NewPools makes a pool for every entry of the catalogue that deals
+// winnable deals.
+func NewPools(c *games.Catalogue, log *slog.Logger) *Pools {
 	p := &Pools{pools: map[string]*pool{}, wake: make(chan struct{}, 1), log: log}
-	for _, g := range catalogue {
-		if g.Solve == nil || !g.WinnableOnly {
+	for _, g := range c.Entries() {
+		if g.Game.Solve == nil || !g.Variant.Winnable {
 			continue
 		}
 		p.pools[g.Key()] = &pool{
-			spec:     engine.Spec{Game: g.Game, Variant: g.Variant, Winnable: true},
-			solve:    g.Solve,
-			budget:   games.All[g.Game].Nodes,
+			entry:    g,
+			spec:     engine.Spec{Game: g.Game.Name, Variant: g.Variant.Name, Winnable: true},
+			solve:    g.Game.Solve,
+			budget:   g.Game.Nodes,
 			fallback: wonSeeds(g.Key()),
 		}
 	}
@@ -107,7 +110,7 @@ func (p *Pools) Run(ctx context.Context) {
 			return
 		}
 		spec := pl.spec
-		spec.Seed = rand.Uint64N(1_000_000_000) + 1
+		spec.Seed = newSeed(pl.entry)
 		r := pl.solve(spec, pl.budget)
 		if r.Outcome != engine.Solved {
 			continue

@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/games/tripeaks"
 )
 
 func TestWinnableDealsAreSolverWon(t *testing.T) {
 	e, _ := testEnv(t)
-	e.pools = NewPools(slog.New(slog.DiscardHandler))
-	info, ok := findGame("tripeaks")
+	e.pools = NewPools(games.Default(), slog.New(slog.DiscardHandler))
+	info, ok := games.Default().Entry("tripeaks")
 	require.True(t, ok)
 	for range 5 {
 		s, err := dealNew(e, info)
@@ -34,7 +35,8 @@ func TestWinnableDealsAreSolverWon(t *testing.T) {
 
 func TestPoolFillsInBackground(t *testing.T) {
 	p := &Pools{pools: map[string]*pool{}, wake: make(chan struct{}, 1), log: slog.New(slog.DiscardHandler)}
-	p.pools["tripeaks"] = &pool{spec: engine.Spec{Game: "tripeaks", Winnable: true}, solve: tripeaks.Solve, budget: 200_000}
+	tp, _ := games.Default().Entry("tripeaks")
+	p.pools["tripeaks"] = &pool{entry: tp, spec: engine.Spec{Game: "tripeaks", Winnable: true}, solve: tripeaks.Solve, budget: 200_000}
 	_, ok := p.Take("tripeaks")
 	require.False(t, ok, "an empty pool with no kept report has nothing")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -54,7 +56,7 @@ func TestPoolFillsInBackground(t *testing.T) {
 
 func TestStrategyScreen(t *testing.T) {
 	e, _ := testEnv(t)
-	info, _ := findGame("tripeaks")
+	info, _ := games.Default().Entry("tripeaks")
 	v := newStrategy(e, info, newMenu(e)).view()
 	require.Contains(t, v, "Our solver, seeing every card, won")
 	require.Contains(t, v, "sshuffle solve tripeaks")

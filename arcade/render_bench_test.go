@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/games"
 )
 
 // BenchmarkGameFrame is one frame of a Klondike game at 80x24 after a
@@ -15,7 +17,7 @@ func BenchmarkGameFrame(b *testing.B) {
 	}{{"klondike", 0}, {"spider2", 4}} {
 		b.Run(c.name, func(b *testing.B) {
 			e, _ := testEnv(b)
-			s, err := dealNew(e, catalogue[c.index])
+			s, err := dealNew(e, games.Default().Entries()[c.index])
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 )
 
 // saveVersion is bumped when the save format changes; an older save is then
@@ -21,15 +22,15 @@ type savedGame struct {
 	Actions []engine.Action `json:"actions"`
 	Elapsed time.Duration   `json:"elapsed"`
 	Hints   int             `json:"hints"`
-	Options options         `json:"options,omitempty"`
+	Options games.Options   `json:"options,omitempty"`
 }
 
-func encodeSave(g engine.Solitaire, opts options, elapsed time.Duration, hints int) ([]byte, error) {
+func encodeSave(g engine.Solitaire, opts games.Options, elapsed time.Duration, hints int) ([]byte, error) {
 	return json.Marshal(savedGame{V: saveVersion, Spec: g.Spec().String(), Actions: g.History(), Elapsed: elapsed, Hints: hints, Options: opts})
 }
 
 // decodeSave rebuilds the game by replaying the moves on a fresh deal.
-func decodeSave(data []byte, newGame func(engine.Spec, options) (engine.Solitaire, error)) (engine.Solitaire, savedGame, error) {
+func decodeSave(data []byte, newGame func(engine.Spec, games.Options) (engine.Solitaire, error)) (engine.Solitaire, savedGame, error) {
 	var s savedGame
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, s, fmt.Errorf("the save is damaged (%v)", err)

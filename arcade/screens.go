@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/games"
 	"sshuffle/store"
 )
 
@@ -106,7 +107,7 @@ func sanitize(s string, max int) string {
 type helpScreen struct {
 	env  *env
 	back screen
-	game *gameInfo
+	game *games.Entry
 }
 
 // pressed: a key or a click, either of which leaves a screen that is only
@@ -119,7 +120,7 @@ func pressed(msg tea.Msg) bool {
 	return false
 }
 
-func newHelp(e *env, back screen, g *gameInfo) *helpScreen {
+func newHelp(e *env, back screen, g *games.Entry) *helpScreen {
 	return &helpScreen{env: e, back: back, game: g}
 }
 
@@ -152,15 +153,32 @@ func (h *helpScreen) view() string {
 		{"q", "back to the menu (your game is saved)"},
 		{"mouse", "click a card then its place, or drag it; double-click sends it home"},
 	}
+	if h.game != nil {
+		// In a game, the keys whose meaning differs say what they do here.
+		keys := h.game.Game.Keys
+		for i := 0; i < len(rows); i++ {
+			switch rows[i][0] {
+			case "f or .":
+				rows[i][1] = keys.Home
+			case "d or s":
+				if keys.Draw == "" {
+					rows = append(rows[:i], rows[i+1:]...)
+					i--
+				} else {
+					rows[i][1] = keys.Draw
+				}
+			}
+		}
+	}
 	for _, r := range rows {
 		b.WriteString(fmt.Sprintf("  %-20s %s\n", keyStyle.Render(r[0]), r[1]))
 	}
 	if !h.env.color {
 		b.WriteString("\n  Cards in (round brackets) are red, in [square brackets] black.\n")
 	}
-	if h.game != nil && h.game.Rules != "" {
-		b.WriteString("\n" + titleStyle.Render(h.game.Title) + "\n")
-		b.WriteString(wrap(h.game.Rules, min(h.env.width-2, 78)) + "\n")
+	if h.game != nil && h.game.Game.Rules != "" {
+		b.WriteString("\n" + titleStyle.Render(h.game.Title()) + "\n")
+		b.WriteString(wrap(h.game.Game.Rules, min(h.env.width-2, 78)) + "\n")
 	}
 	b.WriteString("\n" + faintStyle.Render("Any key to go back."))
 	return b.String()
@@ -228,12 +246,12 @@ func (p *profileScreen) view() string {
 		b.WriteString(warnStyle.Render(p.err) + "\n")
 	} else {
 		b.WriteString(fmt.Sprintf("  %-24s %6s %6s %6s %10s %10s %7s\n", "Game", "Played", "Won", "Win %", "Best score", "Best time", "Streak"))
-		for _, g := range catalogue {
+		for _, g := range p.env.games.Entries() {
 			st := p.stats[g.Key()]
 			pct, best, bt := "-", "-", "-"
 			if st.Played > 0 {
 				pct = fmt.Sprintf("%d%%", st.Won*100/st.Played)
-				if g.Points {
+				if g.Game.Points {
 					best = fmt.Sprint(st.BestScore)
 				}
 			}
@@ -244,7 +262,7 @@ func (p *profileScreen) view() string {
 			if sk, err := p.env.store.Streak(p.env.player.ID, g.Key(), p.env.now()); err == nil && sk.Best > 0 {
 				streak = fmt.Sprintf("%d/%d", sk.Current, sk.Best)
 			}
-			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", g.Title, st.Played, st.Won, pct, best, bt, streak))
+			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", g.Title(), st.Played, st.Won, pct, best, bt, streak))
 		}
 	}
 	b.WriteString("\n" + faintStyle.Render("Streak: days in a row you won today's deal, now/best. Any key to go back."))
@@ -255,13 +273,13 @@ func (p *profileScreen) view() string {
 
 type resultScreen struct {
 	env  *env
-	info gameInfo
+	info games.Entry
 	r    store.Result
 	best store.Stats
 	err  error
 }
 
-func newResult(e *env, info gameInfo, r store.Result, recErr error) *resultScreen {
+func newResult(e *env, info games.Entry, r store.Result, recErr error) *resultScreen {
 	rs := &resultScreen{env: e, info: info, r: r, err: recErr}
 	if !e.player.Guest && recErr == nil {
 		rs.best, _ = e.store.StatsFor(e.player.ID, info.Key())
@@ -289,8 +307,8 @@ func (r *resultScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (r *resultScreen) view() string {
 	var b strings.Builder
-	b.WriteString(titleStyle.Render("You won "+r.info.Title+"!") + "\n\n")
-	if r.info.Points {
+	b.WriteString(titleStyle.Render("You won "+r.info.Title()+"!") + "\n\n")
+	if r.info.Game.Points {
 		b.WriteString(fmt.Sprintf("  Score  %d\n", r.r.Score))
 	}
 	b.WriteString(fmt.Sprintf("  Moves  %d\n  Time   %s\n\n", r.r.Moves, fmtDuration(r.r.Elapsed)))
@@ -301,7 +319,7 @@ func (r *resultScreen) view() string {
 		b.WriteString(errStyle.Render("  Your result could not be stored: "+r.err.Error()) + "\n")
 	default:
 		b.WriteString(fmt.Sprintf("  Your best: time %s", fmtDuration(r.best.BestTime)))
-		if r.info.Points {
+		if r.info.Game.Points {
 			b.WriteString(fmt.Sprintf(", score %d", r.best.BestScore))
 		}
 		b.WriteString(fmt.Sprintf("   (won %d of %d)\n", r.best.Won, r.best.Played))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/games/klondike"
 	"sshuffle/store"
 )
@@ -29,13 +30,13 @@ func testEnv(t testing.TB) (*env, *fakeClock) {
 	_, err = st.CreateAccount(id, "tess")
 	require.NoError(t, err)
 	return &env{
-		store: st, log: slog.New(slog.DiscardHandler), now: clk.now,
+		games: games.Default(), store: st, log: slog.New(slog.DiscardHandler), now: clk.now,
 		player: &player{ID: id, Name: "tess"}, unicode: true, color: true,
 		width: 80, height: 24, idle: 30 * time.Minute,
 	}, clk
 }
 
-func klondikeInfo() gameInfo { return catalogue[0] }
+func klondikeInfo() games.Entry { return games.Default().Entries()[0] }
 
 // nearWin: everything home but the Queen and King of spades, which sit in
 // columns 1 and 2.
@@ -271,12 +272,12 @@ func TestSanitize(t *testing.T) {
 
 func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	e, _ := testEnv(t)
-	info, ok := findGame("freecell")
+	info, ok := games.Default().Entry("freecell")
 	require.True(t, ok)
 	s, err := dealNew(e, info)
 	require.NoError(t, err)
-	require.True(t, s.opts.on("auto"), "safe auto-moves are on by default")
-	require.False(t, s.opts.on("return"))
+	require.True(t, s.opts.On("auto"), "safe auto-moves are on by default")
+	require.False(t, s.opts.On("return"))
 	seed := s.g.Spec().Seed
 	require.True(t, seed >= 1 && seed <= 32000 && seed != 11982)
 
@@ -317,10 +318,10 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	sc = press(sc, "space")
 	sc = press(sc, "esc")
 	require.Same(t, g, sc)
-	require.True(t, g.opts.on("auto"), "the game in progress keeps its options")
+	require.True(t, g.opts.On("auto"), "the game in progress keeps its options")
 	n, err := dealNew(e, info)
 	require.NoError(t, err)
-	require.False(t, n.opts.on("auto"))
+	require.False(t, n.opts.On("auto"))
 }
 
 func TestHints(t *testing.T) {
@@ -336,7 +337,7 @@ func TestHints(t *testing.T) {
 	require.Contains(t, s.msg, "No hints left")
 
 	// FreeCell: worked out off the screen's goroutine, then shown.
-	info, _ := findGame("freecell")
+	info, _ := games.Default().Entry("freecell")
 	f, err := dealSpec(e, info, engine.Spec{Game: "freecell", Seed: 617})
 	require.NoError(t, err)
 	_, cmd := f.update(tea.KeyPressMsg{Code: 't', Text: "t"})
@@ -356,7 +357,7 @@ func TestHints(t *testing.T) {
 
 func TestSpiderStuckCheckRunsAside(t *testing.T) {
 	e, _ := testEnv(t)
-	info, _ := findGame("spider/1suit")
+	info, _ := games.Default().Entry("spider/1suit")
 	s, err := dealSpec(e, info, engine.Spec{Game: "spider", Variant: "1suit", Seed: 3})
 	require.NoError(t, err)
 	_, cmd := s.do(engine.Action{Kind: engine.Draw})
@@ -374,8 +375,8 @@ func TestSpiderStuckCheckRunsAside(t *testing.T) {
 
 func TestTodaysDealStreakAndBoards(t *testing.T) {
 	e, clk := testEnv(t)
-	e.pools = NewPools(slog.New(slog.DiscardHandler))
-	info, _ := findGame("tripeaks")
+	e.pools = NewPools(games.Default(), slog.New(slog.DiscardHandler))
+	info, _ := games.Default().Entry("tripeaks")
 	a, err := openDaily(e, info)
 	require.NoError(t, err)
 	require.True(t, a.daily)
@@ -389,7 +390,7 @@ func TestTodaysDealStreakAndBoards(t *testing.T) {
 	require.Equal(t, a.g.Spec(), b.g.Spec())
 
 	// Win it by following the solver, then: a daily result, a streak, a board.
-	r := info.Solve(a.g.Spec(), 1_000_000)
+	r := info.Game.Solve(a.g.Spec(), 1_000_000)
 	require.Equal(t, engine.Solved, r.Outcome)
 	var sc screen = a
 	for _, m := range r.Moves {

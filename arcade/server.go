@@ -18,6 +18,7 @@ import (
 	wishtea "charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 
+	"sshuffle/games"
 	"sshuffle/store"
 )
 
@@ -35,6 +36,8 @@ type Config struct {
 	// FPS caps screen updates a second; it also sets the floor on the
 	// time from a key to its echo (about two frames). 0 means 60.
 	FPS int
+	// Games are the games on offer; nil means games.Default().
+	Games *games.Catalogue
 	// FillPools runs the solver in the background to find fresh winnable
 	// deals; off, winnable deals come from the kept solver reports only.
 	FillPools bool
@@ -65,12 +68,16 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.Games == nil {
+		c.Games = games.Default()
+	}
 }
 
 // Server is the arcade's SSH server.
 type Server struct {
 	cfg       Config
 	store     *store.Store
+	games     *games.Catalogue
 	ssh       *ssh.Server
 	log       *slog.Logger
 	pools     *Pools
@@ -91,11 +98,12 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 	s := &Server{
 		cfg:      cfg,
 		store:    st,
+		games:    cfg.Games,
 		log:      cfg.Logger,
 		sessions: map[*tea.Program]struct{}{},
 		perAddr:  map[string]int{},
 		conns:    map[string]int{},
-		pools:    NewPools(cfg.Logger),
+		pools:    NewPools(cfg.Games, cfg.Logger),
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopPools = cancel

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/games"
 	"sshuffle/reports"
 )
 
@@ -13,11 +14,11 @@ import (
 // how the player is doing.
 type strategyScreen struct {
 	env  *env
-	info gameInfo
+	info games.Entry
 	back screen
 }
 
-func newStrategy(e *env, info gameInfo, back screen) *strategyScreen {
+func newStrategy(e *env, info games.Entry, back screen) *strategyScreen {
 	return &strategyScreen{env: e, info: info, back: back}
 }
 
@@ -33,10 +34,10 @@ func (s *strategyScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 func (s *strategyScreen) view() string {
 	width := min(s.env.width-2, 78)
 	var b strings.Builder
-	b.WriteString(titleStyle.Render("Rules and strategy: "+s.info.Title) + "\n\n")
-	b.WriteString(wrap(s.info.Rules, width) + "\n\n")
-	if s.info.Strategy != "" {
-		b.WriteString(wrap(s.info.Strategy, width) + "\n\n")
+	b.WriteString(titleStyle.Render("Rules and strategy: "+s.info.Title()) + "\n\n")
+	b.WriteString(wrap(s.info.Game.Rules, width) + "\n\n")
+	if s.info.Game.Strategy != "" {
+		b.WriteString(wrap(s.info.Game.Strategy, width) + "\n\n")
 	}
 	if r, ok := reports.For(s.info.Key()); ok && r.Deals > 0 {
 		b.WriteString(wrap(fmt.Sprintf("Our solver, seeing every card, won %d of %d deals (%.1f%%). Measured with: %s",

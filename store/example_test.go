@@ -36,7 +36,7 @@ func Example() {
 	_ = st.RecordResult(store.Result{
 		Account: acc.ID, Name: "ace_of_spades", Spec: spec, Key: "klondike/draw1",
 		Won: true, Score: 640, Moves: 112, Elapsed: 4 * time.Minute, Finished: now,
-		Daily: true, Day: today,
+		Daily: true, Day: today, ByPoints: true, // the game registry says Klondike ranks by points
 	})
 	streak, _ := st.Streak(acc.ID, "klondike/draw1", now)
 	board, _ := st.Board("klondike/draw1", today, 10)

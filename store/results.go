@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -25,6 +24,10 @@ type Result struct {
 	Finished time.Time     //
 	Daily    bool          // this was the key's deal of the day
 	Day      string        // "2026-11-30" (UTC) when Daily; the day of Finished if left empty
+	// ByPoints: the game's boards rank by points after won/lost. The
+	// store knows records, not games: the caller says so from the game
+	// registry, and it is kept on the record.
+	ByPoints bool `json:",omitempty"`
 }
 
 // Stats are one account's totals for one key.
@@ -44,24 +47,14 @@ type Streak struct {
 	LastDay string // last day whose daily deal was won, "" if none
 }
 
-// pointsGames are the games whose boards rank by points after won/lost.
-var pointsGames = map[string]bool{"klondike": true, "spider": true, "tripeaks": true}
-
-// ByPoints reports whether boards for key ("game/variant") rank by points:
-// true for Klondike, Spider and TriPeaks.
-func ByPoints(key string) bool {
-	game, _, _ := strings.Cut(key, "/")
-	return pointsGames[game]
-}
-
 // rankKey is 33 bytes that sort in board order: won first, then higher
-// points (if the key ranks by points), less time, fewer moves, earlier finish.
+// points (if the result ranks by points), less time, fewer moves, earlier finish.
 func rankKey(r Result) []byte {
 	b := make([]byte, 33)
 	if !r.Won {
 		b[0] = 1
 	}
-	if ByPoints(r.Key) {
+	if r.ByPoints {
 		// order-preserving int64 -> uint64, then inverted so higher comes first
 		binary.BigEndian.PutUint64(b[1:], math.MaxUint64-(uint64(int64(r.Score))^(1<<63)))
 	}

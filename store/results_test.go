@@ -138,10 +138,13 @@ func (r Result) withDay(d time.Time) Result { r.Day = Day(d); return r }
 
 func TestBoardOrder(t *testing.T) {
 	s, _ := openTemp(t)
+	// Which games rank by points is the registry's to say; the record
+	// carries it.
+	byPoints := map[string]bool{"klondike/draw3": true, "tripeaks": true}
 	rec := func(acc, key string, won bool, score, moves int, el time.Duration, fin time.Time) {
 		t.Helper()
 		require.NoError(t, s.RecordResult(Result{Account: acc, Name: acc, Key: key, Spec: key + "/1",
-			Won: won, Score: score, Moves: moves, Elapsed: el, Finished: fin}))
+			Won: won, Score: score, Moves: moves, Elapsed: el, Finished: fin, ByPoints: byPoints[key]}))
 	}
 	// Klondike ranks by points after won/lost.
 	k := "klondike/draw3"
@@ -206,7 +209,7 @@ func TestBoardOnePerAccount(t *testing.T) {
 	k := "spider/1suit"
 	add := func(acc string, won bool, score int, fin time.Time, dailyDay string) {
 		t.Helper()
-		r := Result{Account: acc, Name: "old-" + acc, Key: k, Spec: fmt.Sprintf("%s/%d", k, fin.Unix()), Won: won, Score: score, Elapsed: time.Minute, Finished: fin}
+		r := Result{Account: acc, Name: "old-" + acc, Key: k, Spec: fmt.Sprintf("%s/%d", k, fin.Unix()), Won: won, Score: score, Elapsed: time.Minute, Finished: fin, ByPoints: true}
 		if dailyDay != "" {
 			r.Daily, r.Day = true, dailyDay
 		}

@@ -161,7 +161,7 @@ func TestSolveAndReplayCommands(t *testing.T) {
 	// budget of one thread times their number unless --nodes says.
 	out.Reset()
 	require.Equal(t, 0, run([]string{"solve", "klondike", "--draw", "3", "--deals", "1-6", "--workers", "1", "--threads", "2"}, &out, &errb), errb.String())
-	require.Contains(t, out.String(), fmt.Sprintf("deals 1-6 (6), budget %d positions, 1 workers of 2 threads each", 2*games.All["klondike"].Nodes))
+	require.Contains(t, out.String(), fmt.Sprintf("deals 1-6 (6), budget %d positions, 1 workers of 2 threads each", 2*klondikeNodes(t)))
 	require.Regexp(t, `solved \d+ \(`, out.String())
 	for _, bad := range [][]string{{"solve", "freecell", "--threads", "2"}, {"solve", "klondike", "--threads", "0"}} {
 		errb.Reset()
@@ -178,4 +178,10 @@ func TestSolveAndReplayCommands(t *testing.T) {
 		require.NotContains(t, out.String(), "impossible")
 		require.NotEmpty(t, errb.String())
 	}
+}
+
+func klondikeNodes(t *testing.T) int {
+	g, ok := games.Default().Game("klondike")
+	require.True(t, ok)
+	return g.Nodes
 }
