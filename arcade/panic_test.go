@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"sshuffle/engine"
-	"sshuffle/internal/sshtest"
 	"sshuffle/games"
+	"sshuffle/internal/sshtest"
 )
 
 // boom is a game whose every draw panics: a stand-in for any bug in a
