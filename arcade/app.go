@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,6 +39,10 @@ type env struct {
 	width   int
 	height  int
 	idle    time.Duration
+	bg      *searches     // the server's cap on background searches; nil: none
+	done    chan struct{} // closed when the session ends; nil: never
+	bgState *background
+	metrics *metrics // nil in model tests
 }
 
 // screen is one page of the UI. Each screen is its own small model; the app
@@ -68,6 +73,7 @@ type app struct {
 	lastInput time.Time
 	notice    string
 	quitting  bool
+	drawn     atomic.Int64 // width<<32 | height, readable from other goroutines
 }
 
 func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
@@ -77,13 +83,17 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
 		pools:   s.pools,
 		log:     s.log,
 		now:     s.cfg.Now,
-		unicode: wantsUnicode(sess.Environ()),
+		unicode: wantsUnicode(clientEnv(sess)),
 		color:   true,
 		width:   pty.Window.Width,
 		height:  pty.Window.Height,
 		idle:    s.cfg.IdleTimeout,
+		bg:      s.searches,
+		done:    make(chan struct{}),
+		metrics: s.metrics,
 	}
 	a := &app{env: e, lastInput: e.now()}
+	a.drawn.Store(int64(e.width)<<32 | int64(e.height))
 	p, first, err := s.identify(sess)
 	e.player = p
 	switch {
@@ -188,6 +198,7 @@ func (a *app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		if m.Width > 0 && m.Height > 0 {
 			a.env.width, a.env.height = m.Width, m.Height
+			a.drawn.Store(int64(m.Width)<<32 | int64(m.Height))
 		}
 	case tea.ColorProfileMsg:
 		a.env.color = m.Profile > colorprofile.Ascii

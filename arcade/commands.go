@@ -13,6 +13,7 @@ const usage = `sshuffle: card games over SSH
 
   ssh -p 2222 HOST            play (needs a terminal)
   ssh -p 2222 HOST help       this text
+  ssh -p 2222 HOST health     "ok" while the server takes players
   ssh -p 2222 HOST whoami     your account name and key fingerprint
   ssh -p 2222 HOST stats      your stats for every game
   ssh -p 2222 HOST top GAME   the all-time leaderboard of GAME
@@ -26,13 +27,22 @@ const usage = `sshuffle: card games over SSH
 func (s *Server) commandMiddleware() wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
 		return func(sess ssh.Session) {
-			args := sess.Command()
 			_, _, pty := sess.Pty()
+			if raw := sess.RawCommand(); len(raw) > MaxCommandLen {
+				// Refused before splitting: the library's splitter is
+				// quadratic in the length.
+				_, _ = fmt.Fprintf(sess.Stderr(), "sshuffle: that command is %d bytes long; commands are at most %d bytes. Try: ssh HOST help\n", len(raw), MaxCommandLen)
+				_ = sess.Exit(1)
+				return
+			}
+			args := sess.Command()
 			if len(args) == 0 && pty {
 				next(sess)
 				return
 			}
+			s.metrics.sessions.WithLabelValues("command").Inc()
 			out, code := s.runCommand(sess, args)
+			s.metrics.sessions.WithLabelValues("command").Dec()
 			if pty {
 				out = strings.ReplaceAll(out, "\n", "\r\n")
 			}
@@ -57,6 +67,11 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 	switch args[0] {
 	case "help", "--help", "-h":
 		return usage, 0
+	case "health":
+		if err := s.Health(); err != nil {
+			return "not ok: " + err.Error() + "\n", 1
+		}
+		return "ok\n", 0
 	case "whoami":
 		if id == "" {
 			return "You are a guest (no key). Make one with ssh-keygen -t ed25519 to keep your stats.\n", 0

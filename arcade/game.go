@@ -41,7 +41,8 @@ type stuckMsg struct {
 // hintMsg carries a hint worked out away from the screen's goroutine.
 type hintMsg struct {
 	screen *gameScreen
-	moves  int // the position it is for: the length of the history then
+	moves  int    // the position it is for: the length of the history then
+	pos    string // and its name, for the session's kept answers
 	a      engine.Action
 	why    string
 	ok     bool
@@ -176,7 +177,11 @@ func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	case tea.MouseReleaseMsg:
 		return s.release(msg.X, msg.Y)
 	case hintMsg:
-		if msg.screen == s && msg.moves == len(s.g.History()) {
+		current := msg.screen == s && msg.moves == len(s.g.History())
+		if !msg.failed {
+			s.env.background().keepHint(msg.pos, hintAnswer{a: msg.a, why: msg.why, ok: msg.ok, shown: current})
+		}
+		if current {
 			if msg.failed {
 				s.setMsg(msgWarn, "Sorry: the hint search hit an internal error (that one was free).")
 			} else {
@@ -400,11 +405,20 @@ func (s *gameScreen) replayed() func() (engine.Solitaire, bool) {
 	}
 }
 
+// stuckLater checks for a stuck position in the background. Only the
+// newest check of a session runs: one waiting for the session's search
+// slot when a newer move arrives gives up without searching.
 func (s *gameScreen) stuckLater() tea.Cmd {
 	rebuild, moves := s.replayed(), len(s.g.History())
+	b := s.env.background()
+	gen := b.stuckGen.Add(1)
 	return recovering(s.env, "stuck check", stuckMsg{screen: s, moves: moves}, func() tea.Msg {
-		g, ok := rebuild()
-		return stuckMsg{screen: s, moves: moves, stuck: ok && g.Stuck()}
+		var m tea.Msg
+		s.env.search("stuck", func() bool { return b.stuckGen.Load() == gen }, func() {
+			g, ok := rebuild()
+			m = stuckMsg{screen: s, moves: moves, stuck: ok && g.Stuck()}
+		})
+		return m
 	})
 }
 
@@ -438,15 +452,48 @@ func (s *gameScreen) hint() tea.Cmd {
 		s.showHint(a, why, ok)
 		return nil
 	}
+	b := s.env.background()
+	pos := s.position()
+	if h, ok := b.hints[pos]; ok {
+		// The same position was searched already: the answer is kept, and
+		// showing it again costs no hint.
+		if h.shown && h.ok {
+			s.showHintAgain(h.a, h.why)
+			return nil
+		}
+		b.hints[pos] = hintAnswer{a: h.a, why: h.why, ok: h.ok, shown: true}
+		s.showHint(h.a, h.why, h.ok)
+		return nil
+	}
+	if !b.hintBusy.CompareAndSwap(false, true) {
+		s.setMsg(msgInfo, "Still looking for a hint…")
+		return nil
+	}
 	rebuild, moves := s.replayed(), len(s.g.History())
 	s.setMsg(msgInfo, "Looking for a hint…")
-	return recovering(s.env, "hint", hintMsg{screen: s, moves: moves, failed: true}, func() tea.Msg {
-		m := hintMsg{screen: s, moves: moves}
-		if g, ok := rebuild(); ok {
-			m.a, m.why, m.ok = g.Hint()
-		}
+	return recovering(s.env, "hint", hintMsg{screen: s, moves: moves, pos: pos, failed: true}, func() tea.Msg {
+		defer b.hintBusy.Store(false)
+		m := hintMsg{screen: s, moves: moves, pos: pos, failed: true}
+		s.env.search("hint", nil, func() {
+			m.failed = false
+			if g, ok := rebuild(); ok {
+				m.a, m.why, m.ok = g.Hint()
+			}
+		})
 		return m
 	})
+}
+
+// position names the deal and the moves that led to the current position.
+func (s *gameScreen) position() string {
+	return s.g.Spec().String() + fmt.Sprint(s.g.History())
+}
+
+func (s *gameScreen) showHintAgain(a engine.Action, why string) {
+	hints := s.hints
+	s.showHint(a, why, true)
+	s.hints = hints
+	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d (again): %s", s.hints, hintsPerGame, why))
 }
 
 func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {

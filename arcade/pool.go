@@ -36,6 +36,7 @@ type Pools struct {
 	pools map[string]*pool
 	wake  chan struct{}
 	log   *slog.Logger
+	bg    *searches // shared with the players' hints; nil: no cap
 }
 
 type pool struct {
@@ -111,7 +112,10 @@ func (p *Pools) Run(ctx context.Context) {
 		}
 		spec := pl.spec
 		spec.Seed = newSeed(pl.entry)
-		r := pl.solve(spec, pl.budget)
+		var r engine.Result[engine.Action]
+		if !p.bg.run("pool", ctx.Done(), func() { r = pl.solve(spec, pl.budget) }) {
+			return
+		}
 		if r.Outcome != engine.Solved {
 			continue
 		}

@@ -59,6 +59,16 @@ type Store struct {
 
 	dailyMu    sync.Mutex
 	dailyLocks map[string]*dailyLock
+
+	// On disk only (dir != ""): the markers and the free-space floor.
+	dir        string
+	opts       Options
+	id         string
+	markerMu   sync.Mutex
+	seq        uint64        // the markers' last Seq, under markerMu
+	dirty      chan struct{} // a write happened since the markers were written
+	markerDone chan struct{}
+	writeErrs  atomic.Int64 // writes that failed, for metrics
 }
 
 // smallProfile is the tested small-memory profile from STACK-NOTES.
@@ -76,21 +86,82 @@ func smallProfile(opts badger.Options, logger *slog.Logger) badger.Options {
 		WithMetricsEnabled(false)
 }
 
-// Open opens (or creates) the store in dir. Badger's own messages go to
-// logger at warning level and above; a nil logger discards them.
+// Open opens (or creates) the store in dir with the default options.
+// Badger's own messages go to logger at warning level and above; a nil
+// logger discards them.
 func Open(dir string, logger *slog.Logger) (*Store, error) {
+	return OpenWith(dir, Options{Logger: logger})
+}
+
+// OpenWith opens (or creates) the store in dir. It refuses, with an error
+// that says why and what to do, a disk below the free-space floor, a
+// directory Badger would silently empty, files Badger cannot read, and a
+// store that is not the one last written here (see agree).
+func OpenWith(dir string, o Options) (*Store, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%w: empty directory (use OpenInMemory)", ErrInvalid)
 	}
+	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := badger.Open(smallProfile(badger.DefaultOptions(dir), logger))
+	if o.MinFree == 0 {
+		o.MinFree = DefaultMinFree
+	}
+	if o.freeSpace == nil {
+		o.freeSpace = statfsFree
+	}
+	if err := o.checkFree(dir); err != nil {
+		return nil, err
+	}
+	beside, err := readMarkerFile(markerPath(dir))
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", dir, err)
+		return nil, err
+	}
+	fresh, err := preflight(dir, beside)
+	if err != nil && !(o.Accept && errors.Is(err, ErrWrongStore)) {
+		return nil, err
+	}
+	db, err := openBadger(smallProfile(badger.DefaultOptions(dir), logger))
+	if err != nil {
+		return nil, err
+	}
+	inside, empty, err := readInsideMarker(db)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("%w: reading the marker of %s: %v", ErrDamaged, dir, err)
+	}
+	adopt, warn, err := agree(dir, inside, beside, empty)
+	if err != nil {
+		if !o.Accept {
+			_ = db.Close()
+			return nil, err
+		}
+		logger.Warn("store: accepted as it is (--accept-store)", "dir", dir, "found", err.Error())
+		adopt = true
+	}
+	if warn != "" {
+		logger.Warn("store: "+warn, "dir", dir)
 	}
 	s := newStore(db, logger)
+	s.dir, s.opts = dir, o
+	switch {
+	case inside != nil && !adopt:
+		s.id, s.seq = inside.ID, max(inside.Seq, beside.Seq)
+	case inside != nil:
+		s.id, s.seq = inside.ID, inside.Seq
+	default:
+		s.id = newStoreID()
+	}
+	if fresh || adopt {
+		if err := s.writeMarkers(); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
+		logger.Info("store: markers written", "dir", dir, "id", s.id, "new", fresh)
+	}
 	go s.gcLoop(gcEvery)
+	go s.markerLoop()
 	return s, nil
 }
 
@@ -103,6 +174,7 @@ func OpenInMemory() (*Store, error) {
 	}
 	s := newStore(db, logger)
 	close(s.gcDone) // no value log to collect
+	close(s.markerDone)
 	return s, nil
 }
 
@@ -113,6 +185,8 @@ func newStore(db *badger.DB, logger *slog.Logger) *Store {
 		now:        time.Now,
 		stop:       make(chan struct{}),
 		gcDone:     make(chan struct{}),
+		dirty:      make(chan struct{}, 1),
+		markerDone: make(chan struct{}),
 		dailyLocks: map[string]*dailyLock{},
 	}
 }
@@ -129,10 +203,15 @@ func (s *Store) Close() error {
 	close(s.stop)
 	s.mu.Unlock()
 	<-s.gcDone
+	<-s.markerDone
+	var merr error
+	if len(s.dirty) > 0 {
+		merr = s.writeMarkers()
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}
-	return nil
+	return merr
 }
 
 func (s *Store) gcLoop(every time.Duration) {
@@ -187,17 +266,37 @@ func (s *Store) view(fn func(txn *badger.Txn) error) error {
 }
 
 // update runs fn in a read-write transaction, retrying on conflicts. fn may
-// run several times and must not have side effects outside txn.
-func (s *Store) update(fn func(txn *badger.Txn) error) error {
+// run several times and must not have side effects outside txn. Below the
+// free-space floor it writes nothing and returns ErrNoSpace; a panic inside
+// Badger's write path comes back as an error, so one failed write is one
+// player's "not saved", never the server's end.
+func (s *Store) update(fn func(txn *badger.Txn) error) (err error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
 		return ErrClosed
 	}
-	var err error
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("store: write failed: %v", r)
+		}
+		if err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrInvalid) &&
+			!errors.Is(err, ErrNameTaken) && !errors.Is(err, ErrExists) {
+			s.writeErrs.Add(1)
+		}
+	}()
+	if err := s.checkSpace(); err != nil {
+		return err
+	}
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		err = s.db.Update(fn)
 		if !errors.Is(err, badger.ErrConflict) {
+			if err == nil {
+				select {
+				case s.dirty <- struct{}{}:
+				default:
+				}
+			}
 			return err
 		}
 		s.retries.Add(1)
