@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/ui/solitaire"
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/sshtest"
@@ -29,7 +30,7 @@ func columnPiles(g engine.Solitaire) []int {
 func findColumnMove(t *testing.T, info games.Entry, spec engine.Spec, history []engine.Action, legal bool) (int, int, string) {
 	t.Helper()
 	fresh := func() engine.Solitaire {
-		g, err := info.Game.New(spec, loadOptions(&env{player: &player{Guest: true}}, info))
+		g, err := info.Game.New(spec, info.Defaults())
 		require.NoError(t, err)
 		for _, a := range history {
 			require.NoError(t, g.Do(a))
@@ -107,8 +108,7 @@ func TestEndToEndEveryGame(t *testing.T) {
 				tm.Send("f") // the cursor's card does not fit the waste
 				g := mustNew(t, info, spec)
 				require.NoError(t, g.Do(engine.Action{Kind: engine.Draw}))
-				s := &gameScreen{g: g}
-				err := g.Do(engine.Action{Kind: engine.Auto, From: s.firstCursor().pile})
+				err := g.Do(engine.Action{Kind: engine.Auto, From: solitaire.FirstCursor(g.Piles()).Pile})
 				require.Error(t, err)
 				tm.WaitFor(firstWords(err.Error()))
 			default:
@@ -130,7 +130,7 @@ func TestEndToEndEveryGame(t *testing.T) {
 
 func mustNew(t *testing.T, info games.Entry, spec engine.Spec) engine.Solitaire {
 	t.Helper()
-	g, err := info.Game.New(spec, loadOptions(&env{player: &player{Guest: true}}, info))
+	g, err := info.Game.New(spec, info.Defaults())
 	require.NoError(t, err)
 	return g
 }
@@ -160,8 +160,7 @@ func layoutIllegalSeed(t *testing.T, info games.Entry) engine.Spec {
 		if g.Do(engine.Action{Kind: engine.Draw}) != nil {
 			continue
 		}
-		s := &gameScreen{g: g}
-		if g.Do(engine.Action{Kind: engine.Auto, From: s.firstCursor().pile}) != nil {
+		if g.Do(engine.Action{Kind: engine.Auto, From: solitaire.FirstCursor(g.Piles()).Pile}) != nil {
 			return spec
 		}
 	}

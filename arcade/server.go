@@ -19,7 +19,10 @@ import (
 	wishtea "charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 
+	"sshuffle/arcade/deals"
+	"sshuffle/arcade/ui"
 	"sshuffle/games"
+	"sshuffle/internal/format"
 	"sshuffle/store"
 )
 
@@ -108,7 +111,7 @@ type Server struct {
 	games     *games.Catalogue
 	ssh       *ssh.Server
 	log       *slog.Logger
-	pools     *Pools
+	pools     *deals.Pools
 	stopPools context.CancelFunc
 
 	metrics   *metrics
@@ -116,7 +119,7 @@ type Server struct {
 	stopSweep chan struct{}
 
 	mu        sync.Mutex
-	sessions  map[*tea.Program]*app
+	sessions  map[*tea.Program]*ui.Router
 	perAddr   map[string]int // open session channels by address key
 	channels  int            // open session channels in total
 	conns     map[string]int // admitted connections by address key
@@ -141,7 +144,7 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		store:     st,
 		games:     cfg.Games,
 		log:       cfg.Logger,
-		sessions:  map[*tea.Program]*app{},
+		sessions:  map[*tea.Program]*ui.Router{},
 		perAddr:   map[string]int{},
 		conns:     map[string]int{},
 		live:      map[*connState]struct{}{},
@@ -151,8 +154,8 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
-	s.pools = NewPools(cfg.Games, cfg.Logger)
-	s.pools.bg = s.searches
+	s.pools = deals.NewPools(cfg.Games, cfg.Logger)
+	s.pools.Share(s.searches)
 	go s.sweeper(s.stopSweep)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopPools = cancel
@@ -180,6 +183,7 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 			// Listed innermost first: the last one runs first.
 			s.programMiddleware(),
 			s.commandMiddleware(),
+			s.identityMiddleware(),
 			s.logMiddleware(),
 			s.recoverMiddleware(),
 		),
@@ -233,7 +237,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 	for _, p := range progs {
-		go p.Send(shutdownMsg{})
+		go p.Send(ui.ShutdownMsg{})
 	}
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
@@ -361,12 +365,12 @@ func (s *Server) logMiddleware() wish.Middleware {
 				id = gossh.FingerprintSHA256(k)
 			}
 			raw := sess.RawCommand()
-			s.log.Info("connect", "user", sanitize(sess.User(), 40), "remote", hostOf(sess.RemoteAddr()), "key", id,
-				"pty", pty, "command", sanitize(raw, 80), "command_bytes", len(raw))
+			s.log.Info("connect", "user", format.Clean(sess.User(), 40), "remote", hostOf(sess.RemoteAddr()), "key", id,
+				"pty", pty, "command", format.Clean(raw, 80), "command_bytes", len(raw))
 			s.metrics.starts.Inc()
 			defer s.metrics.ends.Inc()
 			next(sess)
-			s.log.Info("disconnect", "user", sanitize(sess.User(), 40), "remote", hostOf(sess.RemoteAddr()), "key", id,
+			s.log.Info("disconnect", "user", format.Clean(sess.User(), 40), "remote", hostOf(sess.RemoteAddr()), "key", id,
 				"duration", time.Since(start).Round(time.Millisecond).String())
 		}
 	}
@@ -449,8 +453,8 @@ func (s *Server) programMiddleware() wish.Middleware {
 				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
 			}
 			p.Kill()
-			close(app.env.done)
-			app.close()
+			close(app.Env().Done)
+			app.Close()
 			_ = sess.Exit(0)
 			next(sess)
 		}
@@ -463,8 +467,8 @@ func (s *Server) windowSizes() [][2]int {
 	defer s.mu.Unlock()
 	var out [][2]int
 	for _, a := range s.sessions {
-		wh := a.drawn.Load()
-		out = append(out, [2]int{int(wh >> 32), int(wh & 0xffffffff)})
+		w, h := a.Drawn()
+		out = append(out, [2]int{w, h})
 	}
 	return out
 }

@@ -1,4 +1,7 @@
-package arcade
+// Package deals supplies the deals players are dealt: a random one from a
+// game's range, a solver-won one from the pools the background search keeps
+// filled, and today's deal of each game, chosen once and kept in the store.
+package deals
 
 import (
 	"context"
@@ -36,8 +39,18 @@ type Pools struct {
 	pools map[string]*pool
 	wake  chan struct{}
 	log   *slog.Logger
-	bg    *searches // shared with the players' hints; nil: no cap
+	bg    Runner // shared with the players' hints; nil: no cap
 }
+
+// Runner runs a search when the server has room for it (see
+// ui.Searcher): it returns false without running fn once done is closed.
+type Runner interface {
+	Run(kind string, done <-chan struct{}, fn func()) bool
+}
+
+// Share makes the pools' searches wait for the server's search slots, the
+// ones the players' hints use, so the pools never crowd the players out.
+func (p *Pools) Share(r Runner) { p.bg = r }
 
 type pool struct {
 	entry    games.Entry
@@ -111,9 +124,9 @@ func (p *Pools) Run(ctx context.Context) {
 			return
 		}
 		spec := pl.spec
-		spec.Seed = newSeed(pl.entry)
+		spec.Seed = NewSeed(pl.entry)
 		var r engine.Result[engine.Action]
-		if !p.bg.run("pool", ctx.Done(), func() { r = pl.solve(spec, pl.budget) }) {
+		if !p.run(ctx, func() { r = pl.solve(spec, pl.budget) }) {
 			return
 		}
 		if r.Outcome != engine.Solved {
@@ -148,4 +161,12 @@ func (p *Pools) Ready(key string) int {
 		return len(pl.ready)
 	}
 	return 0
+}
+
+func (p *Pools) run(ctx context.Context, fn func()) bool {
+	if p.bg == nil {
+		fn()
+		return true
+	}
+	return p.bg.Run("pool", ctx.Done(), fn)
 }

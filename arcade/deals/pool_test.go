@@ -1,9 +1,8 @@
-package arcade
+package deals
 
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,25 +12,6 @@ import (
 	"sshuffle/games"
 	"sshuffle/games/tripeaks"
 )
-
-func TestWinnableDealsAreSolverWon(t *testing.T) {
-	e, _ := testEnv(t)
-	e.pools = NewPools(games.Default(), slog.New(slog.DiscardHandler))
-	info, ok := games.Default().Entry("tripeaks")
-	require.True(t, ok)
-	for range 5 {
-		s, err := dealNew(e, info)
-		require.NoError(t, err)
-		spec := s.g.Spec()
-		require.True(t, spec.Winnable, "winnable deals are on by default")
-		require.Equal(t, engine.Solved, tripeaks.Solve(spec, 2_000_000).Outcome, "%v", spec)
-	}
-	// Off: a random deal, not marked winnable.
-	require.NoError(t, e.store.PutSetting(e.player.ID, "tripeaks.winnable", "off"))
-	s, err := dealNew(e, info)
-	require.NoError(t, err)
-	require.False(t, s.g.Spec().Winnable)
-}
 
 func TestPoolFillsInBackground(t *testing.T) {
 	p := &Pools{pools: map[string]*pool{}, wake: make(chan struct{}, 1), log: slog.New(slog.DiscardHandler)}
@@ -54,12 +34,20 @@ func TestPoolFillsInBackground(t *testing.T) {
 	<-done
 }
 
-func TestStrategyScreen(t *testing.T) {
-	e, _ := testEnv(t)
-	info, _ := games.Default().Entry("tripeaks")
-	v := newStrategy(e, info, newMenu(e)).view()
-	require.Contains(t, v, "Our solver, seeing every card, won")
-	require.Contains(t, v, "sshuffle solve tripeaks")
-	require.Contains(t, v, "not finished a game")
-	require.True(t, strings.Contains(v, "King and Ace connect"))
+// A fresh deal is a solver-won one only when the game vets its deals and
+// the player has the option on; otherwise it comes from the game's range.
+func TestFreshHonoursTheWinnableOption(t *testing.T) {
+	p := NewPools(games.Default(), slog.New(slog.DiscardHandler))
+	tp, _ := games.Default().Entry("tripeaks")
+	on := Fresh(p, tp, games.Options{games.Winnable.Key: true})
+	require.True(t, on.Winnable)
+	require.Equal(t, engine.Solved, tripeaks.Solve(on, 2_000_000).Outcome, "%v", on)
+	off := Fresh(p, tp, games.Options{})
+	require.False(t, off.Winnable)
+	fc, _ := games.Default().Entry("freecell")
+	for range 200 {
+		s := Fresh(p, fc, games.Options{games.Winnable.Key: true})
+		require.False(t, s.Winnable, "FreeCell's deals are not vetted")
+		require.True(t, fc.Game.Deals.Contains(s.Seed), "%d", s.Seed)
+	}
 }

@@ -1,9 +1,7 @@
-package arcade
+package ui
 
 import (
-	"errors"
 	"fmt"
-	"log/slog"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -11,280 +9,218 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"charm.land/ssh"
 	"github.com/charmbracelet/colorprofile"
-	gossh "golang.org/x/crypto/ssh"
-
-	"sshuffle/games"
-	"sshuffle/store"
 )
 
-// player is who is on the other end of a session.
-type player struct {
-	ID    string // key fingerprint; empty for a guest
-	Name  string
-	Guest bool
-}
+// Builder makes the screen a route names. The router holds no list of
+// screens itself: the arcade hands it the builder, which is the one place
+// that knows every screen package.
+type Builder func(e *Env, r Route) (Screen, error)
 
-// env is what every screen of one session shares.
-type env struct {
-	games   *games.Catalogue
-	store   *store.Store
-	pools   *Pools
-	log     *slog.Logger
-	now     func() time.Time
-	player  *player
-	unicode bool
-	color   bool // false: the client has no colour, so shapes must carry meaning
-	width   int
-	height  int
-	idle    time.Duration
-	bg      *searches     // the server's cap on background searches; nil: none
-	done    chan struct{} // closed when the session ends; nil: never
-	bgState *background
-	metrics *metrics // nil in model tests
-}
-
-// screen is one page of the UI. Each screen is its own small model; the app
-// routes messages to the current one and switches on the msgs they return.
-type screen interface {
-	update(msg tea.Msg) (screen, tea.Cmd)
-	view() string
-	// minSize is the smallest window the screen can be drawn in.
-	minSize() (w, h int)
-}
-
-// Messages screens use to ask the app for a change of screen.
+// Messages the router takes from outside the screens.
 type (
-	gotoMenuMsg    struct{}
-	gotoScreenMsg  struct{ s screen }
-	shutdownMsg    struct{}
-	idleCheckMsg   struct{}
-	quitRequestMsg struct{}
+	// ShutdownMsg: the server is closing; save and say goodbye.
+	ShutdownMsg  struct{}
+	idleCheckMsg struct{}
 )
 
-// saver is a screen holding something that must be kept when the session
-// ends (a game in progress).
-type saver interface{ save() }
-
-type app struct {
-	env       *env
-	cur       screen
+// Router is a session's Bubble Tea model: it holds the current screen
+// (and the ones under it, for Back), builds the next one from a route, and
+// guards the session against a screen that panics.
+type Router struct {
+	env       *Env
+	build     Builder
+	stack     []Screen // the current screen last
 	lastInput time.Time
 	notice    string
 	quitting  bool
 	drawn     atomic.Int64 // width<<32 | height, readable from other goroutines
 }
 
-func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
-	e := &env{
-		games:   s.games,
-		store:   s.store,
-		pools:   s.pools,
-		log:     s.log,
-		now:     s.cfg.Now,
-		unicode: wantsUnicode(clientEnv(sess)),
-		color:   true,
-		width:   pty.Window.Width,
-		height:  pty.Window.Height,
-		idle:    s.cfg.IdleTimeout,
-		bg:      s.searches,
-		done:    make(chan struct{}),
-		metrics: s.metrics,
-	}
-	a := &app{env: e, lastInput: e.now()}
-	a.drawn.Store(int64(e.width)<<32 | int64(e.height))
-	p, first, err := s.identify(sess)
-	e.player = p
-	switch {
-	case err != nil:
-		s.log.Error("account lookup failed", "error", err.Error())
-		a.notice = "Your account could not be loaded right now; you are playing as a guest."
-		e.player = &player{Name: "guest", Guest: true}
-		a.cur = newMenu(e)
-	case p.Guest:
-		a.notice = "Guest: nothing is saved. Connect with a key (ssh-keygen -t ed25519) to keep stats."
-		a.cur = newMenu(e)
-	case first && p.Name == "":
-		a.cur = newNamePicker(e, sess.User())
-	default:
-		if first {
-			a.notice = fmt.Sprintf("Welcome, %s! Your key is your account: no sign-up needed.", p.Name)
-		} else {
-			a.notice = fmt.Sprintf("Welcome back, %s.", p.Name)
-		}
-		a.cur = newMenu(e)
-	}
-	return a
+// NewRouter starts a session on first, with a one-line notice at the
+// bottom (or none).
+func NewRouter(e *Env, build Builder, first Screen, notice string) *Router {
+	r := &Router{env: e, build: build, stack: []Screen{first}, lastInput: e.Now(), notice: notice}
+	r.drawn.Store(int64(e.Width)<<32 | int64(e.Height))
+	return r
 }
 
-// identify finds or creates the account of the session's key.
-func (s *Server) identify(sess ssh.Session) (p *player, first bool, err error) {
-	k := sess.PublicKey()
-	if k == nil {
-		return &player{Name: "guest", Guest: true}, false, nil
-	}
-	id := gossh.FingerprintSHA256(k)
-	acc, err := s.store.Account(id)
-	if err == nil {
-		_ = s.store.Touch(id, s.cfg.Now())
-		return &player{ID: id, Name: acc.Name}, false, nil
-	}
-	if !errors.Is(err, store.ErrNotFound) {
-		return nil, false, err
-	}
-	name := strings.ToLower(sess.User())
-	if store.ValidName(name) != nil {
-		name = ""
-	}
-	acc, err = s.store.CreateAccount(id, name)
-	if errors.Is(err, store.ErrNameTaken) {
-		name = "" // taken: the player picks another
-		acc, err = s.store.CreateAccount(id, "")
-	}
-	if errors.Is(err, store.ErrExists) {
-		// Two connections with one new key raced; the other one made it.
-		return &player{ID: id, Name: acc.Name}, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	name = acc.Name
-	return &player{ID: id, Name: name}, true, nil
+// Current is the screen on top.
+func (r *Router) Current() Screen { return r.stack[len(r.stack)-1] }
+
+// Drawn is the window size the session draws for.
+func (r *Router) Drawn() (w, h int) {
+	wh := r.drawn.Load()
+	return int(wh >> 32), int(wh & 0xffffffff)
 }
 
-// wantsUnicode reads the client's locale. OpenSSH sends LANG and LC_* when
-// the client is configured to (Debian and macOS are); with none sent we
-// assume UTF-8, which nearly every terminal of today speaks.
-func wantsUnicode(environ []string) bool {
-	vals := map[string]string{}
-	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			vals[k] = v
-		}
-	}
-	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v, ok := vals[k]; ok && v != "" {
-			v = strings.ToLower(v)
-			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
-		}
-	}
-	return true
-}
+// Env is the session's environment.
+func (r *Router) Env() *Env { return r.env }
 
 func idleTick(idle time.Duration) tea.Cmd {
 	every := min(30*time.Second, max(idle/4, 100*time.Millisecond))
 	return tea.Tick(every, func(time.Time) tea.Msg { return idleCheckMsg{} })
 }
 
-func (a *app) Init() tea.Cmd { return idleTick(a.env.idle) }
+func (r *Router) Init() tea.Cmd {
+	cmds := []tea.Cmd{idleTick(r.env.Idle)}
+	if i, ok := r.Current().(Initer); ok {
+		cmds = append(cmds, i.Init())
+	}
+	return tea.Batch(cmds...)
+}
 
 // Update guards the screens: a panic in one is logged with its stack, the
 // player is told, and the session ends; the server and everyone else go on.
-func (a *app) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
+func (r *Router) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 	defer func() {
-		if r := recover(); r != nil {
-			a.env.log.Error("session panic", "player", a.env.player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			a.quitting = true
-			a.notice = "Sorry: sshuffle hit an internal error and closed this session. Your finished games are kept."
-			model, cmd = a, tea.Quit
+		if p := recover(); p != nil {
+			r.env.Log.Error("session panic", "player", r.env.Player.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r.quitting = true
+			r.notice = "Sorry: sshuffle hit an internal error and closed this session. Your finished games are kept."
+			model, cmd = r, tea.Quit
 		}
 	}()
-	return a.update(msg)
+	return r, r.update(msg)
 }
 
-func (a *app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (r *Router) update(msg tea.Msg) tea.Cmd {
+	input := false
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
 		if m.Width > 0 && m.Height > 0 {
-			a.env.width, a.env.height = m.Width, m.Height
-			a.drawn.Store(int64(m.Width)<<32 | int64(m.Height))
+			r.env.Width, r.env.Height = m.Width, m.Height
+			r.drawn.Store(int64(m.Width)<<32 | int64(m.Height))
 		}
 	case tea.ColorProfileMsg:
-		a.env.color = m.Profile > colorprofile.Ascii
-	case tea.KeyPressMsg, tea.MouseClickMsg, tea.PasteMsg:
-		a.lastInput = a.env.now()
+		r.env.Color = m.Profile > colorprofile.Ascii
+	case tea.KeyPressMsg, tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseMotionMsg, tea.MouseWheelMsg, tea.PasteMsg:
+		input = true
+		switch m.(type) {
+		case tea.KeyPressMsg, tea.MouseClickMsg, tea.PasteMsg:
+			r.lastInput = r.env.Now()
+		}
 		if k, ok := m.(tea.KeyPressMsg); ok && k.String() == "ctrl+c" {
-			return a.quit("")
+			return r.quit("")
 		}
 	case idleCheckMsg:
-		if a.env.now().Sub(a.lastInput) >= a.env.idle {
-			return a.quit(fmt.Sprintf("Closed after %s without a key press. Your game is saved.", a.env.idle))
+		if r.env.Now().Sub(r.lastInput) >= r.env.Idle {
+			return r.quit(fmt.Sprintf("Closed after %s without a key press. Your game is saved.", r.env.Idle))
 		}
-		return a, idleTick(a.env.idle)
-	case shutdownMsg:
-		return a.quit("The server is restarting. Your game is saved; connect again in a minute.")
-	case quitRequestMsg:
-		return a.quit("")
-	case gotoMenuMsg:
-		a.cur = newMenu(a.env)
-		return a, nil
-	case gotoScreenMsg:
-		a.cur = m.s
-		if i, ok := m.s.(interface{ init() tea.Cmd }); ok {
-			return a, i.init()
-		}
-		return a, nil
+		return idleTick(r.env.Idle)
+	case ShutdownMsg:
+		return r.quit("The server is restarting. Your game is saved; connect again in a minute.")
 	}
-	if a.quitting {
-		return a, nil
+	if r.quitting {
+		return nil
 	}
-	var cmd tea.Cmd
-	a.cur, cmd = a.cur.update(msg)
 	if _, isKey := msg.(tea.KeyPressMsg); isKey {
-		a.notice = ""
+		r.notice = ""
 	}
-	return a, cmd
+	var cmds []tea.Cmd
+	if input {
+		cmds = append(cmds, r.Current().Update(msg))
+	} else {
+		// Anything else (a clock tick, a hint found aside) may be for a
+		// screen under the current one: each drops what is not its own.
+		for _, s := range r.stack {
+			cmds = append(cmds, s.Update(msg))
+		}
+	}
+	if next := r.env.next; next != nil {
+		r.env.next = nil
+		cmds = append(cmds, r.follow(*next))
+	}
+	return tea.Batch(cmds...)
 }
 
-func (a *app) quit(why string) (tea.Model, tea.Cmd) {
-	a.close()
-	a.quitting = true
-	a.notice = why
-	return a, tea.Quit
+// follow takes up a screen's request.
+func (r *Router) follow(rt Route) tea.Cmd {
+	switch {
+	case rt.quit:
+		return r.quit("")
+	case rt.back && len(r.stack) > 1:
+		r.stack = r.stack[:len(r.stack)-1]
+		return nil
+	case rt.back:
+		return r.open(Route{Page: Menu})
+	}
+	return r.open(rt)
 }
 
-// close keeps whatever the current screen holds. It runs on quit and again
-// when the connection drops, so it must be safe to call twice.
-func (a *app) close() {
-	if sv, ok := a.cur.(saver); ok {
-		sv.save()
+// open builds the screen a route names. A route that cannot be built (the
+// store is down, a deal is refused) leaves the current screen and says why.
+func (r *Router) open(rt Route) tea.Cmd {
+	s, err := r.build(r.env, rt)
+	if err != nil {
+		r.notice = err.Error()
+		return nil
+	}
+	if rt.over {
+		r.stack = append(r.stack, s)
+	} else {
+		r.stack = []Screen{s}
+	}
+	if i, ok := s.(Initer); ok {
+		return i.Init()
+	}
+	return nil
+}
+
+func (r *Router) quit(why string) tea.Cmd {
+	r.Close()
+	r.quitting = true
+	r.notice = why
+	return tea.Quit
+}
+
+// Close keeps whatever the screens hold. It runs on quit and again when
+// the connection drops, so it must be safe to call twice.
+func (r *Router) Close() {
+	for _, s := range r.stack {
+		if sv, ok := s.(Saver); ok {
+			sv.Save()
+		}
 	}
 }
 
 var noticeStyle = lipgloss.NewStyle().Faint(true)
 
-func (a *app) View() (v tea.View) {
+func (r *Router) View() (v tea.View) {
 	defer func() {
-		if r := recover(); r != nil {
-			a.env.log.Error("view panic", "player", a.env.player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		if p := recover(); p != nil {
+			r.env.Log.Error("view panic", "player", r.env.Player.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			v = tea.NewView("Sorry: sshuffle hit an internal error drawing this screen. Press q to leave.")
-			a.cur = newMenu(a.env)
+			if m, err := r.build(r.env, Route{Page: Menu}); err == nil {
+				r.stack = []Screen{m}
+			}
 		}
 	}()
 	var body string
-	w, h := a.cur.minSize()
+	cur := r.Current()
+	w, h := cur.MinSize()
+	e := r.env
 	switch {
-	case a.quitting:
-		body = a.notice + "\n"
-		if a.notice == "" {
+	case r.quitting:
+		body = r.notice + "\n"
+		if r.notice == "" {
 			body = "Thanks for playing sshuffle.\n"
 		}
-	case a.env.width < w || a.env.height < h:
+	case e.Width < w || e.Height < h:
 		// Wrapped to the window: a narrow one would cut the sizes off.
-		msg := fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, a.env.width, a.env.height)
-		body = strings.Join(fitLines(msg, a.env.width, max(a.env.height, 1)), "\n")
+		msg := fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, e.Width, e.Height)
+		body = strings.Join(FitLines(msg, e.Width, max(e.Height, 1)), "\n")
 	default:
-		body = a.cur.view()
-		if a.notice != "" {
-			body = placeNotice(body, a.notice, a.env.width, a.env.height)
+		body = cur.View()
+		if r.notice != "" {
+			body = placeNotice(body, r.notice, e.Width, e.Height)
 		}
 	}
-	if !a.env.unicode {
+	if !e.Unicode {
 		body = asciiReplacer.Replace(body)
 	}
 	v = tea.NewView(body)
-	if !a.quitting {
+	if !r.quitting {
 		v.AltScreen = true
 		v.MouseMode = tea.MouseModeCellMotion
 	}
@@ -298,7 +234,7 @@ func placeNotice(body, notice string, width, height int) string {
 	for len(lines) < height {
 		lines = append(lines, "")
 	}
-	if l := fitLines(notice, width, 1); len(l) > 0 {
+	if l := FitLines(notice, width, 1); len(l) > 0 {
 		lines[height-1] = noticeStyle.Render(l[0])
 	}
 	return strings.Join(lines[:height], "\n")

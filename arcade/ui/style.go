@@ -1,64 +1,63 @@
-package arcade
+package ui
 
 import (
-	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 )
 
 var (
-	titleStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#5fd7ff"))
-	faintStyle = lipgloss.NewStyle().Faint(true)
-	errStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff5f5f")).Bold(true)
-	okStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("#87d787"))
-	warnStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffd75f"))
-	keyStyle   = lipgloss.NewStyle().Bold(true)
-	selStyle   = lipgloss.NewStyle().Reverse(true)
+	TitleStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#5fd7ff"))
+	FaintStyle = lipgloss.NewStyle().Faint(true)
+	ErrStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff5f5f")).Bold(true)
+	OkStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("#87d787"))
+	WarnStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffd75f"))
+	KeyStyle   = lipgloss.NewStyle().Bold(true)
+	SelStyle   = lipgloss.NewStyle().Reverse(true)
 )
 
-// The styles drawn on every frame, as escape codes (see codes).
-var keyCodes, faintCodes = codesOf(keyStyle), codesOf(faintStyle)
+// The styles drawn on every frame, as escape codes (see Codes).
+var KeyCodes, FaintCodes = CodesOf(KeyStyle), CodesOf(FaintStyle)
 
-// codes is a style reduced to the escape codes it puts around a text.
+// Codes is a style reduced to the escape codes it puts around a text.
 // lipgloss's Render works out borders, margins and widths again on every
 // call; for the few dozen styled runs of every frame of every session that
 // was most of a frame's time (BenchmarkGameFrame: 246 µs and 730
 // allocations a Klondike frame before, 76 µs and 203 after). A style whose
-// output is more than codes around the text keeps going through Render.
-type codes struct {
-	style     lipgloss.Style
+// output is more than Codes around the text keeps going through Render.
+type Codes struct {
+	Style     lipgloss.Style
 	pre, post string
-	exact     bool
+	// Exact: Render writes the codes around the text, not the style.
+	Exact bool
 }
 
-func codesOf(style lipgloss.Style) codes {
-	c := codes{style: style}
+func CodesOf(style lipgloss.Style) Codes {
+	c := Codes{Style: style}
 	const mark = "\x00"
 	pre, post, ok := strings.Cut(style.Render(mark), mark)
 	if !ok {
 		return c
 	}
-	c.pre, c.post, c.exact = pre, post, true
+	c.pre, c.post, c.Exact = pre, post, true
 	for _, text := range []string{"K♠", " 10♥ ", "░░░░░", "[   ]", "a b", "esc drop"} {
 		if style.Render(text) != pre+text+post {
-			c.exact = false
+			c.Exact = false
 		}
 	}
 	return c
 }
 
-func (c codes) render(text string) string {
-	if !c.exact {
-		return c.style.Render(text)
+func (c Codes) Render(text string) string {
+	if !c.Exact {
+		return c.Style.Render(text)
 	}
 	return c.pre + text + c.post
 }
 
-func (c codes) write(sb *strings.Builder, text string) {
-	if !c.exact {
-		sb.WriteString(c.style.Render(text))
+func (c Codes) Write(sb *strings.Builder, text string) {
+	if !c.Exact {
+		sb.WriteString(c.Style.Render(text))
 		return
 	}
 	sb.WriteString(c.pre)
@@ -66,20 +65,9 @@ func (c codes) write(sb *strings.Builder, text string) {
 	sb.WriteString(c.post)
 }
 
-func fmtDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	h := int(d / time.Hour)
-	m := int(d % time.Hour / time.Minute)
-	s := int(d % time.Minute / time.Second)
-	if h > 0 {
-		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
-	}
-	return fmt.Sprintf("%d:%02d", m, s)
-}
-
-// helpBar renders "key action" pairs, dropping pairs from the end until the
+// HelpBar renders "key action" pairs, dropping pairs from the end until the
 // bar fits the width.
-func helpBar(width int, pairs ...string) string {
+func HelpBar(width int, pairs ...string) string {
 	for n := len(pairs); n >= 2; n -= 2 {
 		s := ""
 		w := 0
@@ -89,7 +77,7 @@ func helpBar(width int, pairs ...string) string {
 				s += "  "
 				w += 2
 			}
-			s += keyCodes.render(pairs[i]) + " " + faintCodes.render(pairs[i+1])
+			s += KeyCodes.Render(pairs[i]) + " " + FaintCodes.Render(pairs[i+1])
 			w += lipgloss.Width(part)
 		}
 		if w <= width {

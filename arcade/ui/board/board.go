@@ -1,4 +1,6 @@
-package arcade
+// Package board draws cards and piles on a canvas of cells, for every game
+// screen, and says which card each cell shows, for the mouse.
+package board
 
 import (
 	"fmt"
@@ -6,21 +8,23 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 )
 
 // The board is drawn on a small canvas of cells so that overlapping piles
-// (a Draw 3 waste fan) and hit-testing for the mouse come out of one pass.
+// (a Draw 3 waste fan) and Hit-testing for the mouse come out of one pass.
 
 const (
 	halfCol   = 4 // characters per half-card column
 	cardWidth = 5
 )
 
-// hit is what a screen cell stands for: a card (or the empty place) of a pile.
-type hit struct {
-	pile, index int
-	ok          bool
+// Hit is what a screen cell stands for: a card (or the empty place, Index
+// -1) of a pile. The zero Hit stands for nothing.
+type Hit struct {
+	Pile, Index int
+	OK          bool
 }
 
 type cellStyle uint8
@@ -46,16 +50,17 @@ type cell struct {
 	st cellStyle
 }
 
-type canvas struct {
+// Canvas is a drawn board: its cells and what each stands for.
+type Canvas struct {
 	w, h  int
 	cells [][]cell
-	hits  [][]hit
+	hits  [][]Hit
 }
 
-func newCanvas(w, h int) *canvas {
-	c := &canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
+func newCanvas(w, h int) *Canvas {
+	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]Hit, h)}
 	cells := make([]cell, w*h)
-	hits := make([]hit, w*h)
+	hits := make([]Hit, w*h)
 	for y := range h {
 		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
 		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
@@ -66,16 +71,28 @@ func newCanvas(w, h int) *canvas {
 
 // clear blanks the canvas so a screen can redraw into it: a frame then
 // allocates nothing for the grid, which matters with thousands of players.
-func (c *canvas) clear() {
+func (c *Canvas) clear() {
 	for y := range c.h {
 		for x := range c.w {
 			c.cells[y][x] = cell{ch: ' '}
-			c.hits[y][x] = hit{}
+			c.hits[y][x] = Hit{}
 		}
 	}
 }
 
-func (c *canvas) put(x, y int, text string, st cellStyle, h hit) {
+// Width and Height are the canvas's size in cells.
+func (c *Canvas) Width() int  { return c.w }
+func (c *Canvas) Height() int { return c.h }
+
+// At is what the cell at x, y stands for; nothing outside the canvas.
+func (c *Canvas) At(x, y int) Hit {
+	if c == nil || y < 0 || y >= c.h || x < 0 || x >= c.w {
+		return Hit{}
+	}
+	return c.hits[y][x]
+}
+
+func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
 	if y < 0 || y >= c.h {
 		return
 	}
@@ -88,31 +105,32 @@ func (c *canvas) put(x, y int, text string, st cellStyle, h hit) {
 	}
 }
 
-// boardView is everything the renderer needs besides the piles.
-type boardView struct {
-	unicode, color bool
-	cursor         hit // ok=false: no cursor shown (mouse play)
-	sel            hit // selected card, if ok
-	offsetX        int
+// View is everything the renderer needs besides the piles.
+type View struct {
+	Unicode, Color bool
+	Cursor         Hit // OK false: no cursor shown (mouse play)
+	Sel            Hit // selected card, if OK
+	OffsetX        int
 }
 
 // palettes are built once: every session's every frame reads them.
-var palettes = [2]*palette{paletteOf(makePalette(false)), paletteOf(makePalette(true))}
+var palettes = [2]*Palette{paletteOf(makePalette(false)), paletteOf(makePalette(true))}
 
-func (b boardView) palette() *palette {
-	if b.color {
+// Palette is the view's styles as escape codes.
+func (b View) Palette() *Palette {
+	if b.Color {
 		return palettes[1]
 	}
 	return palettes[0]
 }
 
-// palette holds each cell style reduced to its escape codes (see codes).
-type palette [numStyles]codes
+// Palette holds each cell style reduced to its escape codes (see ui.Codes).
+type Palette [numStyles]ui.Codes
 
-func paletteOf(styles map[cellStyle]lipgloss.Style) *palette {
-	p := &palette{}
+func paletteOf(styles map[cellStyle]lipgloss.Style) *Palette {
+	p := &Palette{}
 	for st := range numStyles {
-		p[st] = codesOf(styles[st])
+		p[st] = ui.CodesOf(styles[st])
 	}
 	return p
 }
@@ -150,16 +168,16 @@ func makePalette(color bool) map[cellStyle]lipgloss.Style {
 	return p
 }
 
-func (b boardView) cardText(c engine.Card) string {
+func (b View) cardText(c engine.Card) string {
 	r := c.Rank().Short()
 	s := c.Suit().Letter()
-	if b.unicode {
+	if b.Unicode {
 		s = c.Suit().Symbol()
 	}
 	if len(r) == 1 {
 		r = " " + r
 	}
-	if !b.color {
+	if !b.Color {
 		if c.Red() {
 			return "(" + r + s + ")"
 		}
@@ -168,9 +186,9 @@ func (b boardView) cardText(c engine.Card) string {
 	return " " + r + s + " "
 }
 
-func (b boardView) backText(n int) string {
+func (b View) backText(n int) string {
 	fill := "░"
-	if !b.unicode {
+	if !b.Unicode {
 		fill = "#"
 	}
 	if n > 1 {
@@ -181,21 +199,21 @@ func (b boardView) backText(n int) string {
 		pad := 3 - len(t)
 		return strings.Repeat(fill, 1+pad/2) + t + strings.Repeat(fill, 1+pad-pad/2)
 	}
-	if !b.color {
+	if !b.Color {
 		return "[###]"
 	}
 	return strings.Repeat(fill, cardWidth)
 }
 
-func (b boardView) styleFor(c engine.Card, h hit, blocked bool) cellStyle {
+func (b View) styleFor(c engine.Card, h Hit, blocked bool) cellStyle {
 	red := c.Red()
 	switch {
-	case b.cursor.ok && b.cursor.pile == h.pile && b.cursor.index == h.index:
+	case b.Cursor.OK && b.Cursor.Pile == h.Pile && b.Cursor.Index == h.Index:
 		if red {
 			return stCursorRed
 		}
 		return stCursorBlack
-	case b.sel.ok && b.sel.pile == h.pile && h.index >= b.sel.index:
+	case b.Sel.OK && b.Sel.Pile == h.Pile && h.Index >= b.Sel.Index:
 		if red {
 			return stSelRed
 		}
@@ -208,8 +226,8 @@ func (b boardView) styleFor(c engine.Card, h hit, blocked bool) cellStyle {
 	return stBlack
 }
 
-// boardSize is the canvas a set of piles needs when nothing is compressed.
-func boardSize(piles []engine.Pile) (w, h int) {
+// Size is the canvas a set of piles needs when nothing is compressed.
+func Size(piles []engine.Pile) (w, h int) {
 	for _, p := range piles {
 		right := (p.X+2)*halfCol - (halfCol*2 - cardWidth)
 		if p.Fan == engine.FanRight {
@@ -221,9 +239,9 @@ func boardSize(piles []engine.Pile) (w, h int) {
 	return w, h
 }
 
-// render draws the piles into a canvas of w x h cells, reusing old when it
+// Render draws the piles into a canvas of w x h cells, reusing old when it
 // has that size.
-func (b boardView) render(piles []engine.Pile, w, h int, old *canvas) *canvas {
+func (b View) Render(piles []engine.Pile, w, h int, old *Canvas) *Canvas {
 	c := old
 	if c == nil || c.w != w || c.h != h {
 		c = newCanvas(w, h)
@@ -231,7 +249,7 @@ func (b boardView) render(piles []engine.Pile, w, h int, old *canvas) *canvas {
 		c.clear()
 	}
 	for i, p := range piles {
-		x := b.offsetX + p.X*halfCol
+		x := b.OffsetX + p.X*halfCol
 		switch p.Fan {
 		case engine.FanDown:
 			b.drawColumn(c, i, p, x, h)
@@ -244,10 +262,10 @@ func (b boardView) render(piles []engine.Pile, w, h int, old *canvas) *canvas {
 	return c
 }
 
-func (b boardView) drawEmpty(c *canvas, pile int, p engine.Pile, x, y int) {
-	h := hit{pile: pile, index: -1, ok: true}
+func (b View) drawEmpty(c *Canvas, pile int, p engine.Pile, x, y int) {
+	h := Hit{Pile: pile, Index: -1, OK: true}
 	st := stEmpty
-	if b.cursor.ok && b.cursor.pile == pile {
+	if b.Cursor.OK && b.Cursor.Pile == pile {
 		st = stCursorOther
 	}
 	if p.Kind == engine.Slot {
@@ -265,16 +283,16 @@ func (b boardView) drawEmpty(c *canvas, pile int, p engine.Pile, x, y int) {
 	c.put(x, y, "["+inner+"]", st, h)
 }
 
-func (b boardView) drawSingle(c *canvas, pile int, p engine.Pile, x int) {
+func (b View) drawSingle(c *Canvas, pile int, p engine.Pile, x int) {
 	y := p.Y
 	if len(p.Cards) == 0 {
 		b.drawEmpty(c, pile, p, x, y)
 	} else {
 		top := len(p.Cards) - 1
-		h := hit{pile: pile, index: top, ok: true}
+		h := Hit{Pile: pile, Index: top, OK: true}
 		if p.FaceDown > top {
 			st := stBack
-			if b.cursor.ok && b.cursor.pile == pile {
+			if b.Cursor.OK && b.Cursor.Pile == pile {
 				st = stCursorOther
 			}
 			c.put(x, y, b.backText(1), st, h)
@@ -283,11 +301,11 @@ func (b boardView) drawSingle(c *canvas, pile int, p engine.Pile, x int) {
 		}
 	}
 	if p.Label != "" && p.Kind != engine.Slot {
-		c.put(x, y+1, fmt.Sprintf("%-5s", p.Label), stLabel, hit{pile: pile, index: len(p.Cards) - 1, ok: true})
+		c.put(x, y+1, fmt.Sprintf("%-5s", p.Label), stLabel, Hit{Pile: pile, Index: len(p.Cards) - 1, OK: true})
 	}
 }
 
-func (b boardView) drawFanRight(c *canvas, pile int, p engine.Pile, x int) {
+func (b View) drawFanRight(c *Canvas, pile int, p engine.Pile, x int) {
 	if len(p.Cards) == 0 {
 		b.drawEmpty(c, pile, p, x, p.Y)
 		return
@@ -295,12 +313,12 @@ func (b boardView) drawFanRight(c *canvas, pile int, p engine.Pile, x int) {
 	show := min(max(p.Show, 1), len(p.Cards))
 	start := len(p.Cards) - show
 	for i := start; i < len(p.Cards); i++ {
-		h := hit{pile: pile, index: i, ok: true}
+		h := Hit{Pile: pile, Index: i, OK: true}
 		// Cards under the top one cannot be played: they point at the top.
 		if i < len(p.Cards)-1 {
-			h.index = len(p.Cards) - 1
+			h.Index = len(p.Cards) - 1
 		}
-		st := b.styleFor(p.Cards[i], hit{pile: pile, index: i}, false)
+		st := b.styleFor(p.Cards[i], Hit{Pile: pile, Index: i}, false)
 		c.put(x+(i-start)*halfCol, p.Y, b.cardText(p.Cards[i]), st, h)
 	}
 }
@@ -308,7 +326,7 @@ func (b boardView) drawFanRight(c *canvas, pile int, p engine.Pile, x int) {
 // drawColumn fans a tableau column downward, squeezing it into the lines
 // left: first the face-down run becomes one line with a count, then the
 // middle of the face-up run folds into one line.
-func (b boardView) drawColumn(c *canvas, pile int, p engine.Pile, x, h int) {
+func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
 	y := p.Y
 	if len(p.Cards) == 0 {
 		b.drawEmpty(c, pile, p, x, y)
@@ -331,22 +349,22 @@ func (b boardView) drawColumn(c *canvas, pile int, p engine.Pile, x, h int) {
 	row := y
 	if needDown == 1 && down > 1 {
 		st := stBack
-		if b.cursor.ok && b.cursor.pile == pile && b.cursor.index < down {
+		if b.Cursor.OK && b.Cursor.Pile == pile && b.Cursor.Index < down {
 			st = stCursorOther
 		}
-		c.put(x, row, b.backText(down), st, hit{pile: pile, index: down - 1, ok: true})
+		c.put(x, row, b.backText(down), st, Hit{Pile: pile, Index: down - 1, OK: true})
 		row++
 	} else {
 		for i := 0; i < down; i++ {
-			c.put(x, row, b.backText(1), stBack, hit{pile: pile, index: i, ok: true})
+			c.put(x, row, b.backText(1), stBack, Hit{Pile: pile, Index: i, OK: true})
 			row++
 		}
 	}
 	for i := down; i < len(p.Cards); i++ {
 		if fold > 0 && i == down+1 {
-			hh := hit{pile: pile, index: i, ok: true}
+			hh := Hit{Pile: pile, Index: i, OK: true}
 			st := stLabel
-			if b.cursor.ok && b.cursor.pile == pile && b.cursor.index >= i && b.cursor.index < i+fold {
+			if b.Cursor.OK && b.Cursor.Pile == pile && b.Cursor.Index >= i && b.Cursor.Index < i+fold {
 				st = stCursorOther
 			}
 			c.put(x, row, fmt.Sprintf(" +%-3d", fold), st, hh)
@@ -354,14 +372,14 @@ func (b boardView) drawColumn(c *canvas, pile int, p engine.Pile, x, h int) {
 			i += fold - 1
 			continue
 		}
-		hh := hit{pile: pile, index: i, ok: true}
+		hh := Hit{Pile: pile, Index: i, OK: true}
 		c.put(x, row, b.cardText(p.Cards[i]), b.styleFor(p.Cards[i], hh, false), hh)
 		row++
 	}
 }
 
 // String renders the canvas with styles, one run of equal style at a time.
-func (c *canvas) String(pal *palette) string {
+func (c *Canvas) String(pal *Palette) string {
 	var sb strings.Builder
 	for y := range c.h {
 		if y > 0 {
@@ -388,7 +406,7 @@ func (c *canvas) String(pal *palette) string {
 			for _, cl := range row[start:x] {
 				run.WriteRune(cl.ch)
 			}
-			pal[st].write(&sb, run.String())
+			pal[st].Write(&sb, run.String())
 		}
 	}
 	return sb.String()

@@ -1,4 +1,5 @@
-package arcade
+// Package menu is the arcade's first screen: the list of games.
+package menu
 
 import (
 	"fmt"
@@ -6,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/arcade/ui"
 	"sshuffle/games"
 )
 
@@ -32,18 +34,19 @@ func menuItems(c *games.Catalogue) []menuItem {
 }
 
 type menu struct {
-	env    *env
+	env    *ui.Env
 	items  []menuItem
 	cursor int
 	msg    string
 	top    int // first line of the list on screen, for mouse hits
 }
 
-func newMenu(e *env) *menu { return &menu{env: e, items: menuItems(e.games)} }
+// New is the menu.
+func New(e *ui.Env) ui.Screen { return &menu{env: e, items: menuItems(e.Games)} }
 
-func (m *menu) minSize() (int, int) { return 44, 16 }
+func (m *menu) MinSize() (int, int) { return 44, 16 }
 
-func (m *menu) update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *menu) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		m.msg = ""
@@ -59,28 +62,23 @@ func (m *menu) update(msg tea.Msg) (screen, tea.Cmd) {
 		case "enter", "space", "l", "right":
 			return m.open()
 		case "p":
-			return newProfile(m.env), nil
+			return m.env.Push(ui.Route{Page: ui.Profile})
 		case "t":
 			if it := m.items[m.cursor]; it.soon == "" {
-				g, err := openDaily(m.env, it.info)
-				if err != nil {
-					m.msg = err.Error()
-					return m, nil
-				}
-				return g, g.init()
+				return m.env.Go(ui.Route{Page: ui.Daily, Game: it.info})
 			}
 		case "b":
 			if it := m.items[m.cursor]; it.soon == "" {
-				return newBoard(m.env, it.info, m), nil
+				return m.env.Push(ui.Route{Page: ui.Boards, Game: it.info})
 			}
 		case "i":
 			if it := m.items[m.cursor]; it.soon == "" {
-				return newStrategy(m.env, it.info, m), nil
+				return m.env.Push(ui.Route{Page: ui.Rules, Game: it.info})
 			}
 		case "?":
-			return newHelp(m.env, m, nil), nil
+			return m.env.Push(ui.Route{Page: ui.Help})
 		case "q", "esc":
-			return m, func() tea.Msg { return quitRequestMsg{} }
+			return m.env.Quit()
 		default:
 			if t := msg.Text; len(t) == 1 && t[0] >= '1' && t[0] <= '9' {
 				if i := int(t[0] - '1'); i < len(m.items) {
@@ -104,31 +102,26 @@ func (m *menu) update(msg tea.Msg) (screen, tea.Cmd) {
 			m.cursor = min(m.cursor+1, len(m.items)-1)
 		}
 	}
-	return m, nil
+	return nil
 }
 
-func (m *menu) open() (screen, tea.Cmd) {
+func (m *menu) open() tea.Cmd {
 	it := m.items[m.cursor]
 	if it.soon != "" {
 		m.msg = it.title + " is " + it.soon + "."
-		return m, nil
+		return nil
 	}
-	g, err := openGame(m.env, it.info)
-	if err != nil {
-		m.msg = err.Error()
-		return m, nil
-	}
-	return g, g.init()
+	return m.env.Go(ui.Route{Page: ui.Play, Game: it.info})
 }
 
-func (m *menu) view() string {
+func (m *menu) View() string {
 	var b strings.Builder
-	b.WriteString(titleStyle.Render("♠ sshuffle ♥") + faintStyle.Render("  card games over SSH") + "\n")
-	who := m.env.player.Name
+	b.WriteString(ui.TitleStyle.Render("♠ sshuffle ♥") + ui.FaintStyle.Render("  card games over SSH") + "\n")
+	who := m.env.Player.Name
 	if who == "" {
 		who = "(no name yet)"
 	}
-	b.WriteString(faintStyle.Render("Playing as "+who) + "\n\n")
+	b.WriteString(ui.FaintStyle.Render("Playing as "+who) + "\n\n")
 	m.top = 3
 	for i, it := range m.items {
 		line := fmt.Sprintf("%d  %s", i+1, it.title)
@@ -136,27 +129,27 @@ func (m *menu) view() string {
 			line = "   " + it.title
 		}
 		if it.soon != "" {
-			line += faintStyle.Render("  (coming soon)")
+			line += ui.FaintStyle.Render("  (coming soon)")
 		}
 		if i == m.cursor {
-			b.WriteString(selStyle.Render("> "+fmt.Sprintf("%-28s", stripStyle(line))) + "\n")
+			b.WriteString(ui.SelStyle.Render("> "+fmt.Sprintf("%-28s", stripStyle(line))) + "\n")
 		} else {
 			b.WriteString("  " + line + "\n")
 		}
 	}
 	b.WriteString("\n")
 	if it := m.items[m.cursor]; it.soon == "" && it.info.Variant.Blurb != "" {
-		b.WriteString(faintStyle.Render(it.info.Variant.Blurb) + "\n")
+		b.WriteString(ui.FaintStyle.Render(it.info.Variant.Blurb) + "\n")
 	} else {
 		b.WriteString("\n")
 	}
 	if m.msg != "" {
-		b.WriteString(warnStyle.Render(m.msg) + "\n")
+		b.WriteString(ui.WarnStyle.Render(m.msg) + "\n")
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(helpBar(m.env.width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "b", "leaderboards") + "\n")
-	b.WriteString(helpBar(m.env.width, "i", "rules and strategy", "p", "profile", "?", "help", "q", "quit"))
+	b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "b", "leaderboards") + "\n")
+	b.WriteString(ui.HelpBar(m.env.Width, "i", "rules and strategy", "p", "profile", "?", "help", "q", "quit"))
 	return b.String()
 }
 

@@ -1,4 +1,5 @@
-package arcade
+// Package options is the screen where a player sets a game's options.
+package options
 
 import (
 	"fmt"
@@ -6,50 +7,32 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sshuffle/engine"
+	"sshuffle/arcade/ui"
 	"sshuffle/games"
 )
 
-// loadOptions reads the player's options for a game, kept in the store as
-// "GAME.KEY" = "on" | "off", with defaults for any not set (and for guests,
-// who keep nothing). A game in progress keeps the options it was dealt with
-// (they travel in its save); a change applies from the next deal.
-func loadOptions(e *env, info games.Entry) games.Options {
-	o := info.Defaults()
-	if e.player.Guest {
-		return o
-	}
-	for _, d := range info.Options() {
-		v, err := e.store.Setting(e.player.ID, info.Game.Name+"."+d.Key)
-		if err == nil && (v == games.On || v == games.Off) {
-			o[d.Key] = v == games.On
-		}
-	}
-	return o
-}
-
 type optionsScreen struct {
-	env    *env
+	env    *ui.Env
 	info   games.Entry
-	back   screen
 	opts   games.Options
 	cursor int
 	msg    string
 }
 
-func newOptions(e *env, info games.Entry, back screen) *optionsScreen {
-	return &optionsScreen{env: e, info: info, back: back, opts: loadOptions(e, info)}
+// New is the options screen of a game.
+func New(e *ui.Env, info games.Entry) ui.Screen {
+	return &optionsScreen{env: e, info: info, opts: ui.LoadOptions(e, info)}
 }
 
-func (o *optionsScreen) minSize() (int, int) { return 60, 12 }
+func (o *optionsScreen) MinSize() (int, int) { return 60, 12 }
 
-func (o *optionsScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+func (o *optionsScreen) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(o.info.Options()) == 0 {
 		if ok {
-			return o.back, nil
+			return o.env.Back()
 		}
-		return o, nil
+		return nil
 	}
 	switch k.String() {
 	case "up", "k":
@@ -59,30 +42,30 @@ func (o *optionsScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	case "space", "enter", "x":
 		d := o.info.Options()[o.cursor]
 		o.opts[d.Key] = !o.opts[d.Key]
-		if o.env.player.Guest {
+		if o.env.Player.Guest {
 			o.msg = "Guests' options last until they leave."
-			return o, nil
+			return nil
 		}
 		v := games.Off
 		if o.opts[d.Key] {
 			v = games.On
 		}
-		if err := o.env.store.PutSetting(o.env.player.ID, o.info.Game.Name+"."+d.Key, v); err != nil {
+		if err := o.env.Store.PutSetting(o.env.Player.ID, ui.OptionKey(o.info, d.Key), v); err != nil {
 			o.msg = "Could not save that option right now."
 		} else {
 			o.msg = "Saved. It applies from your next deal."
 		}
 	case "esc", "q", "o":
-		return o.back, nil
+		return o.env.Back()
 	}
-	return o, nil
+	return nil
 }
 
-func (o *optionsScreen) view() string {
+func (o *optionsScreen) View() string {
 	var b strings.Builder
-	b.WriteString(titleStyle.Render("Options: "+o.info.Title()) + "\n\n")
+	b.WriteString(ui.TitleStyle.Render("Options: "+o.info.Title()) + "\n\n")
 	if len(o.info.Options()) == 0 {
-		b.WriteString("This game has no options.\n\n" + faintStyle.Render("Any key to go back."))
+		b.WriteString("This game has no options.\n\n" + ui.FaintStyle.Render("Any key to go back."))
 		return b.String()
 	}
 	for i, d := range o.info.Options() {
@@ -92,26 +75,15 @@ func (o *optionsScreen) view() string {
 		}
 		line := fmt.Sprintf("%s %s", mark, d.Label)
 		if i == o.cursor {
-			b.WriteString(selStyle.Render("> "+line) + "\n")
+			b.WriteString(ui.SelStyle.Render("> "+line) + "\n")
 		} else {
 			b.WriteString("  " + line + "\n")
 		}
 	}
 	b.WriteString("\n")
 	if o.msg != "" {
-		b.WriteString(okStyle.Render(o.msg))
+		b.WriteString(ui.OkStyle.Render(o.msg))
 	}
-	b.WriteString("\n" + helpBar(o.env.width, "↑↓", "choose", "space", "toggle", "esc", "back"))
+	b.WriteString("\n" + ui.HelpBar(o.env.Width, "↑↓", "choose", "space", "toggle", "esc", "back"))
 	return b.String()
-}
-
-// freshSpec picks the next deal of a game for a player: a solver-won one
-// when the game offers that and the player has it on.
-func freshSpec(e *env, info games.Entry, opts games.Options) engine.Spec {
-	if info.Variant.Winnable && opts.On(games.Winnable.Key) {
-		if spec, ok := e.pools.Take(info.Key()); ok {
-			return spec
-		}
-	}
-	return engine.Spec{Game: info.Game.Name, Variant: info.Variant.Name, Seed: newSeed(info)}
 }

@@ -1,14 +1,20 @@
-package arcade
+package solitaire
 
 import (
+	"log/slog"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/deals"
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/games/klondike"
+	"sshuffle/games/tripeaks"
 )
 
 // keyPath finds the shortest run of cursor keys that brings the cursor to
@@ -20,15 +26,15 @@ func keyPath(t *testing.T, s *gameScreen, pile, index int, anyIndex bool) []stri
 	start := s.cursor
 	defer func() { s.cursor = start }()
 	type node struct {
-		h    hit
+		h    board.Hit
 		path []string
 	}
-	seen := map[hit]bool{start: true}
+	seen := map[board.Hit]bool{start: true}
 	queue := []node{{h: start}}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		if n.h.pile == pile && (anyIndex || n.h.index == index) {
+		if n.h.Pile == pile && (anyIndex || n.h.Index == index) {
 			return n.path
 		}
 		for _, k := range keys {
@@ -75,28 +81,29 @@ func TestWholeKlondikeByKeyboard(t *testing.T) {
 	g, err := klondike.New(spec)
 	require.NoError(t, err)
 	s := newGameScreen(e, klondikeInfo(), g, nil)
-	var sc screen = s
+	rt := drive(s)
+	var sc ui.Screen = s
 	for i, a := range moves {
 		_, isGame := sc.(*gameScreen)
 		require.True(t, isGame, "won before the last move (%d of %d)", i, len(moves))
 		before := len(s.g.History())
 		switch a.Kind {
 		case engine.Draw:
-			sc = press(sc, "d")
+			sc = press(rt, "d")
 		case engine.Auto:
 			for _, k := range keyPath(t, s, a.From, a.Index, false) {
-				sc = press(sc, k)
+				press(rt, k)
 			}
-			sc = press(sc, "f")
+			sc = press(rt, "f")
 		default:
 			for _, k := range keyPath(t, s, a.From, a.Index, false) {
-				sc = press(sc, k)
+				press(rt, k)
 			}
-			sc = press(sc, "space")
+			press(rt, "space")
 			for _, k := range keyPath(t, s, a.To, 0, true) {
-				sc = press(sc, k)
+				press(rt, k)
 			}
-			sc = press(sc, "space")
+			sc = press(rt, "space")
 		}
 		if _, still := sc.(*gameScreen); still {
 			require.Equal(t, before+1, len(s.g.History()), "move %d (%+v): %s", i, a, s.msg)
@@ -110,31 +117,32 @@ func TestWholeKlondikeByKeyboard(t *testing.T) {
 func TestWholeKlondikeByMouse(t *testing.T) {
 	spec, moves := solvedKlondike(t)
 	e, _ := testEnv(t)
-	e.height = 40 // tall enough that no column folds a card away from the mouse
+	e.Height = 40 // tall enough that no column folds a card away from the mouse
 	g, err := klondike.New(spec)
 	require.NoError(t, err)
 	s := newGameScreen(e, klondikeInfo(), g, nil)
-	var sc screen = s
+	rt := drive(s)
+	var sc ui.Screen = s
 	for i, a := range moves {
 		before := len(s.g.History())
 		switch a.Kind {
 		case engine.Draw:
 			x, y := cellOf(t, s, klondike.PileStock, len(s.g.Piles()[klondike.PileStock].Cards)-1)
-			sc = clickAt(sc, x, y)
+			sc = clickAt(rt, x, y)
 		case engine.Auto:
 			x, y := cellOf(t, s, a.From, a.Index)
-			sc = clickAt(sc, x, y)
-			sc = clickAt(sc, x, y)
+			clickAt(rt, x, y)
+			sc = clickAt(rt, x, y)
 		default:
 			x, y := cellOf(t, s, a.From, a.Index)
 			tx, ty := cellOf(t, s, a.To, len(s.g.Piles()[a.To].Cards)-1)
 			if i%2 == 0 {
-				sc = clickAt(sc, x, y)
-				sc = clickAt(sc, tx, ty)
+				clickAt(rt, x, y)
+				sc = clickAt(rt, tx, ty)
 			} else { // drag
-				sc, _ = sc.update(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-				sc, _ = sc.update(tea.MouseMotionMsg{X: tx, Y: ty, Button: tea.MouseLeft})
-				sc, _ = sc.update(tea.MouseReleaseMsg{X: tx, Y: ty, Button: tea.MouseLeft})
+				send(rt, tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+				send(rt, tea.MouseMotionMsg{X: tx, Y: ty, Button: tea.MouseLeft})
+				sc = send(rt, tea.MouseReleaseMsg{X: tx, Y: ty, Button: tea.MouseLeft})
 			}
 		}
 		if _, still := sc.(*gameScreen); still {
@@ -162,11 +170,12 @@ func TestEveryGameWonByMouse(t *testing.T) {
 			}
 			require.NotNil(t, moves, "no deal solved")
 			e, _ := testEnv(t)
-			e.height = 60
-			g, err := info.Game.New(spec, loadOptions(e, info))
+			e.Height = 60
+			g, err := info.Game.New(spec, ui.LoadOptions(e, info))
 			require.NoError(t, err)
 			s := newGameScreen(e, info, g, nil)
-			var sc screen = s
+			rt := drive(s)
+			var sc ui.Screen = s
 			stock := -1
 			for i, p := range g.Piles() {
 				if p.Kind == engine.Stock {
@@ -178,14 +187,14 @@ func TestEveryGameWonByMouse(t *testing.T) {
 				switch a.Kind {
 				case engine.Draw:
 					x, y := cellOf(t, s, stock, len(s.g.Piles()[stock].Cards)-1)
-					sc = clickAt(sc, x, y)
+					sc = clickAt(rt, x, y)
 				case engine.Auto:
 					x, y := cellOf(t, s, a.From, len(s.g.Piles()[a.From].Cards)-1)
 					if a.Index >= 0 && a.Index < len(s.g.Piles()[a.From].Cards) {
 						x, y = cellOf(t, s, a.From, a.Index)
 					}
-					sc = clickAt(sc, x, y)
-					sc = clickAt(sc, x, y)
+					clickAt(rt, x, y)
+					sc = clickAt(rt, x, y)
 				default:
 					from := s.g.Piles()[a.From]
 					idx := a.Index
@@ -193,11 +202,11 @@ func TestEveryGameWonByMouse(t *testing.T) {
 						idx = len(from.Cards) - 1
 					}
 					x, y := cellOf(t, s, a.From, idx)
-					sc = clickAt(sc, x, y)
+					clickAt(rt, x, y)
 					if a.To != a.From {
 						x, y = cellOf(t, s, a.To, len(s.g.Piles()[a.To].Cards)-1)
 					}
-					sc = clickAt(sc, x, y)
+					sc = clickAt(rt, x, y)
 				}
 				if _, still := sc.(*gameScreen); still {
 					require.Greater(t, len(s.g.History()), before, "move %d (%+v): %s", i, a, s.msg)
@@ -207,4 +216,43 @@ func TestEveryGameWonByMouse(t *testing.T) {
 			require.True(t, won, "the last move wins")
 		})
 	}
+}
+
+// Every game's opening layout fits 80x24 without folding.
+func TestEveryGameFits80x24(t *testing.T) {
+	for _, info := range games.Default().Entries() {
+		if info.Game.New == nil {
+			continue
+		}
+		g, err := info.Game.New(info.Spec(3), games.Options{})
+		require.NoError(t, err)
+		w, h := board.Size(g.Piles())
+		require.LessOrEqual(t, w, 80, info.Key())
+		require.LessOrEqual(t, h, 24-4, info.Key())
+		e, _ := testEnv(t)
+		s := newGameScreen(e, info, g, nil)
+		mw, mh := s.MinSize()
+		require.LessOrEqual(t, mw, 80, info.Key())
+		require.LessOrEqual(t, mh, 24, info.Key())
+		require.LessOrEqual(t, len(strings.Split(s.View(), "\n")), 24, info.Key())
+	}
+}
+
+func TestWinnableDealsAreSolverWon(t *testing.T) {
+	e, _ := testEnv(t)
+	e.Pools = deals.NewPools(games.Default(), slog.New(slog.DiscardHandler))
+	info, ok := games.Default().Entry("tripeaks")
+	require.True(t, ok)
+	for range 5 {
+		s, err := dealNew(e, info)
+		require.NoError(t, err)
+		spec := s.g.Spec()
+		require.True(t, spec.Winnable, "winnable deals are on by default")
+		require.Equal(t, engine.Solved, tripeaks.Solve(spec, 2_000_000).Outcome, "%v", spec)
+	}
+	// Off: a random deal, not marked winnable.
+	require.NoError(t, e.Store.PutSetting(e.Player.ID, "tripeaks.winnable", "off"))
+	s, err := dealNew(e, info)
+	require.NoError(t, err)
+	require.False(t, s.g.Spec().Winnable)
 }

@@ -1,9 +1,12 @@
-package arcade
+// Package solitaire is the screen that plays one solitaire, and the
+// result screen of a won one. It knows no game's rules: it draws the piles
+// the game reports, turns keys and clicks into actions, and prints the
+// sentence of an illegal one.
+package solitaire
 
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -13,12 +16,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"sshuffle/arcade/deals"
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
 	"sshuffle/games"
+	"sshuffle/internal/format"
 	"sshuffle/store"
 )
-
-const hintsPerGame = 6
 
 type msgKind uint8
 
@@ -53,7 +58,7 @@ type hintMsg struct {
 // draws the piles the game reports, turns keys and clicks into actions, and
 // prints the sentence of an illegal one.
 type gameScreen struct {
-	env   *env
+	env   *ui.Env
 	info  games.Entry
 	g     engine.Solitaire
 	start time.Time     // when the current stretch of play began
@@ -63,111 +68,63 @@ type gameScreen struct {
 	daily bool          // today's deal, for the daily board and streaks
 	day   string        // which day's deal ("2026-11-30")
 
-	cursor  hit
-	sel     hit
-	drag    hit // card pressed with the mouse, waiting for its release
+	cursor  board.Hit
+	sel     board.Hit
+	drag    board.Hit // card pressed with the mouse, waiting for its release
 	msg     string
 	kind    msgKind
 	confirm string  // "r" or "n" waiting for a second press
 	prompt  *string // non-nil: typing a deal number
 
 	boardTop int
-	canvas   *canvas
+	canvas   *board.Canvas
 	done     bool // won and recorded: nothing left to save
 }
 
-// newSeed picks a random deal from the game's range.
-func newSeed(info games.Entry) uint64 {
-	r := info.Game.Deals
-	for {
-		if n := r.First + rand.Uint64N(r.Last-r.First+1); r.Contains(n) {
-			return n
-		}
-	}
-}
-
-// openGame resumes the player's saved game of this kind, or deals a new one.
-func openGame(e *env, info games.Entry) (*gameScreen, error) {
-	if !e.player.Guest {
-		data, err := e.store.GetSave(e.player.ID, info.Key())
-		switch {
-		case err == nil:
-			g, sv, err := decodeSave(data, info.Game.New)
-			if err == nil {
-				s := newGameScreen(e, info, g, sv.Options)
-				s.prior = sv.Elapsed
-				s.hints = min(sv.Hints, hintsPerGame)
-				s.setMsg(msgInfo, "Resumed your saved game. n deals a new one.")
-				return s, nil
-			}
-			e.log.Warn("unreadable save", "account", e.player.ID, "key", info.Key(), "error", err.Error())
-			s, err2 := dealNew(e, info)
-			if err2 != nil {
-				return nil, err2
-			}
-			s.setMsg(msgWarn, "Your saved game could not be restored ("+err.Error()+"); here is a new deal.")
-			return s, nil
-		case !errors.Is(err, store.ErrNotFound):
-			e.log.Error("reading save", "error", err.Error())
-		}
-	}
-	return dealNew(e, info)
-}
-
-func dealNew(e *env, info games.Entry) (*gameScreen, error) {
-	return dealSpec(e, info, freshSpec(e, info, loadOptions(e, info)))
-}
-
-func dealSpec(e *env, info games.Entry, spec engine.Spec) (*gameScreen, error) {
-	opts := loadOptions(e, info)
-	g, err := info.Game.New(spec, opts)
-	if err != nil {
-		return nil, err
-	}
-	return newGameScreen(e, info, g, opts), nil
-}
-
-func newGameScreen(e *env, info games.Entry, g engine.Solitaire, opts games.Options) *gameScreen {
-	s := &gameScreen{env: e, info: info, g: g, start: e.now(), opts: opts}
+func newGameScreen(e *ui.Env, info games.Entry, g engine.Solitaire, opts games.Options) *gameScreen {
+	s := &gameScreen{env: e, info: info, g: g, start: e.Now(), opts: opts}
 	s.cursor = s.firstCursor()
 	return s
 }
 
-func (s *gameScreen) init() tea.Cmd { return s.tick() }
+func (s *gameScreen) Init() tea.Cmd { return s.tick() }
 
 func (s *gameScreen) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{screen: s} })
 }
 
 func (s *gameScreen) elapsed() time.Duration {
-	return s.prior + s.env.now().Sub(s.start)
+	return s.prior + s.env.Now().Sub(s.start)
 }
 
 func (s *gameScreen) setMsg(k msgKind, text string) { s.kind, s.msg = k, text }
 
-func (s *gameScreen) minSize() (int, int) {
-	w, h := boardSize(s.g.Piles())
+func (s *gameScreen) MinSize() (int, int) {
+	w, h := board.Size(s.g.Piles())
 	return max(w, 64), max(min(h, 12)+4, 16)
 }
 
 // firstCursor rests the cursor on the first tableau column, else pile 0.
-func (s *gameScreen) firstCursor() hit {
-	piles := s.g.Piles()
+func (s *gameScreen) firstCursor() board.Hit { return FirstCursor(s.g.Piles()) }
+
+// FirstCursor is where the cursor starts on a deal: the first tableau
+// column (or the first card a layout leaves free), else pile 0.
+func FirstCursor(piles []engine.Pile) board.Hit {
 	for i, p := range piles {
 		if p.Kind == engine.Tableau || (p.Kind == engine.Slot && len(p.Cards) > 0 && !p.Blocked) {
-			return hit{pile: i, index: len(p.Cards) - 1, ok: true}
+			return board.Hit{Pile: i, Index: len(p.Cards) - 1, OK: true}
 		}
 	}
-	return hit{pile: 0, index: len(piles[0].Cards) - 1, ok: true}
+	return board.Hit{Pile: 0, Index: len(piles[0].Cards) - 1, OK: true}
 }
 
-func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+func (s *gameScreen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case clockMsg:
 		if msg.screen != s || s.done {
-			return s, nil // a tick from a screen that was left
+			return nil // a tick from a screen that was left
 		}
-		return s, s.tick()
+		return s.tick()
 	case tea.KeyPressMsg:
 		return s.key(msg)
 	case tea.MouseClickMsg:
@@ -179,11 +136,11 @@ func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	case hintMsg:
 		current := msg.screen == s && msg.moves == len(s.g.History())
 		if !msg.failed {
-			s.env.background().keepHint(msg.pos, hintAnswer{a: msg.a, why: msg.why, ok: msg.ok, shown: current})
+			s.env.Background().KeepHint(msg.pos, ui.HintAnswer{A: msg.a, Why: msg.why, OK: msg.ok, Shown: current})
 		}
 		if current {
 			if msg.failed {
-				s.setMsg(msgWarn, "Sorry: the hint search hit an internal error (that one was free).")
+				s.setMsg(msgWarn, "Sorry: the hint search board.Hit an internal error (that one was free).")
 			} else {
 				s.showHint(msg.a, msg.why, msg.ok)
 			}
@@ -193,10 +150,10 @@ func (s *gameScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			s.setMsg(msgWarn, stuckText)
 		}
 	}
-	return s, nil
+	return nil
 }
 
-func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
+func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	if s.prompt != nil {
 		return s.promptKey(k)
@@ -217,50 +174,50 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 	case "space", "enter":
 		return s.pick(s.cursor)
 	case "f", ".":
-		if s.cursor.ok && s.cursor.index >= 0 {
-			s.sel = hit{}
-			return s.do(engine.Action{Kind: engine.Auto, From: s.cursor.pile, Index: s.cursor.index})
+		if s.cursor.OK && s.cursor.Index >= 0 {
+			s.sel = board.Hit{}
+			return s.do(engine.Action{Kind: engine.Auto, From: s.cursor.Pile, Index: s.cursor.Index})
 		}
 		s.setMsg(msgWarn, "Put the cursor on a card first.")
 	case "d", "s":
-		s.sel = hit{}
+		s.sel = board.Hit{}
 		return s.do(engine.Action{Kind: engine.Draw})
 	case "u", "z", "backspace", "ctrl+z":
-		s.sel = hit{}
+		s.sel = board.Hit{}
 		if !s.g.Undo() {
 			s.setMsg(msgWarn, "Nothing to undo.")
 		}
 		s.clampCursor()
 	case "t":
-		return s, s.hint()
+		return s.hint()
 	case "r":
 		if s.confirm != "r" && s.g.Moves() > 0 {
 			s.confirm = "r"
 			s.setMsg(msgWarn, "Press r again to restart this deal (it counts as a game played).")
-			return s, nil
+			return nil
 		}
 		return s.restart()
 	case "n":
 		if s.confirm != "n" && s.g.Moves() > 0 {
 			s.confirm = "n"
 			s.setMsg(msgWarn, "Press n again for a new deal (this one counts as a game played).")
-			return s, nil
+			return nil
 		}
-		return s.redeal(freshSpec(s.env, s.info, loadOptions(s.env, s.info)))
+		return s.redeal(ui.Route{Spec: deals.Fresh(s.env.Pools, s.info, ui.LoadOptions(s.env, s.info))})
 	case "esc":
-		if s.sel.ok {
-			s.sel = hit{}
-			return s, nil
+		if s.sel.OK {
+			s.sel = board.Hit{}
+			return nil
 		}
 		return s.leave()
 	case "q":
 		return s.leave()
 	case "?":
-		return newHelp(s.env, s, &s.info), nil
+		return s.env.Push(ui.Route{Page: ui.Help, Game: s.info})
 	case "o":
-		return newOptions(s.env, s.info, s), nil
+		return s.env.Push(ui.Route{Page: ui.Options, Game: s.info})
 	case "i":
-		return newStrategy(s.env, s.info, s), nil
+		return s.env.Push(ui.Route{Page: ui.Rules, Game: s.info})
 	case "#":
 		empty := ""
 		s.prompt = &empty
@@ -269,7 +226,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) (screen, tea.Cmd) {
 			s.jumpColumn(int(t[0] - '0'))
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // jumpColumn puts the cursor on tableau column n (1-9, 0 for the tenth).
@@ -282,7 +239,7 @@ func (s *gameScreen) jumpColumn(n int) {
 		if p.Kind == engine.Tableau {
 			seen++
 			if seen == n {
-				s.cursor = hit{pile: i, index: len(p.Cards) - 1, ok: true}
+				s.cursor = board.Hit{Pile: i, Index: len(p.Cards) - 1, OK: true}
 				return
 			}
 		}
@@ -292,97 +249,88 @@ func (s *gameScreen) jumpColumn(n int) {
 // pick is the one gesture: with nothing held it takes up the card (or taps
 // the stock); with a card held it drops it on the pile; on the same card
 // again it sends it home.
-func (s *gameScreen) pick(h hit) (screen, tea.Cmd) {
-	if !h.ok {
-		s.sel = hit{}
-		return s, nil
+func (s *gameScreen) pick(h board.Hit) tea.Cmd {
+	if !h.OK {
+		s.sel = board.Hit{}
+		return nil
 	}
 	piles := s.g.Piles()
-	if h.pile < 0 || h.pile >= len(piles) {
-		return s, nil
+	if h.Pile < 0 || h.Pile >= len(piles) {
+		return nil
 	}
-	p := piles[h.pile]
-	if s.sel.ok {
+	p := piles[h.Pile]
+	if s.sel.OK {
 		from := s.sel
-		s.sel = hit{}
-		if from.pile == h.pile {
-			return s.do(engine.Action{Kind: engine.Auto, From: from.pile, Index: from.index})
+		s.sel = board.Hit{}
+		if from.Pile == h.Pile {
+			return s.do(engine.Action{Kind: engine.Auto, From: from.Pile, Index: from.Index})
 		}
-		return s.do(engine.Action{Kind: engine.Move, From: from.pile, Index: from.index, To: h.pile})
+		return s.do(engine.Action{Kind: engine.Move, From: from.Pile, Index: from.Index, To: h.Pile})
 	}
 	switch {
 	case p.Kind == engine.Stock:
 		return s.do(engine.Action{Kind: engine.Draw})
-	case len(p.Cards) == 0 || h.index < 0:
+	case len(p.Cards) == 0 || h.Index < 0:
 		s.setMsg(msgWarn, "There is no card there to pick up.")
-	case h.index < p.FaceDown:
+	case h.Index < p.FaceDown:
 		s.setMsg(msgWarn, "That card is face down.")
 	default:
 		s.sel = h
 	}
-	return s, nil
+	return nil
 }
 
-func (s *gameScreen) hitAt(x, y int) hit {
-	if s.canvas == nil {
-		return hit{}
-	}
-	y -= s.boardTop
-	if y < 0 || y >= s.canvas.h || x < 0 || x >= s.canvas.w {
-		return hit{}
-	}
-	return s.canvas.hits[y][x]
-}
+func (s *gameScreen) hitAt(x, y int) board.Hit { return s.canvas.At(x, y-s.boardTop) }
 
-func (s *gameScreen) click(x, y int) (screen, tea.Cmd) {
+func (s *gameScreen) click(x, y int) tea.Cmd {
 	h := s.hitAt(x, y)
 	s.msg = ""
-	if !h.ok {
-		s.sel = hit{}
-		return s, nil
+	if !h.OK {
+		s.sel = board.Hit{}
+		return nil
 	}
 	s.cursor = h
-	wasHeld := s.sel.ok
-	scr, cmd := s.pick(h)
-	if !wasHeld && s.sel.ok {
+	wasHeld := s.sel.OK
+	cmd := s.pick(h)
+	if !wasHeld && s.sel.OK {
 		s.drag = h // a press that took a card: a release elsewhere drops it
 	} else {
-		s.drag = hit{}
+		s.drag = board.Hit{}
 	}
-	return scr, cmd
+	return cmd
 }
 
-func (s *gameScreen) release(x, y int) (screen, tea.Cmd) {
+func (s *gameScreen) release(x, y int) tea.Cmd {
 	from := s.drag
-	s.drag = hit{}
-	if !from.ok || !s.sel.ok {
-		return s, nil
+	s.drag = board.Hit{}
+	if !from.OK || !s.sel.OK {
+		return nil
 	}
 	h := s.hitAt(x, y)
-	if !h.ok || h.pile == from.pile {
-		return s, nil // a plain click: the card stays held
+	if !h.OK || h.Pile == from.Pile {
+		return nil // a plain click: the card stays held
 	}
 	s.cursor = h
 	return s.pick(h)
 }
 
 // do applies an action and reports the outcome.
-func (s *gameScreen) do(a engine.Action) (screen, tea.Cmd) {
+func (s *gameScreen) do(a engine.Action) tea.Cmd {
 	if err := s.g.Do(a); err != nil {
 		s.setMsg(msgErr, err.Error())
-		return s, nil
+		return nil
 	}
 	s.clampCursor()
 	if s.g.Won() {
 		return s.win()
 	}
 	if s.info.Game.StuckAside {
-		return s, s.stuckLater()
+		return s.stuckLater()
 	}
 	if s.g.Stuck() {
 		s.setMsg(msgWarn, stuckText)
 	}
-	return s, nil
+	return nil
 }
 
 const stuckText = "No move can change this position: u undo, r restart, n new deal."
@@ -410,11 +358,11 @@ func (s *gameScreen) replayed() func() (engine.Solitaire, bool) {
 // slot when a newer move arrives gives up without searching.
 func (s *gameScreen) stuckLater() tea.Cmd {
 	rebuild, moves := s.replayed(), len(s.g.History())
-	b := s.env.background()
-	gen := b.stuckGen.Add(1)
+	b := s.env.Background()
+	gen := b.StuckGen.Add(1)
 	return recovering(s.env, "stuck check", stuckMsg{screen: s, moves: moves}, func() tea.Msg {
 		var m tea.Msg
-		s.env.search("stuck", func() bool { return b.stuckGen.Load() == gen }, func() {
+		s.env.Search("stuck", func() bool { return b.StuckGen.Load() == gen }, func() {
 			g, ok := rebuild()
 			m = stuckMsg{screen: s, moves: moves, stuck: ok && g.Stuck()}
 		})
@@ -426,11 +374,11 @@ func (s *gameScreen) stuckLater() tea.Cmd {
 // returns failed instead. Bubble Tea would also catch it, but print it
 // raw to the server's stderr and end the player's session; this keeps the
 // session and the log's format.
-func recovering(e *env, what string, failed tea.Msg, cmd func() tea.Msg) tea.Cmd {
+func recovering(e *ui.Env, what string, failed tea.Msg, cmd func() tea.Msg) tea.Cmd {
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				e.log.Error(what+" panic", "player", e.player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				e.Log.Error(what+" panic", "player", e.Player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				msg = failed
 			}
 		}()
@@ -443,7 +391,7 @@ func recovering(e *env, what string, failed tea.Msg, cmd func() tea.Msg) tea.Cmd
 // screen's goroutine; the screen stays live and drops the answer if the
 // position changed meanwhile.
 func (s *gameScreen) hint() tea.Cmd {
-	if s.hints >= hintsPerGame {
+	if s.hints >= ui.HintsPerGame {
 		s.setMsg(msgWarn, "No hints left in this game.")
 		return nil
 	}
@@ -452,29 +400,29 @@ func (s *gameScreen) hint() tea.Cmd {
 		s.showHint(a, why, ok)
 		return nil
 	}
-	b := s.env.background()
+	b := s.env.Background()
 	pos := s.position()
-	if h, ok := b.hints[pos]; ok {
+	if h, ok := b.Hints[pos]; ok {
 		// The same position was searched already: the answer is kept, and
 		// showing it again costs no hint.
-		if h.shown && h.ok {
-			s.showHintAgain(h.a, h.why)
+		if h.Shown && h.OK {
+			s.showHintAgain(h.A, h.Why)
 			return nil
 		}
-		b.hints[pos] = hintAnswer{a: h.a, why: h.why, ok: h.ok, shown: true}
-		s.showHint(h.a, h.why, h.ok)
+		b.Hints[pos] = ui.HintAnswer{A: h.A, Why: h.Why, OK: h.OK, Shown: true}
+		s.showHint(h.A, h.Why, h.OK)
 		return nil
 	}
-	if !b.hintBusy.CompareAndSwap(false, true) {
+	if !b.HintBusy.CompareAndSwap(false, true) {
 		s.setMsg(msgInfo, "Still looking for a hint…")
 		return nil
 	}
 	rebuild, moves := s.replayed(), len(s.g.History())
 	s.setMsg(msgInfo, "Looking for a hint…")
 	return recovering(s.env, "hint", hintMsg{screen: s, moves: moves, pos: pos, failed: true}, func() tea.Msg {
-		defer b.hintBusy.Store(false)
+		defer b.HintBusy.Store(false)
 		m := hintMsg{screen: s, moves: moves, pos: pos, failed: true}
-		s.env.search("hint", nil, func() {
+		s.env.Search("hint", nil, func() {
 			m.failed = false
 			if g, ok := rebuild(); ok {
 				m.a, m.why, m.ok = g.Hint()
@@ -493,7 +441,7 @@ func (s *gameScreen) showHintAgain(a engine.Action, why string) {
 	hints := s.hints
 	s.showHint(a, why, true)
 	s.hints = hints
-	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d (again): %s", s.hints, hintsPerGame, why))
+	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d (again): %s", s.hints, ui.HintsPerGame, why))
 }
 
 func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
@@ -502,89 +450,84 @@ func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
 		return
 	}
 	s.hints++
-	s.sel = hit{}
+	s.sel = board.Hit{}
 	piles := s.g.Piles()
 	if a.Kind == engine.Draw {
 		for i, p := range piles {
 			if p.Kind == engine.Stock {
-				s.cursor = hit{pile: i, index: len(p.Cards) - 1, ok: true}
+				s.cursor = board.Hit{Pile: i, Index: len(p.Cards) - 1, OK: true}
 			}
 		}
 	} else if a.From >= 0 && a.From < len(piles) {
-		s.cursor = hit{pile: a.From, index: a.Index, ok: true}
+		s.cursor = board.Hit{Pile: a.From, Index: a.Index, OK: true}
 	}
-	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d: %s", s.hints, hintsPerGame, why))
+	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d: %s", s.hints, ui.HintsPerGame, why))
 }
 
 func (s *gameScreen) result(won bool) store.Result {
 	spec := s.g.Spec()
 	return store.Result{
-		Account: s.env.player.ID, Name: s.env.player.Name,
+		Account: s.env.Player.ID, Name: s.env.Player.Name,
 		Spec: spec.String(), Key: spec.Key(), Won: won,
 		Score: s.g.Score(), Moves: s.g.Moves(), Elapsed: s.elapsed().Round(time.Second),
-		Finished: s.env.now().UTC(), Daily: s.daily, Day: s.day, ByPoints: s.info.Game.Points,
+		Finished: s.env.Now().UTC(), Daily: s.daily, Day: s.day, ByPoints: s.info.Game.Points,
 	}
 }
 
 // record stores a finished game; it returns only once the store has it.
 func (s *gameScreen) record(won bool) error {
-	if s.env.player.Guest {
+	if s.env.Player.Guest {
 		return nil
 	}
 	r := s.result(won)
-	if err := s.env.store.RecordResult(r); err != nil {
-		s.env.log.Error("recording result", "account", r.Account, "spec", r.Spec, "error", err.Error())
+	if err := s.env.Store.RecordResult(r); err != nil {
+		s.env.Log.Error("recording result", "account", r.Account, "spec", r.Spec, "error", err.Error())
 		return err
 	}
-	if err := s.env.store.DeleteSave(s.env.player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.env.log.Warn("deleting save", "error", err.Error())
+	if err := s.env.Store.DeleteSave(s.env.Player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.env.Log.Warn("deleting save", "error", err.Error())
 	}
 	return nil
 }
 
-func (s *gameScreen) win() (screen, tea.Cmd) {
+func (s *gameScreen) win() tea.Cmd {
 	s.done = true
 	r := s.result(true)
 	err := s.record(true)
-	return newResult(s.env, s.info, r, err), nil
+	return s.env.Go(ui.Route{Page: ui.Won, Game: s.info, Result: r, Err: err})
 }
 
 // redeal abandons the current game (recorded as played if a move was made)
-// and starts spec.
-func (s *gameScreen) redeal(spec engine.Spec) (screen, tea.Cmd) {
+// and asks for r, a deal of this game.
+func (s *gameScreen) redeal(r ui.Route) tea.Cmd {
 	// Deal first: a deal number the game refuses must leave this game as
 	// it was, not count it as lost.
-	n, err := dealSpec(s.env, s.info, spec)
-	if err != nil {
+	if _, err := s.info.Game.New(r.Spec, ui.LoadOptions(s.env, s.info)); err != nil {
 		s.setMsg(msgErr, err.Error())
-		return s, nil
+		return nil
 	}
 	if s.g.Moves() > 0 {
 		_ = s.record(false)
 	}
 	s.done = true
-	return n, n.init()
+	r.Page, r.Game = ui.Play, s.info
+	return s.env.Go(r)
 }
 
 // restart deals the same deal again; today's deal stays today's deal.
-func (s *gameScreen) restart() (screen, tea.Cmd) {
-	daily, day := s.daily, s.day
-	scr, cmd := s.redeal(s.g.Spec())
-	if n, ok := scr.(*gameScreen); ok && n != s {
-		n.daily, n.day = daily, day
-	}
-	return scr, cmd
+func (s *gameScreen) restart() tea.Cmd {
+	return s.redeal(ui.Route{Spec: s.g.Spec(), Daily: s.daily, Day: s.day})
 }
 
-func (s *gameScreen) leave() (screen, tea.Cmd) {
-	s.save()
+func (s *gameScreen) leave() tea.Cmd {
+	s.Save()
 	s.done = true
-	return newMenu(s.env), nil
+	return s.env.Go(ui.Route{Page: ui.Menu})
 }
 
-// save keeps a game in progress so the player finds it again.
-func (s *gameScreen) save() {
-	if s.done || s.env.player.Guest || s.g.Won() {
+// Save keeps a game in progress so the player finds it again.
+func (s *gameScreen) Save() {
+	if s.done || s.env.Player.Guest || s.g.Won() {
 		return
 	}
 	if len(s.g.History()) == 0 {
@@ -592,10 +535,10 @@ func (s *gameScreen) save() {
 	}
 	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
-		err = s.env.store.PutSave(s.env.player.ID, s.saveKey(), data)
+		err = s.env.Store.PutSave(s.env.Player.ID, s.saveKey(), data)
 	}
 	if err != nil {
-		s.env.log.Error("saving game", "account", s.env.player.ID, "error", err.Error())
+		s.env.Log.Error("saving game", "account", s.env.Player.ID, "error", err.Error())
 	}
 }
 
@@ -613,33 +556,33 @@ func navigable(p engine.Pile) bool { return !(p.Kind == engine.Slot && len(p.Car
 
 func (s *gameScreen) clampCursor() {
 	piles := s.g.Piles()
-	if !s.cursor.ok || s.cursor.pile >= len(piles) || !navigable(piles[s.cursor.pile]) {
+	if !s.cursor.OK || s.cursor.Pile >= len(piles) || !navigable(piles[s.cursor.Pile]) {
 		s.cursor = s.firstCursor()
 		return
 	}
-	p := piles[s.cursor.pile]
-	if s.cursor.index >= len(p.Cards) || s.cursor.index < p.FaceDown || p.Fan != engine.FanDown {
-		s.cursor.index = len(p.Cards) - 1
+	p := piles[s.cursor.Pile]
+	if s.cursor.Index >= len(p.Cards) || s.cursor.Index < p.FaceDown || p.Fan != engine.FanDown {
+		s.cursor.Index = len(p.Cards) - 1
 	}
 }
 
 func (s *gameScreen) moveCursor(dx, dy int) {
 	piles := s.g.Piles()
-	if !s.cursor.ok || s.cursor.pile >= len(piles) {
+	if !s.cursor.OK || s.cursor.Pile >= len(piles) {
 		s.cursor = s.firstCursor()
 		return
 	}
-	cur := piles[s.cursor.pile]
+	cur := piles[s.cursor.Pile]
 	if dy != 0 && cur.Fan == engine.FanDown && len(cur.Cards) > 0 {
-		i := s.cursor.index + dy
+		i := s.cursor.Index + dy
 		if i >= cur.FaceDown && i < len(cur.Cards) {
-			s.cursor.index = i
+			s.cursor.Index = i
 			return
 		}
 	}
 	best, bestD := -1, 1<<30
 	for i, p := range piles {
-		if i == s.cursor.pile || !navigable(p) {
+		if i == s.cursor.Pile || !navigable(p) {
 			continue
 		}
 		var d int
@@ -682,52 +625,52 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 	}
 	if best >= 0 {
 		p := piles[best]
-		s.cursor = hit{pile: best, index: len(p.Cards) - 1, ok: true}
+		s.cursor = board.Hit{Pile: best, Index: len(p.Cards) - 1, OK: true}
 	}
 }
 
-func (s *gameScreen) view() string {
+func (s *gameScreen) View() string {
 	e := s.env
 	var b strings.Builder
-	head := titleStyle.Render(s.info.Title())
+	head := ui.TitleStyle.Render(s.info.Title())
 	if s.daily {
-		head += okStyle.Render(" today")
+		head += ui.OkStyle.Render(" today")
 	}
-	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", s.g.Moves(), fmtDuration(s.elapsed()), hintsPerGame-s.hints)
+	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", s.g.Moves(), format.Duration(s.elapsed()), ui.HintsPerGame-s.hints)
 	if s.info.Game.Points {
 		stats = fmt.Sprintf("Score %d  ", s.g.Score()) + stats
 	}
 	line := head + "  " + stats
 	// "? help" and "q menu" ride on the header so the bottom bar keeps
 	// room for the play keys at 80 columns.
-	extra := helpBar(e.width, "?", "help", "q", "menu")
-	pad := e.width - lipgloss.Width(line) - lipgloss.Width(extra)
+	extra := ui.HelpBar(e.Width, "?", "help", "q", "menu")
+	pad := e.Width - lipgloss.Width(line) - lipgloss.Width(extra)
 	if pad >= 2 {
 		line += strings.Repeat(" ", pad) + extra
 	}
 	b.WriteString(line + "\n")
 	piles := s.g.Piles()
-	bw, _ := boardSize(piles)
+	bw, _ := board.Size(piles)
 	// Two lines stay for the message: rule sentences can be long.
-	boardH := e.height - 4
-	off := max((e.width-bw)/2, 0)
-	bv := boardView{unicode: e.unicode, color: e.color, cursor: s.cursor, sel: s.sel, offsetX: off}
-	s.canvas = bv.render(piles, min(e.width, 200), boardH, s.canvas)
+	boardH := e.Height - 4
+	off := max((e.Width-bw)/2, 0)
+	bv := board.View{Unicode: e.Unicode, Color: e.Color, Cursor: s.cursor, Sel: s.sel, OffsetX: off}
+	s.canvas = bv.Render(piles, min(e.Width, 200), boardH, s.canvas)
 	s.boardTop = 1
-	b.WriteString(s.canvas.String(bv.palette()) + "\n")
+	b.WriteString(s.canvas.String(bv.Palette()) + "\n")
 	msg := s.msg
 	if s.prompt != nil {
 		s.kind = msgInfo
 		msg = "Deal number (enter to deal, esc to cancel): " + *s.prompt + "_"
 	}
-	if s.kind == msgErr && !e.color {
+	if s.kind == msgErr && !e.Color {
 		msg = "! " + msg
 	}
 	if msg == "" {
 		// The deal number, so friends can race the same deal (#).
 		msg = fmt.Sprintf("Deal #%d", s.g.Spec().Seed)
 	}
-	lines := fitLines(msg, e.width, 2)
+	lines := ui.FitLines(msg, e.Width, 2)
 	if len(lines) < 2 {
 		// The second line carries the keys the bottom bar has no room
 		// for, whenever a message leaves it free.
@@ -735,19 +678,19 @@ func (s *gameScreen) view() string {
 	}
 	for i := range 2 {
 		if i == 1 && lines[1] == "" {
-			b.WriteString(helpBar(e.width, "1-0", "column", "esc", "drop", "#", "deal number", "o", "options", "i", "rules") + "\n")
+			b.WriteString(ui.HelpBar(e.Width, "1-0", "column", "esc", "drop", "#", "deal number", "o", "options", "i", "rules") + "\n")
 			continue
 		}
 		if i < len(lines) {
 			switch s.kind {
 			case msgErr:
-				b.WriteString(errStyle.Render(lines[i]))
+				b.WriteString(ui.ErrStyle.Render(lines[i]))
 			case msgWarn:
-				b.WriteString(warnStyle.Render(lines[i]))
+				b.WriteString(ui.WarnStyle.Render(lines[i]))
 			case msgOK:
-				b.WriteString(okStyle.Render(lines[i]))
+				b.WriteString(ui.OkStyle.Render(lines[i]))
 			default:
-				b.WriteString(faintStyle.Render(lines[i]))
+				b.WriteString(ui.FaintStyle.Render(lines[i]))
 			}
 		}
 		b.WriteString("\n")
@@ -757,49 +700,12 @@ func (s *gameScreen) view() string {
 	if pad < 2 {
 		keys = append(keys, "?", "help", "q", "menu")
 	}
-	b.WriteString(helpBar(e.width, keys...))
+	b.WriteString(ui.HelpBar(e.Width, keys...))
 	return b.String()
 }
 
-// fitLines word-wraps text into at most n lines of width cells, ending
-// with an ellipsis when it had to cut.
-func fitLines(text string, width, n int) []string {
-	if text == "" || width <= 0 {
-		return nil
-	}
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && lipgloss.Width(line)+1+lipgloss.Width(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	lines = append(lines, line)
-	if len(lines) > n {
-		lines = lines[:n]
-		last := []rune(lines[n-1])
-		for lipgloss.Width(string(last))+1 > width && len(last) > 0 {
-			last = last[:len(last)-1]
-		}
-		lines[n-1] = string(last) + "…"
-	}
-	for i, l := range lines {
-		r := []rune(l)
-		for lipgloss.Width(string(r)) > width {
-			r = r[:len(r)-1]
-		}
-		lines[i] = string(r)
-	}
-	return lines
-}
-
 // promptKey edits the deal-number prompt: digits, backspace, enter, esc.
-func (s *gameScreen) promptKey(k tea.KeyPressMsg) (screen, tea.Cmd) {
+func (s *gameScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
 		s.prompt = nil
@@ -813,14 +719,14 @@ func (s *gameScreen) promptKey(k tea.KeyPressMsg) (screen, tea.Cmd) {
 		n, err := strconv.ParseUint(text, 10, 64)
 		if err != nil || n == 0 {
 			s.setMsg(msgErr, "A deal number is a whole number from 1 up.")
-			return s, nil
+			return nil
 		}
-		spec := engine.Spec{Game: s.info.Game.Name, Variant: s.info.Variant.Name, Seed: n}
-		return s.redeal(spec)
+		spec := s.info.Spec(n)
+		return s.redeal(ui.Route{Spec: spec})
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' && len(*s.prompt) < 12 {
 			*s.prompt += t
 		}
 	}
-	return s, nil
+	return nil
 }

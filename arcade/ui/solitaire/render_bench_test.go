@@ -1,4 +1,4 @@
-package arcade
+package solitaire
 
 import (
 	"testing"
@@ -21,7 +21,7 @@ func BenchmarkGameFrame(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			a := &app{env: e, cur: s, lastInput: e.now()}
+			a := drive(s)
 			right := tea.KeyPressMsg{Code: tea.KeyRight}
 			left := tea.KeyPressMsg{Code: tea.KeyLeft}
 			b.ReportAllocs()

@@ -1,4 +1,4 @@
-package arcade
+package solitaire
 
 import (
 	"encoding/json"

@@ -1,0 +1,14 @@
+package arcade
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestWantsUnicode(t *testing.T) {
+	require.False(t, wantsUnicode([]string{"LANG=C"}))
+	require.False(t, wantsUnicode([]string{"LC_ALL=POSIX", "LANG=en_US.UTF-8"}))
+	require.True(t, wantsUnicode([]string{"LANG=en_US.UTF-8"}))
+	require.True(t, wantsUnicode(nil))
+}

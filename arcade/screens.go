@@ -1,0 +1,39 @@
+package arcade
+
+import (
+	"fmt"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/account"
+	"sshuffle/arcade/ui/help"
+	"sshuffle/arcade/ui/menu"
+	"sshuffle/arcade/ui/options"
+	"sshuffle/arcade/ui/profile"
+	"sshuffle/arcade/ui/solitaire"
+)
+
+// build is the router's builder: the one place that knows every screen
+// package, so that none of them has to know another.
+func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
+	switch r.Page {
+	case ui.Menu:
+		return menu.New(e), nil
+	case ui.Name:
+		return account.NewName(e, r.Tried), nil
+	case ui.Play, ui.Daily:
+		return solitaire.Open(e, r)
+	case ui.Won:
+		return solitaire.NewResult(e, r), nil
+	case ui.Options:
+		return options.New(e, r.Game), nil
+	case ui.Rules:
+		return help.NewRules(e, r.Game), nil
+	case ui.Help:
+		return help.New(e, r.Game), nil
+	case ui.Profile:
+		return profile.New(e), nil
+	case ui.Boards:
+		return profile.NewBoards(e, r.Game), nil
+	}
+	return nil, fmt.Errorf("there is no page %d", r.Page)
+}
