@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -71,7 +72,9 @@ type app struct {
 	lastInput time.Time
 	notice    string
 	quitting  bool
-	drawn     atomic.Int64 // width<<32 | height, readable from other goroutines
+	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
+	firstSize chan struct{} // closed by the first size message
+	sizeOnce  sync.Once
 }
 
 func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
@@ -89,7 +92,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *app {
 		done:    make(chan struct{}),
 		metrics: s.metrics,
 	}
-	a := &app{env: e, lastInput: e.now()}
+	a := &app{env: e, lastInput: e.now(), firstSize: make(chan struct{})}
 	a.drawn.Store(int64(e.width)<<32 | int64(e.height))
 	p, first, err := s.identify(sess)
 	e.player = p
@@ -193,6 +196,9 @@ func (a *app) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 func (a *app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
+		if a.firstSize != nil {
+			a.sizeOnce.Do(func() { close(a.firstSize) })
+		}
 		if m.Width > 0 && m.Height > 0 {
 			a.env.width, a.env.height = m.Width, m.Height
 			a.drawn.Store(int64(m.Width)<<32 | int64(m.Height))

@@ -130,9 +130,9 @@ var errClosing = errors.New("the server is shutting down")
 func New(cfg Config, st *store.Store) (*Server, error) {
 	cfg.defaults()
 	s := &Server{
-		cfg:      cfg,
-		store:    st,
-		log:      cfg.Logger,
+		cfg:       cfg,
+		store:     st,
+		log:       cfg.Logger,
 		sessions:  map[*tea.Program]*app{},
 		perAddr:   map[string]int{},
 		conns:     map[string]int{},
@@ -391,9 +391,16 @@ func (s *Server) programMiddleware() wish.Middleware {
 				_ = sess.Exit(1)
 				return
 			}
+			// A resize sent before the shell is newer than the pty-req.
+			select {
+			case w := <-g.resize:
+				pty.Window = w
+			default:
+			}
 			app := s.newApp(sess, pty)
 			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
-				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)))
+				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
+				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
 			p := tea.NewProgram(app, opts...)
 			s.mu.Lock()
 			if s.closing {
@@ -421,6 +428,13 @@ func (s *Server) programMiddleware() wish.Middleware {
 						p.Quit()
 					}
 				}()
+				// Bubble Tea sends its own first size from a goroutine of
+				// its own; a resize sent before it lands would be undone.
+				select {
+				case <-app.firstSize:
+				case <-ctx.Done():
+				case <-g.done:
+				}
 				for {
 					select {
 					case <-ctx.Done():
