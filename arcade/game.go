@@ -533,6 +533,9 @@ func (s *gameScreen) result(won bool) store.Result {
 
 // record stores a finished game; it returns only once the store has it.
 func (s *gameScreen) record(won bool) error {
+	if s.env.metrics != nil {
+		s.env.metrics.gameFinished(s.info.Key(), won)
+	}
 	if s.env.player.Guest {
 		return nil
 	}
@@ -541,6 +544,7 @@ func (s *gameScreen) record(won bool) error {
 		s.env.log.Error("recording result", "account", r.Account, "spec", r.Spec, "error", err.Error())
 		return err
 	}
+
 	if err := s.env.store.DeleteSave(s.env.player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.env.log.Warn("deleting save", "error", err.Error())
 	}
@@ -582,18 +586,28 @@ func (s *gameScreen) restart() (screen, tea.Cmd) {
 }
 
 func (s *gameScreen) leave() (screen, tea.Cmd) {
-	s.save()
+	err := s.trySave()
 	s.done = true
-	return newMenu(s.env), nil
+	m := newMenu(s.env)
+	if err != nil {
+		m.msg = notSaved
+	}
+	return m, nil
 }
 
+// notSaved is what a player is told when the store refused a write; the
+// log has the reason.
+const notSaved = "Not saved: the server could not store your game just now (the error is logged). Try again later."
+
 // save keeps a game in progress so the player finds it again.
-func (s *gameScreen) save() {
+func (s *gameScreen) save() { _ = s.trySave() }
+
+func (s *gameScreen) trySave() error {
 	if s.done || s.env.player.Guest || s.g.Won() {
-		return
+		return nil
 	}
 	if len(s.g.History()) == 0 {
-		return
+		return nil
 	}
 	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
@@ -602,6 +616,7 @@ func (s *gameScreen) save() {
 	if err != nil {
 		s.env.log.Error("saving game", "account", s.env.player.ID, "error", err.Error())
 	}
+	return err
 }
 
 // saveKey is where this game is kept while in progress.

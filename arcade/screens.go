@@ -298,7 +298,7 @@ func (r *resultScreen) view() string {
 	case r.env.player.Guest:
 		b.WriteString(faintStyle.Render("  Guests' results are not kept.") + "\n")
 	case r.err != nil:
-		b.WriteString(errStyle.Render("  Your result could not be stored: "+r.err.Error()) + "\n")
+		b.WriteString(errStyle.Render("  Not saved: the server could not store this result just now.") + "\n")
 	default:
 		b.WriteString(fmt.Sprintf("  Your best: time %s", fmtDuration(r.best.BestTime)))
 		if r.info.Points {

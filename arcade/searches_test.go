@@ -1,6 +1,7 @@
 package arcade
 
 import (
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -117,4 +118,25 @@ func TestWaitingSearchEndsWithItsSession(t *testing.T) {
 	ran := false
 	require.False(t, e.search("hint", nil, func() { ran = true }))
 	require.False(t, ran)
+}
+
+// Item 9: a write the store refuses reaches the player as "not saved"
+// (the session goes on), and the log as an error.
+func TestFailedWritesSayNotSaved(t *testing.T) {
+	var logs syncBuffer
+	e, _ := testEnv(t)
+	e.log = slog.New(slog.NewTextHandler(&logs, nil))
+	s, err := dealSpec(e, klondikeInfo(), engine.Spec{Game: "klondike", Variant: "draw1", Seed: 5})
+	require.NoError(t, err)
+	press(s, "d")
+	require.NoError(t, e.store.Close()) // every write fails from here on
+	m := press(s, "q")
+	require.Contains(t, m.view(), "Not saved")
+	require.Contains(t, logs.String(), "level=ERROR msg=\"saving game\"")
+
+	g := nearWin(t)
+	w := &gameScreen{env: e, info: klondikeInfo(), g: g, start: e.now()}
+	r, _ := w.win()
+	require.Contains(t, r.view(), "Not saved")
+	require.Contains(t, logs.String(), "level=ERROR msg=\"recording result\"")
 }

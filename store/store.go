@@ -122,7 +122,11 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if err != nil && !(o.Accept && errors.Is(err, ErrWrongStore)) {
 		return nil, err
 	}
-	db, err := openBadger(smallProfile(badger.DefaultOptions(dir), logger))
+	bo := smallProfile(badger.DefaultOptions(dir), logger)
+	if err := checkTables(dir, bo); err != nil {
+		return nil, err
+	}
+	db, err := openBadger(bo)
 	if err != nil {
 		return nil, err
 	}
