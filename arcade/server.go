@@ -143,6 +143,7 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	st.ObserveWrites(s.metrics.observeWrite)
 	s.pools = NewPools(cfg.Logger)
 	s.pools.bg = s.searches
 	go s.sweeper(s.stopSweep)
