@@ -35,7 +35,9 @@ func startServerWith(t *testing.T, cfg Config) *testServer {
 	st, err := store.Open(filepath.Join(dir, "store"), slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	cfg.HostKeyPEM = key.PEM
-	cfg.Logger = slog.New(slog.DiscardHandler)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	srv, err := New(cfg, st)
 	require.NoError(t, err)
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -91,18 +91,19 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 // newApp is the session's router, on the screen its identity calls for.
 func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	e := &ui.Env{
-		Games:    s.games,
-		Store:    s.store,
-		Pools:    s.pools,
-		Log:      s.log,
-		Now:      s.cfg.Now,
-		Unicode:  wantsUnicode(clientEnv(sess)),
-		Color:    true,
-		Width:    pty.Window.Width,
-		Height:   pty.Window.Height,
-		Idle:     s.cfg.IdleTimeout,
-		Searches: s.searches,
-		Done:     make(chan struct{}),
+		Games:        s.games,
+		Store:        s.store,
+		Pools:        s.pools,
+		Log:          s.log,
+		Now:          s.cfg.Now,
+		Unicode:      wantsUnicode(clientEnv(sess)),
+		Color:        true,
+		Width:        pty.Window.Width,
+		Height:       pty.Window.Height,
+		Idle:         s.cfg.IdleTimeout,
+		Searches:     s.searches,
+		Done:         make(chan struct{}),
+		GameFinished: s.metrics.gameFinished,
 	}
 	id := identityOf(sess)
 	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest}
@@ -124,7 +125,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	scr, err := build(e, first)
 	if err != nil {
 		s.log.Error("first screen", "error", err.Error())
-		scr = menu.New(e)
+		scr = menu.New(e, "")
 	}
 	return ui.NewRouter(e, build, scr, notice)
 }

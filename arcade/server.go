@@ -154,6 +154,7 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	st.ObserveWrites(s.metrics.observeWrite)
 	s.pools = deals.NewPools(cfg.Games, cfg.Logger)
 	s.pools.Share(s.searches)
 	go s.sweeper(s.stopSweep)
@@ -403,9 +404,16 @@ func (s *Server) programMiddleware() wish.Middleware {
 				_ = sess.Exit(1)
 				return
 			}
+			// A resize sent before the shell is newer than the pty-req.
+			select {
+			case w := <-g.resize:
+				pty.Window = w
+			default:
+			}
 			app := s.newApp(sess, pty)
 			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
-				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)))
+				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
+				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
 			p := tea.NewProgram(app, opts...)
 			s.mu.Lock()
 			if s.closing {
@@ -433,6 +441,13 @@ func (s *Server) programMiddleware() wish.Middleware {
 						p.Quit()
 					}
 				}()
+				// Bubble Tea sends its own first size from a goroutine of
+				// its own; a resize sent before it lands would be undone.
+				select {
+				case <-app.FirstSize():
+				case <-ctx.Done():
+				case <-g.done:
+				}
 				for {
 					select {
 					case <-ctx.Done():

@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"github.com/dgraph-io/badger/v4/table"
+	"github.com/dgraph-io/ristretto/v2/z"
 )
 
 // Errors of opening a store that is not safe to run on. Each message says
@@ -176,6 +179,53 @@ func preflight(dir string, beside *marker) (fresh bool, err error) {
 			ErrDamaged, dir, len(data))
 	}
 	return false, nil
+}
+
+// checkTables opens each table file the way Badger will, on this
+// goroutine: Badger opens them on goroutines of its own, where a panic on
+// a truncated table cannot be recovered and ends the process.
+func checkTables(dir string, bo badger.Options) (err error) {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	// Tables are written with the store's options; a table whose blocks
+	// are read with the wrong compression panics like a damaged one.
+	to := table.Options{ReadOnly: true, ChkMode: options.NoVerification, Compression: bo.Compression,
+		BlockSize: bo.BlockSize, ZSTDCompressionLevel: bo.ZSTDCompressionLevel, BloomFalsePositive: bo.BloomFalsePositive}
+	for _, name := range names {
+		if err := checkTable(name, to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkTable(name string, to table.Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: table %s cannot be read (%v); restore from a backup", ErrDamaged, name, firstLine(fmt.Sprint(r)))
+		}
+	}()
+	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
+	if err != nil && !errors.Is(err, z.NewFile) {
+		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+	}
+	t, err := table.OpenTable(mf, to)
+	if err != nil {
+		_ = mf.Close(-1)
+		if strings.HasPrefix(err.Error(), "CHECKSUM_MISMATCH:") {
+			return nil // Badger logs and skips these itself
+		}
+		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+	}
+	// Close, not DecrRef: DecrRef to zero deletes the file.
+	return t.Close(-1)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 // openBadger opens the database, turning a panic on damaged files (a

@@ -68,8 +68,12 @@ type Store struct {
 	seq        uint64        // the markers' last Seq, under markerMu
 	dirty      chan struct{} // a write happened since the markers were written
 	markerDone chan struct{}
-	writeErrs  atomic.Int64 // writes that failed, for metrics
+	observe    atomic.Pointer[func(time.Duration, error)]
 }
+
+// ObserveWrites has fn called after every write with its time and error
+// (nil on success), for metrics. fn must be quick.
+func (s *Store) ObserveWrites(fn func(time.Duration, error)) { s.observe.Store(&fn) }
 
 // smallProfile is the tested small-memory profile from STACK-NOTES.
 func smallProfile(opts badger.Options, logger *slog.Logger) badger.Options {
@@ -122,7 +126,11 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if err != nil && !(o.Accept && errors.Is(err, ErrWrongStore)) {
 		return nil, err
 	}
-	db, err := openBadger(smallProfile(badger.DefaultOptions(dir), logger))
+	bo := smallProfile(badger.DefaultOptions(dir), logger)
+	if err := checkTables(dir, bo); err != nil {
+		return nil, err
+	}
+	db, err := openBadger(bo)
 	if err != nil {
 		return nil, err
 	}
@@ -276,13 +284,13 @@ func (s *Store) update(fn func(txn *badger.Txn) error) (err error) {
 	if s.closed {
 		return ErrClosed
 	}
+	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("store: write failed: %v", r)
 		}
-		if err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrInvalid) &&
-			!errors.Is(err, ErrNameTaken) && !errors.Is(err, ErrExists) {
-			s.writeErrs.Add(1)
+		if fn := s.observe.Load(); fn != nil {
+			(*fn)(time.Since(start), err)
 		}
 	}()
 	if err := s.checkSpace(); err != nil {

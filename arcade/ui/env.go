@@ -38,6 +38,9 @@ type Env struct {
 	Idle    time.Duration
 	// Searches is the server's cap on background searches; nil: none.
 	Searches Searcher
+	// GameFinished counts a finished game for the server's metrics; nil
+	// in model tests.
+	GameFinished func(key string, won bool)
 	// Done is closed when the session ends; nil: never.
 	Done    chan struct{}
 	bgState *Background

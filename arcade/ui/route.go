@@ -41,6 +41,9 @@ type Route struct {
 	Err    error
 	// Name: the SSH user name that could not be used as a player name.
 	Tried string
+	// Menu: a sentence for the player about what just happened ("Not
+	// saved: ...").
+	Note string
 	// Set by Push, Back and Quit.
 	over, back, quit bool
 }

@@ -41,8 +41,11 @@ type menu struct {
 	top    int // first line of the list on screen, for mouse hits
 }
 
-// New is the menu.
-func New(e *ui.Env) ui.Screen { return &menu{env: e, items: menuItems(e.Games)} }
+// New is the menu, showing note (a sentence about what just happened, or
+// nothing) until the next key.
+func New(e *ui.Env, note string) ui.Screen {
+	return &menu{env: e, items: menuItems(e.Games), msg: note}
+}
 
 func (m *menu) MinSize() (int, int) { return 44, 16 }
 

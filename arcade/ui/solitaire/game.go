@@ -476,6 +476,9 @@ func (s *gameScreen) result(won bool) store.Result {
 
 // record stores a finished game; it returns only once the store has it.
 func (s *gameScreen) record(won bool) error {
+	if s.env.GameFinished != nil {
+		s.env.GameFinished(s.info.Key(), won)
+	}
 	if s.env.Player.Guest {
 		return nil
 	}
@@ -520,18 +523,28 @@ func (s *gameScreen) restart() tea.Cmd {
 }
 
 func (s *gameScreen) leave() tea.Cmd {
-	s.Save()
+	err := s.trySave()
 	s.done = true
-	return s.env.Go(ui.Route{Page: ui.Menu})
+	r := ui.Route{Page: ui.Menu}
+	if err != nil {
+		r.Note = notSaved
+	}
+	return s.env.Go(r)
 }
 
+// notSaved is what a player is told when the store refused a write; the
+// log has the reason.
+const notSaved = "Not saved: the server could not store your game just now (the error is logged). Try again later."
+
 // Save keeps a game in progress so the player finds it again.
-func (s *gameScreen) Save() {
+func (s *gameScreen) Save() { _ = s.trySave() }
+
+func (s *gameScreen) trySave() error {
 	if s.done || s.env.Player.Guest || s.g.Won() {
-		return
+		return nil
 	}
 	if len(s.g.History()) == 0 {
-		return
+		return nil
 	}
 	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
@@ -540,6 +553,7 @@ func (s *gameScreen) Save() {
 	if err != nil {
 		s.env.Log.Error("saving game", "account", s.env.Player.ID, "error", err.Error())
 	}
+	return err
 }
 
 // saveKey is where this game is kept while in progress.

@@ -89,7 +89,7 @@ func (p *page) Update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
-func (p *page) View() string        { return fmt.Sprintf("page %d", p.r.Page) }
+func (p *page) View() string        { return fmt.Sprintf("page %d: %s", p.r.Page, p.r.Note) }
 func (p *page) MinSize() (int, int) { return 1, 1 }
 
 // build builds this package's screens for real and a page for the rest.
@@ -458,4 +458,29 @@ func TestRecoveringCommand(t *testing.T) {
 	require.Contains(t, buf.String(), "player=ann")
 	ok := hintMsg{moves: 8, ok: true}
 	require.Equal(t, ok, recovering(e, "hint", failed, func() tea.Msg { return ok })())
+}
+
+// Item 9: a write the store refuses reaches the player as "not saved"
+// (the session goes on), and the log as an error.
+func TestFailedWritesSayNotSaved(t *testing.T) {
+	var logs strings.Builder
+	e, _ := testEnv(t)
+	e.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	s, err := dealSpec(e, klondikeInfo(), engine.Spec{Game: "klondike", Variant: "draw1", Seed: 5})
+	require.NoError(t, err)
+	rt := drive(s)
+	press(rt, "d")
+	require.NoError(t, e.Store.Close()) // every write fails from here on
+	m := press(rt, "q")
+	require.Equal(t, ui.Menu, pageOf(t, m))
+	require.Contains(t, m.View(), "Not saved", "the menu says so")
+	require.Contains(t, logs.String(), "level=ERROR msg=\"saving game\"")
+
+	g := nearWin(t)
+	w := &gameScreen{env: e, info: klondikeInfo(), g: g, start: e.Now()}
+	w.win()
+	rt = drive(w)
+	rt.Update(nil)
+	require.Contains(t, rt.Current().View(), "Not saved")
+	require.Contains(t, logs.String(), "level=ERROR msg=\"recording result\"")
 }

@@ -55,7 +55,7 @@ func (r *resultScreen) View() string {
 	case r.env.Player.Guest:
 		b.WriteString(ui.FaintStyle.Render("  Guests' results are not kept.") + "\n")
 	case r.err != nil:
-		b.WriteString(ui.ErrStyle.Render("  Your result could not be stored: "+r.err.Error()) + "\n")
+		b.WriteString(ui.ErrStyle.Render("  Not saved: the server could not store this result just now.") + "\n")
 	default:
 		b.WriteString(fmt.Sprintf("  Your best: time %s", format.Duration(r.best.BestTime)))
 		if r.info.Game.Points {
