@@ -17,9 +17,9 @@ const module = "sshuffle"
 
 // pkg is what go list says of one package.
 type pkg struct {
-	ImportPath                        string
+	ImportPath                         string
 	Imports, TestImports, XTestImports []string
-	Deps                              []string
+	Deps                               []string
 }
 
 // The rules, each one a sentence a violation is reported in.
