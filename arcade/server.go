@@ -107,7 +107,7 @@ func (c *Config) defaults() {
 // Server is the arcade's SSH server.
 type Server struct {
 	cfg       Config
-	store     *store.Store
+	store     store.Store
 	games     *games.Catalogue
 	ssh       *ssh.Server
 	log       *slog.Logger
@@ -136,8 +136,14 @@ type Server struct {
 
 var errClosing = errors.New("the server is shutting down")
 
+// writeObserver is a store that reports each write's time and error, for
+// the metrics (the Badger backend does).
+type writeObserver interface {
+	ObserveWrites(fn func(time.Duration, error))
+}
+
 // New builds the server; call Serve or ListenAndServe to run it.
-func New(cfg Config, st *store.Store) (*Server, error) {
+func New(cfg Config, st store.Store) (*Server, error) {
 	cfg.defaults()
 	s := &Server{
 		cfg:       cfg,
@@ -154,7 +160,9 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
-	st.ObserveWrites(s.metrics.observeWrite)
+	if o, ok := st.(writeObserver); ok {
+		o.ObserveWrites(s.metrics.observeWrite)
+	}
 	s.pools = deals.NewPools(cfg.Games, cfg.Logger)
 	s.pools.Share(s.searches)
 	go s.sweeper(s.stopSweep)

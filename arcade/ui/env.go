@@ -6,6 +6,7 @@
 package ui
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -25,8 +26,11 @@ type Player struct {
 
 // Env is what every screen of one session shares.
 type Env struct {
+	// Context is the session's: store calls made for the session end
+	// with it. Nil (model tests) means context.Background().
+	Context context.Context
 	Games   *games.Catalogue
-	Store   *store.Store
+	Store   store.Store
 	Pools   *deals.Pools
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -45,6 +49,14 @@ type Env struct {
 	Done    chan struct{}
 	bgState *Background
 	next    *Route // asked for by the screen being updated
+}
+
+// Ctx is the session's context, for store calls.
+func (e *Env) Ctx() context.Context {
+	if e.Context == nil {
+		return context.Background()
+	}
+	return e.Context
 }
 
 // Screen is one page of the UI, its own small model. It changes the page

@@ -1,14 +1,12 @@
-// Package store keeps sshuffle's records in Badger: accounts and their names,
+// Package badger is the store's embedded backend, the default: every
+// concern of store.Store in one Badger database (accounts and their names,
 // results, per-game stats, daily streaks, leaderboards, today's deals, saved
-// games and settings. It knows records, not game rules.
-//
-// Every method is safe for concurrent use. Missing records give ErrNotFound;
-// a record that cannot be decoded gives an error wrapping ErrCorrupt that
-// names the record.
-package store
+// games and settings), with markers, a free-space floor, backup and restore.
+package badger
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,31 +16,16 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"sshuffle/store"
 )
 
-// Errors callers can test with errors.Is.
-var (
-	ErrNotFound  = errors.New("store: not found")
-	ErrNameTaken = errors.New("that name is taken")
-	ErrExists    = errors.New("store: account exists")
-	ErrClosed    = errors.New("store: closed")
-	ErrCorrupt   = errors.New("store: corrupt record")
-	ErrInvalid   = errors.New("store: invalid input")
-)
-
-// Limits on what callers may store.
-const (
-	MaxIDLen      = 256     // account ids (SHA256 fingerprints are ~50 bytes)
-	MaxKeyLen     = 100     // "game/variant" keys
-	MaxSpecLen    = 200     // deal spec strings
-	MaxSettingLen = 4096    // setting names and values
-	MaxSaveLen    = 1 << 20 // saved game bytes
-	maxBoard      = 1000    // largest n Board and Results return
-	maxAttempts   = 200     // conflict retries before giving up
-)
+const maxAttempts = 200 // conflict retries before giving up
 
 // gcEvery is how often the value-log GC loop runs.
 var gcEvery = 5 * time.Minute
+
+var _ store.Store = (*Store)(nil)
 
 // Store is the sshuffle database. The zero value is not usable; call Open.
 type Store struct {
@@ -103,7 +86,7 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 // store that is not the one last written here (see agree).
 func OpenWith(dir string, o Options) (*Store, error) {
 	if dir == "" {
-		return nil, fmt.Errorf("%w: empty directory (use OpenInMemory)", ErrInvalid)
+		return nil, fmt.Errorf("%w: empty directory (use OpenInMemory)", store.ErrInvalid)
 	}
 	logger := o.Logger
 	if logger == nil {
@@ -264,11 +247,14 @@ func (s *Store) runGC() {
 }
 
 // view runs fn in a read-only transaction.
-func (s *Store) view(fn func(txn *badger.Txn) error) error {
+func (s *Store) view(ctx context.Context, fn func(txn *badger.Txn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	return s.db.View(fn)
 }
@@ -278,11 +264,14 @@ func (s *Store) view(fn func(txn *badger.Txn) error) error {
 // free-space floor it writes nothing and returns ErrNoSpace; a panic inside
 // Badger's write path comes back as an error, so one failed write is one
 // player's "not saved", never the server's end.
-func (s *Store) update(fn func(txn *badger.Txn) error) (err error) {
+func (s *Store) update(ctx context.Context, fn func(txn *badger.Txn) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	start := time.Now()
 	defer func() {
@@ -318,12 +307,12 @@ func (s *Store) update(fn func(txn *badger.Txn) error) (err error) {
 // Record kinds: the first byte of every key. Fields after it are separated by
 // a NUL byte, which no id, key, name or day may contain.
 const (
-	kAccount = 'A' // A id                     -> Account JSON
+	kAccount = 'A' // A id                     -> store.Account JSON
 	kName    = 'N' // N name                   -> id
-	kResult  = 'R' // R id 0 when(8) spec      -> Result JSON
-	kStats   = 'S' // S id 0 key               -> Stats JSON
+	kResult  = 'R' // R id 0 when(8) spec      -> store.Result JSON
+	kStats   = 'S' // S id 0 key               -> store.Stats JSON
 	kStreak  = 'K' // K id 0 key               -> streak JSON
-	kBoard   = 'B' // B key 0 day 0 rank(33) id -> Result JSON
+	kBoard   = 'B' // B key 0 day 0 rank(33) id -> store.Result JSON
 	kEntry   = 'E' // E key 0 day 0 id         -> rank(33) of the account's entry
 	kDaily   = 'D' // D key 0 day              -> spec
 	kSave    = 'V' // V id 0 key               -> bytes
@@ -354,7 +343,7 @@ func prefix(kind byte, parts ...string) []byte {
 // getJSONOrZero reads a record that may not exist yet (a player's stats or
 // streak before their first game): a missing one leaves v at its zero value.
 func getJSONOrZero(txn *badger.Txn, k []byte, what string, v any) error {
-	if err := getJSON(txn, k, what, v); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := getJSON(txn, k, what, v); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	return nil
@@ -365,7 +354,7 @@ func getJSONOrZero(txn *badger.Txn, k []byte, what string, v any) error {
 func getJSON(txn *badger.Txn, k []byte, what string, v any) error {
 	item, err := txn.Get(k)
 	if errors.Is(err, badger.ErrKeyNotFound) {
-		return fmt.Errorf("%s: %w", what, ErrNotFound)
+		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
 	}
 	if err != nil {
 		return fmt.Errorf("store: read %s: %w", what, err)
@@ -375,7 +364,7 @@ func getJSON(txn *badger.Txn, k []byte, what string, v any) error {
 
 func decode(val []byte, what string, v any) error {
 	if err := json.Unmarshal(val, v); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrCorrupt, what, err)
+		return fmt.Errorf("%w: %s: %v", store.ErrCorrupt, what, err)
 	}
 	return nil
 }
@@ -391,11 +380,11 @@ func setJSON(txn *badger.Txn, k []byte, what string, v any) error {
 	return nil
 }
 
-// getBytes returns a copy of the value at k, or ErrNotFound.
+// getBytes returns a copy of the value at k, or store.ErrNotFound.
 func getBytes(txn *badger.Txn, k []byte, what string) ([]byte, error) {
 	item, err := txn.Get(k)
 	if errors.Is(err, badger.ErrKeyNotFound) {
-		return nil, fmt.Errorf("%s: %w", what, ErrNotFound)
+		return nil, fmt.Errorf("%s: %w", what, store.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: read %s: %w", what, err)
@@ -411,29 +400,26 @@ func getBytes(txn *badger.Txn, k []byte, what string) ([]byte, error) {
 func checkField(what, v string, max int) error {
 	switch {
 	case v == "":
-		return fmt.Errorf("%w: empty %s", ErrInvalid, what)
+		return fmt.Errorf("%w: empty %s", store.ErrInvalid, what)
 	case len(v) > max:
-		return fmt.Errorf("%w: %s longer than %d bytes", ErrInvalid, what, max)
+		return fmt.Errorf("%w: %s longer than %d bytes", store.ErrInvalid, what, max)
 	case bytes.IndexByte([]byte(v), 0) >= 0:
-		return fmt.Errorf("%w: %s contains a NUL byte", ErrInvalid, what)
+		return fmt.Errorf("%w: %s contains a NUL byte", store.ErrInvalid, what)
 	}
 	return nil
 }
 
-func checkID(id string) error   { return checkField("account id", id, MaxIDLen) }
-func checkKey(k string) error   { return checkField("game key", k, MaxKeyLen) }
-func checkSpec(sp string) error { return checkField("deal spec", sp, MaxSpecLen) }
+func checkID(id string) error   { return checkField("account id", id, store.MaxIDLen) }
+func checkKey(k string) error   { return checkField("game key", k, store.MaxKeyLen) }
+func checkSpec(sp string) error { return checkField("deal spec", sp, store.MaxSpecLen) }
 
 // checkDay accepts "2006-01-02".
 func checkDay(day string) error {
 	if _, err := time.Parse(time.DateOnly, day); err != nil || len(day) != len(time.DateOnly) {
-		return fmt.Errorf("%w: day %q is not YYYY-MM-DD", ErrInvalid, day)
+		return fmt.Errorf("%w: day %q is not YYYY-MM-DD", store.ErrInvalid, day)
 	}
 	return nil
 }
-
-// Day is the UTC day of t as the store writes it: "2026-11-30".
-func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // badgerLogger routes Badger's warnings and errors to slog and drops the rest.
 type badgerLogger struct{ l *slog.Logger }

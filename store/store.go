@@ -1,0 +1,198 @@
+// Package store is what sshuffle keeps: the record types, the errors, and
+// one interface per concern (accounts, results and boards, saves, today's
+// deals, settings). It knows records, not game rules: whether a board
+// ranks by points comes from the game registry, on the record. Backends
+// live beside it (store/badger, the default); store/storetest is the one
+// suite every backend must pass. Nothing above cmd names a backend.
+//
+// Every call takes a context and is safe for concurrent use. Missing
+// records give ErrNotFound; a record that cannot be decoded gives an error
+// wrapping ErrCorrupt that names the record. Friends and live tables will
+// be interfaces of their own here, beside these.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Errors callers can test with errors.Is.
+var (
+	ErrNotFound  = errors.New("store: not found")
+	ErrNameTaken = errors.New("that name is taken")
+	ErrExists    = errors.New("store: account exists")
+	ErrClosed    = errors.New("store: closed")
+	ErrCorrupt   = errors.New("store: corrupt record")
+	ErrInvalid   = errors.New("store: invalid input")
+)
+
+// Limits on what callers may store; a backend refuses more with ErrInvalid.
+const (
+	MaxIDLen      = 256     // account ids (SHA256 fingerprints are ~50 bytes)
+	MaxKeyLen     = 100     // "game/variant" keys
+	MaxSpecLen    = 200     // deal spec strings
+	MaxSettingLen = 4096    // setting names and values
+	MaxSaveLen    = 1 << 20 // saved game bytes
+	MaxBoard      = 1000    // largest n Board and Results return
+)
+
+// Account is a player, known by the SHA256 fingerprint of their SSH key.
+type Account struct {
+	ID       string // SHA256 key fingerprint
+	Name     string // lower-case, unique; "" until claimed
+	Created  time.Time
+	LastSeen time.Time
+}
+
+// Name rules.
+const (
+	MinNameLen = 3
+	MaxNameLen = 20
+)
+
+// ValidName says whether name can be claimed (case-insensitively). The error
+// is a sentence to show the player.
+func ValidName(name string) error {
+	n := len(name)
+	if n < MinNameLen || n > MaxNameLen {
+		return fmt.Errorf("A name needs %d to %d characters.", MinNameLen, MaxNameLen)
+	}
+	for i := 0; i < n; i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
+		default:
+			return errors.New("A name may use only letters a-z, digits, _ and -.")
+		}
+	}
+	return nil
+}
+
+// NormalName is the form a valid name is stored in: lower-case.
+func NormalName(name string) string { return strings.ToLower(name) }
+
+// Result is one finished game.
+type Result struct {
+	Account  string        // account id
+	Name     string        // the player's name when it was played (Board shows the current one)
+	Spec     string        // engine.Spec.String()
+	Key      string        // engine.Spec.Key(): "game/variant"
+	Won      bool          //
+	Score    int           // points (may be negative in TriPeaks)
+	Moves    int           //
+	Elapsed  time.Duration //
+	Finished time.Time     //
+	Daily    bool          // this was the key's deal of the day
+	Day      string        // "2026-11-30" (UTC) when Daily; the day of Finished if left empty
+	// ByPoints: the game's boards rank by points after won/lost. The
+	// store knows records, not games: the caller says so from the game
+	// registry, and it is kept on the record.
+	ByPoints bool `json:",omitempty"`
+}
+
+// Stats are one account's totals for one key.
+type Stats struct {
+	Played    int
+	Won       int
+	BestScore int           // highest score of any game played (meaningful when Played > 0)
+	BestTime  time.Duration // fastest won game; 0 until one is won
+	TotalTime time.Duration // sum of Elapsed over all games
+	Last      time.Time     // Finished of the latest game
+}
+
+// Streak counts consecutive UTC days on which the player won a key's daily deal.
+type Streak struct {
+	Current int
+	Best    int
+	LastDay string // last day whose daily deal was won, "" if none
+}
+
+// Day is the UTC day of t as the store writes it: "2026-11-30".
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// Accounts are the players and their names.
+type Accounts interface {
+	// Account returns the account with this id, or ErrNotFound.
+	Account(ctx context.Context, id string) (Account, error)
+	// AccountByName returns the account holding name, or ErrNotFound.
+	AccountByName(ctx context.Context, name string) (Account, error)
+	// CreateAccount creates the account id, claiming name unless name is
+	// "". If the account exists it returns it and ErrExists; if the name is
+	// taken, ErrNameTaken and nothing is created.
+	CreateAccount(ctx context.Context, id, name string) (Account, error)
+	// Touch sets the account's LastSeen.
+	Touch(ctx context.Context, id string, now time.Time) error
+	// ClaimName gives name (lower-cased) to the account, releasing its old
+	// one; ErrNameTaken if another account holds it or wins a race for it.
+	ClaimName(ctx context.Context, id, name string) (Account, error)
+	// Rename is ClaimName, for an account that has a name already.
+	Rename(ctx context.Context, id, name string) (Account, error)
+}
+
+// Results are finished games and what follows from them: stats, daily
+// streaks and boards.
+type Results interface {
+	// RecordResult stores a finished game and, at once, the account's
+	// stats, its streak (a won daily deal) and its board entries. It
+	// returns once the result is durable; the same result again is a no-op.
+	RecordResult(ctx context.Context, r Result) error
+	// Stats returns the account's stats for every key it has played.
+	Stats(ctx context.Context, account string) (map[string]Stats, error)
+	// StatsFor returns the account's stats for key; zero if never played.
+	StatsFor(ctx context.Context, account, key string) (Stats, error)
+	// Streak is the account's daily streak for key as of today: Current is
+	// 0 when the last daily win is older than yesterday.
+	Streak(ctx context.Context, account, key string, today time.Time) (Streak, error)
+	// Board returns up to n results of the board for key, best first: all
+	// time when day is "", else that day's daily deal. One entry per
+	// account (its best); Name is the account's current name.
+	Board(ctx context.Context, key, day string, n int) ([]Result, error)
+	// Rank is the account's place on a board (1 is first) and its entry,
+	// or ErrNotFound.
+	Rank(ctx context.Context, account, key, day string) (int, Result, error)
+	// Results returns up to n of the account's results, newest first.
+	Results(ctx context.Context, account string, n int) ([]Result, error)
+}
+
+// Saves are games in progress, as bytes the arcade writes.
+type Saves interface {
+	PutSave(ctx context.Context, account, key string, data []byte) error
+	// GetSave returns the save, or ErrNotFound.
+	GetSave(ctx context.Context, account, key string) ([]byte, error)
+	// DeleteSave removes a save; a missing one is not an error.
+	DeleteSave(ctx context.Context, account, key string) error
+	// Saves lists the keys the account has a save for.
+	Saves(ctx context.Context, account string) ([]string, error)
+}
+
+// Dailies are today's deals.
+type Dailies interface {
+	// Daily returns the deal spec kept for key on day ("2026-11-30"),
+	// choosing it with choose the first time and keeping it; concurrent
+	// first callers get the same answer.
+	Daily(ctx context.Context, key, day string, choose func() (string, error)) (string, error)
+}
+
+// Settings are a player's named settings.
+type Settings interface {
+	PutSetting(ctx context.Context, account, name, value string) error
+	// Setting returns one setting, or ErrNotFound.
+	Setting(ctx context.Context, account, name string) (string, error)
+	Settings(ctx context.Context, account string) (map[string]string, error)
+}
+
+// Store is every concern of one backend.
+type Store interface {
+	Accounts
+	Results
+	Saves
+	Dailies
+	Settings
+	// Health is nil while the store takes writes.
+	Health() error
+	// Close releases the store; later calls return ErrClosed.
+	Close() error
+}
