@@ -8,11 +8,14 @@ run:
 build:
 	$(GO) build -o bin/sshuffle ./cmd/sshuffle
 
-# Every test, with the race detector; vet and gofmt first so a style slip
-# fails as loudly as a broken rule.
+# Every test, with the race detector; gofmt, vet and staticcheck first so a
+# style slip fails as loudly as a broken rule. staticcheck is a tool
+# dependency in go.mod: it needs nothing but Go (staticcheck.conf says why
+# player-facing error sentences are capitalised).
 test:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	$(GO) test -race -timeout 15m ./...
 
 # The solver reports quoted in the README (reports/*.txt). Takes a while.

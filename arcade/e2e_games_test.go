@@ -7,7 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/ui/solitaire"
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/internal/sshtest"
 )
 
@@ -25,10 +27,10 @@ func columnPiles(g engine.Solitaire) []int {
 
 // findColumnMove finds columns a, b (1-based) where moving a's top card
 // onto b is legal (want nil) or illegal (want an error), on a copy.
-func findColumnMove(t *testing.T, info gameInfo, spec engine.Spec, history []engine.Action, legal bool) (int, int, string) {
+func findColumnMove(t *testing.T, info games.Entry, spec engine.Spec, history []engine.Action, legal bool) (int, int, string) {
 	t.Helper()
 	fresh := func() engine.Solitaire {
-		g, err := info.New(spec, loadOptions(&env{player: &player{Guest: true}}, info))
+		g, err := info.Game.New(spec, info.Defaults())
 		require.NoError(t, err)
 		for _, a := range history {
 			require.NoError(t, g.Do(a))
@@ -72,8 +74,8 @@ func firstWords(s string) string {
 func TestEndToEndEveryGame(t *testing.T) {
 	ts := startServer(t)
 	key := sshtest.NewClientKey(t)
-	for i, info := range catalogue {
-		if info.New == nil {
+	for i, info := range games.Default().Entries() {
+		if info.Game.New == nil {
 			continue
 		}
 		t.Run(info.Key(), func(t *testing.T) {
@@ -82,17 +84,17 @@ func TestEndToEndEveryGame(t *testing.T) {
 			tm := sshtest.OpenTerm(t, c, nil)
 			tm.WaitFor("Playing as gina")
 			tm.Send(digit(i + 1))
-			tm.WaitFor(info.Title)
+			tm.WaitFor(info.Title())
 			seed := uint64(7)
-			spec := engine.Spec{Game: info.Game, Variant: info.Variant, Seed: seed}
-			if info.Game == "tripeaks" || info.Game == "pyramid" {
+			spec := engine.Spec{Game: info.Game.Name, Variant: info.Variant.Name, Seed: seed}
+			if info.Game.Name == "tripeaks" || info.Game.Name == "pyramid" {
 				spec = layoutIllegalSeed(t, info)
 			}
 			tm.Send(fmt.Sprintf("#%d\r", spec.Seed))
 			tm.WaitFor(fmt.Sprintf("Deal #%d", spec.Seed))
 
 			var history []engine.Action
-			switch info.Game {
+			switch info.Game.Name {
 			case "freecell":
 				// Legal: column 1's top card into a free cell.
 				tm.Send("1 k ")
@@ -106,8 +108,7 @@ func TestEndToEndEveryGame(t *testing.T) {
 				tm.Send("f") // the cursor's card does not fit the waste
 				g := mustNew(t, info, spec)
 				require.NoError(t, g.Do(engine.Action{Kind: engine.Draw}))
-				s := &gameScreen{g: g}
-				err := g.Do(engine.Action{Kind: engine.Auto, From: s.firstCursor().pile})
+				err := g.Do(engine.Action{Kind: engine.Auto, From: solitaire.FirstCursor(g.Piles()).Pile})
 				require.Error(t, err)
 				tm.WaitFor(firstWords(err.Error()))
 			default:
@@ -127,16 +128,16 @@ func TestEndToEndEveryGame(t *testing.T) {
 	}
 }
 
-func mustNew(t *testing.T, info gameInfo, spec engine.Spec) engine.Solitaire {
+func mustNew(t *testing.T, info games.Entry, spec engine.Spec) engine.Solitaire {
 	t.Helper()
-	g, err := info.New(spec, loadOptions(&env{player: &player{Guest: true}}, info))
+	g, err := info.Game.New(spec, info.Defaults())
 	require.NoError(t, err)
 	return g
 }
 
 // replayFreeCell is the position after "column 1's top card to a cell", as
 // the keys above made it, so the illegal move is looked for there.
-func replayFreeCell(t *testing.T, info gameInfo, spec engine.Spec) []engine.Action {
+func replayFreeCell(t *testing.T, info games.Entry, spec engine.Spec) []engine.Action {
 	g := mustNew(t, info, spec)
 	col := columnPiles(g)[0]
 	p := g.Piles()[col]
@@ -152,15 +153,14 @@ func replayFreeCell(t *testing.T, info gameInfo, spec engine.Spec) []engine.Acti
 
 // layoutIllegalSeed finds a TriPeaks or Pyramid deal where, after one
 // stock turn, the card the cursor starts on can't be played on its own.
-func layoutIllegalSeed(t *testing.T, info gameInfo) engine.Spec {
+func layoutIllegalSeed(t *testing.T, info games.Entry) engine.Spec {
 	for seed := uint64(1); seed < 500; seed++ {
-		spec := engine.Spec{Game: info.Game, Seed: seed}
+		spec := engine.Spec{Game: info.Game.Name, Seed: seed}
 		g := mustNew(t, info, spec)
 		if g.Do(engine.Action{Kind: engine.Draw}) != nil {
 			continue
 		}
-		s := &gameScreen{g: g}
-		if g.Do(engine.Action{Kind: engine.Auto, From: s.firstCursor().pile}) != nil {
+		if g.Do(engine.Action{Kind: engine.Auto, From: solitaire.FirstCursor(g.Piles()).Pile}) != nil {
 			return spec
 		}
 	}

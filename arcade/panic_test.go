@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/internal/sshtest"
 )
 
@@ -16,18 +17,16 @@ func (boom) Do(engine.Action) error { panic("boom") }
 // A panic inside one session ends that session only: the server goes on
 // serving others, and the player who hit it is told.
 func TestPanicEndsOnlyThatSession(t *testing.T) {
-	saved := catalogue
-	t.Cleanup(func() { catalogue = saved })
-	info := catalogue[0]
-	inner := info.New
-	info.Title = "Boom"
-	info.New = func(s engine.Spec, o options) (engine.Solitaire, error) {
-		g, err := inner(s, o)
+	klondike, _ := games.Default().Game("klondike")
+	boomGame := *klondike
+	boomGame.Variants = []games.Variant{{Name: "draw1", Title: "Boom"}}
+	boomGame.New = func(s engine.Spec, o games.Options) (engine.Solitaire, error) {
+		g, err := klondike.New(s, o)
 		return boom{g}, err
 	}
-	catalogue = append([]gameInfo{info}, saved...)
+	cat := games.NewCatalogue(append([]*games.Game{&boomGame}, games.Default().Games()...)...)
 
-	ts := startServer(t)
+	ts := startServerWith(t, Config{Games: cat})
 	other := sshtest.Dial(t, ts.addr, "olive", sshtest.NewClientKey(t))
 	defer other.Close()
 	bystander := sshtest.OpenTerm(t, other, nil)

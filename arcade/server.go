@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -18,6 +19,10 @@ import (
 	wishtea "charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 
+	"sshuffle/arcade/deals"
+	"sshuffle/arcade/ui"
+	"sshuffle/games"
+	"sshuffle/internal/format"
 	"sshuffle/store"
 )
 
@@ -27,14 +32,28 @@ type Config struct {
 	HostKeyPEM  []byte
 	IdleTimeout time.Duration // no key pressed for this long ends the session
 	MaxTimeout  time.Duration // hard cap on one connection's life
-	MaxSessions int           // in total
-	MaxPerAddr  int           // from one remote address
+	MaxSessions int           // session channels in total
+	MaxPerAddr  int           // session channels from one remote address (IPv6: one /64)
+	// MaxChannelsPerConn caps session channels open at once on one
+	// connection; each can buffer up to the SSH window (2 MB) before its shell.
+	MaxChannelsPerConn int
+	// StartTimeout closes a connection that runs no session for this long:
+	// after its login, or after its last session ended.
+	StartTimeout time.Duration
+	// MaxWidth and MaxHeight bound every window size the server draws for.
+	MaxWidth, MaxHeight int
+	// MaxSearches caps background searches (hints, stuck checks, deal
+	// pools) running at once over the whole server. 0 means one fewer than
+	// the cores, at least one.
+	MaxSearches int
 	Logger      *slog.Logger
 	// Now is the clock; tests replace it. Nil means time.Now.
 	Now func() time.Time
 	// FPS caps screen updates a second; it also sets the floor on the
 	// time from a key to its echo (about two frames). 0 means 60.
 	FPS int
+	// Games are the games on offer; nil means games.Default().
+	Games *games.Catalogue
 	// FillPools runs the solver in the background to find fresh winnable
 	// deals; off, winnable deals come from the kept solver reports only.
 	FillPools bool
@@ -56,6 +75,21 @@ func (c *Config) defaults() {
 	if c.MaxPerAddr <= 0 {
 		c.MaxPerAddr = 10
 	}
+	if c.MaxChannelsPerConn <= 0 {
+		c.MaxChannelsPerConn = 4
+	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = 30 * time.Second
+	}
+	if c.MaxWidth <= 0 {
+		c.MaxWidth = 400
+	}
+	if c.MaxHeight <= 0 {
+		c.MaxHeight = 200
+	}
+	if c.MaxSearches <= 0 {
+		c.MaxSearches = max(1, runtime.NumCPU()-1)
+	}
 	if c.FPS <= 0 {
 		c.FPS = 60
 	}
@@ -65,38 +99,73 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.Games == nil {
+		c.Games = games.Default()
+	}
 }
 
 // Server is the arcade's SSH server.
 type Server struct {
 	cfg       Config
-	store     *store.Store
+	store     store.Store
+	games     *games.Catalogue
 	ssh       *ssh.Server
 	log       *slog.Logger
-	pools     *Pools
+	pools     *deals.Pools
 	stopPools context.CancelFunc
 
-	mu       sync.Mutex
-	sessions map[*tea.Program]struct{}
-	perAddr  map[string]int
-	conns    map[string]int
-	total    int
-	closing  bool
-	wg       sync.WaitGroup // running programs
+	metrics   *metrics
+	searches  *searches
+	stopSweep chan struct{}
+
+	mu        sync.Mutex
+	sessions  map[*tea.Program]*ui.Router
+	perAddr   map[string]int // open session channels by address key
+	channels  int            // open session channels in total
+	conns     map[string]int // admitted connections by address key
+	total     int
+	live      map[*connState]struct{}
+	guards    map[uint64]*guard
+	nextGuard uint64
+	closing   bool
+	wg        sync.WaitGroup // running programs
+
+	refMu    sync.Mutex
+	refusals map[string]*refusal
+}
+
+var errClosing = errors.New("the server is shutting down")
+
+// writeObserver is a store that reports each write's time and error, for
+// the metrics (the Badger backend does).
+type writeObserver interface {
+	ObserveWrites(fn func(time.Duration, error))
 }
 
 // New builds the server; call Serve or ListenAndServe to run it.
-func New(cfg Config, st *store.Store) (*Server, error) {
+func New(cfg Config, st store.Store) (*Server, error) {
 	cfg.defaults()
 	s := &Server{
-		cfg:      cfg,
-		store:    st,
-		log:      cfg.Logger,
-		sessions: map[*tea.Program]struct{}{},
-		perAddr:  map[string]int{},
-		conns:    map[string]int{},
-		pools:    NewPools(cfg.Logger),
+		cfg:       cfg,
+		store:     st,
+		games:     cfg.Games,
+		log:       cfg.Logger,
+		sessions:  map[*tea.Program]*ui.Router{},
+		perAddr:   map[string]int{},
+		conns:     map[string]int{},
+		live:      map[*connState]struct{}{},
+		guards:    map[uint64]*guard{},
+		refusals:  map[string]*refusal{},
+		metrics:   newMetrics(),
+		stopSweep: make(chan struct{}),
 	}
+	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	if o, ok := st.(writeObserver); ok {
+		o.ObserveWrites(s.metrics.observeWrite)
+	}
+	s.pools = deals.NewPools(cfg.Games, cfg.Logger)
+	s.pools.Share(s.searches)
+	go s.sweeper(s.stopSweep)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopPools = cancel
 	if cfg.FillPools {
@@ -113,6 +182,8 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		func(srv *ssh.Server) error {
 			srv.HandshakeTimeout = 20 * time.Second
 			srv.ConnCallback = s.admitConn
+			// Every session channel goes through the guard (guard.go).
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
 			// Port forwarding stays refused (nil callbacks); no subsystems
 			// (sftp) are registered; only "session" channels exist.
 			return nil
@@ -121,7 +192,7 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 			// Listed innermost first: the last one runs first.
 			s.programMiddleware(),
 			s.commandMiddleware(),
-			s.limitMiddleware(),
+			s.identityMiddleware(),
 			s.logMiddleware(),
 			s.recoverMiddleware(),
 		),
@@ -165,6 +236,9 @@ func (s *Server) ListenAndServe() error {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopPools()
 	s.mu.Lock()
+	if !s.closing {
+		close(s.stopSweep)
+	}
 	s.closing = true
 	progs := make([]*tea.Program, 0, len(s.sessions))
 	for p := range s.sessions {
@@ -172,7 +246,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 	for _, p := range progs {
-		go p.Send(shutdownMsg{})
+		go p.Send(ui.ShutdownMsg{})
 	}
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
@@ -209,26 +283,58 @@ func hostOf(addr net.Addr) string {
 	return h
 }
 
+// addrKey is the address as the limits count it: an IPv4 address, or an
+// IPv6 /64, since one host or home commonly gets a whole /64 and could
+// otherwise take a fresh address for every connection.
+func addrKey(addr net.Addr) string {
+	h := hostOf(addr)
+	ip := net.ParseIP(h)
+	if ip == nil {
+		return h
+	}
+	if v4 := ip.To4(); v4 != nil {
+		return v4.String()
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
 // admitConn caps raw connections before any SSH work is spent on them:
 // a flood of handshakes from one address must not starve everyone else.
-func (s *Server) admitConn(_ ssh.Context, c net.Conn) net.Conn {
-	h := hostOf(c.RemoteAddr())
+func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
+	h := addrKey(c.RemoteAddr())
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closing || s.total >= s.cfg.MaxSessions+64 || s.conns[h] >= s.cfg.MaxPerAddr*2 {
-		s.log.Warn("connection refused", "remote", h, "total", s.total)
+	reason := ""
+	switch {
+	case s.closing:
+		reason = "closing"
+	case s.total >= s.cfg.MaxSessions+64:
+		reason = "full"
+	case s.conns[h] >= s.cfg.MaxPerAddr*2:
+		reason = "per_addr_conns"
+	}
+	if reason != "" {
+		s.mu.Unlock()
+		s.refused(h, reason, "connection refused: "+reason)
 		return nil
 	}
 	s.total++
 	s.conns[h]++
-	return &countedConn{Conn: c, release: func() {
+	cc := &countedConn{Conn: c}
+	cs := &connState{key: h, close: cc.Close, now: s.cfg.Now, since: s.cfg.Now()}
+	cs.touch(cs.since)
+	s.live[cs] = struct{}{}
+	cc.release = func() {
 		s.mu.Lock()
 		s.total--
 		if s.conns[h]--; s.conns[h] <= 0 {
 			delete(s.conns, h)
 		}
+		delete(s.live, cs)
 		s.mu.Unlock()
-	}}
+	}
+	s.mu.Unlock()
+	ctx.SetValue(connStateKey{}, cs)
+	return cc
 }
 
 type countedConn struct {
@@ -267,47 +373,14 @@ func (s *Server) logMiddleware() wish.Middleware {
 			if k := sess.PublicKey(); k != nil {
 				id = gossh.FingerprintSHA256(k)
 			}
-			s.log.Info("connect", "user", sess.User(), "remote", hostOf(sess.RemoteAddr()), "key", id,
-				"pty", pty, "command", sess.RawCommand())
+			raw := sess.RawCommand()
+			s.log.Info("connect", "user", format.Clean(sess.User(), 40), "remote", hostOf(sess.RemoteAddr()), "key", id,
+				"pty", pty, "command", format.Clean(raw, 80), "command_bytes", len(raw))
+			s.metrics.starts.Inc()
+			defer s.metrics.ends.Inc()
 			next(sess)
-			s.log.Info("disconnect", "user", sess.User(), "remote", hostOf(sess.RemoteAddr()), "key", id,
+			s.log.Info("disconnect", "user", format.Clean(sess.User(), 40), "remote", hostOf(sess.RemoteAddr()), "key", id,
 				"duration", time.Since(start).Round(time.Millisecond).String())
-		}
-	}
-}
-
-func (s *Server) limitMiddleware() wish.Middleware {
-	return func(next ssh.Handler) ssh.Handler {
-		return func(sess ssh.Session) {
-			h := hostOf(sess.RemoteAddr())
-			s.mu.Lock()
-			reason := ""
-			switch {
-			case s.closing:
-				reason = "sshuffle is restarting; try again in a minute."
-			case len(s.sessions) >= s.cfg.MaxSessions:
-				reason = fmt.Sprintf("sshuffle is full (%d players); try again in a few minutes.", s.cfg.MaxSessions)
-			case s.perAddr[h] >= s.cfg.MaxPerAddr:
-				reason = fmt.Sprintf("Too many sessions from your address (at most %d).", s.cfg.MaxPerAddr)
-			}
-			if reason == "" {
-				s.perAddr[h]++
-			}
-			s.mu.Unlock()
-			if reason != "" {
-				s.log.Warn("session refused", "remote", h, "reason", reason)
-				_, _ = fmt.Fprintln(sess.Stderr(), reason)
-				_ = sess.Exit(1)
-				return
-			}
-			defer func() {
-				s.mu.Lock()
-				if s.perAddr[h]--; s.perAddr[h] <= 0 {
-					delete(s.perAddr, h)
-				}
-				s.mu.Unlock()
-			}()
-			next(sess)
 		}
 	}
 }
@@ -316,16 +389,39 @@ func (s *Server) limitMiddleware() wish.Middleware {
 // replaces Wish's bubbletea middleware because that one reads window changes
 // without checking that the channel closed: a client that closes its session
 // but keeps the connection makes it spin, sending zero-size resizes forever.
+// Sizes come from the channel's guard, already clamped, newest first.
 func (s *Server) programMiddleware() wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
 		return func(sess ssh.Session) {
-			pty, winCh, ok := sess.Pty()
+			pty, _, ok := sess.Pty()
 			if !ok {
 				next(sess)
 				return
 			}
+			g := s.guardOf(sess)
+			if g == nil {
+				s.log.Error("session without a guard", "remote", hostOf(sess.RemoteAddr()))
+				_ = sess.Exit(1)
+				return
+			}
+			if pty.Window.Width <= 0 || pty.Window.Height <= 0 {
+				// ssh -tt from a script asks for a terminal of no size:
+				// a blank screen would tell the person nothing.
+				_, _ = fmt.Fprintf(sess.Stderr(), "sshuffle: your terminal reports a %dx%d window, so there is nothing to draw on; run ssh from a terminal window, or ask for a command: ssh HOST help\r\n",
+					max(pty.Window.Width, 0), max(pty.Window.Height, 0))
+				_ = sess.Exit(1)
+				return
+			}
+			// A resize sent before the shell is newer than the pty-req.
+			select {
+			case w := <-g.resize:
+				pty.Window = w
+			default:
+			}
 			app := s.newApp(sess, pty)
-			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler())
+			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
+				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
+				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
 			p := tea.NewProgram(app, opts...)
 			s.mu.Lock()
 			if s.closing {
@@ -333,13 +429,15 @@ func (s *Server) programMiddleware() wish.Middleware {
 				_ = sess.Exit(1)
 				return
 			}
-			s.sessions[p] = struct{}{}
+			s.sessions[p] = app
 			s.wg.Add(1)
 			s.mu.Unlock()
+			s.metrics.sessions.WithLabelValues("playing").Inc()
 			defer func() {
 				s.mu.Lock()
 				delete(s.sessions, p)
 				s.mu.Unlock()
+				s.metrics.sessions.WithLabelValues("playing").Dec()
 				s.wg.Done()
 			}()
 			ctx, cancel := context.WithCancel(sess.Context())
@@ -351,20 +449,26 @@ func (s *Server) programMiddleware() wish.Middleware {
 						p.Quit()
 					}
 				}()
+				// Bubble Tea sends its own first size from a goroutine of
+				// its own; a resize sent before it lands would be undone.
+				select {
+				case <-app.FirstSize():
+				case <-ctx.Done():
+				case <-g.done:
+				}
 				for {
 					select {
 					case <-ctx.Done():
 						p.Quit()
 						return
-					case w, ok := <-winCh:
-						if !ok {
-							p.Quit()
-							return
+					case <-g.done:
+						p.Quit()
+						return
+					case w := <-g.resize:
+						if w.Width != pty.Window.Width || w.Height != pty.Window.Height {
+							pty.Window = w
+							p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 						}
-						if w.Width <= 0 || w.Height <= 0 {
-							continue
-						}
-						p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 					}
 				}
 			}()
@@ -372,9 +476,22 @@ func (s *Server) programMiddleware() wish.Middleware {
 				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
 			}
 			p.Kill()
-			app.close()
+			close(app.Env().Done)
+			app.Close()
 			_ = sess.Exit(0)
 			next(sess)
 		}
 	}
+}
+
+// windowSizes is the size each live program draws for, for tests.
+func (s *Server) windowSizes() [][2]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out [][2]int
+	for _, a := range s.sessions {
+		w, h := a.Drawn()
+		out = append(out, [2]int{w, h})
+	}
+	return out
 }

@@ -14,7 +14,8 @@ func deal(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	entry, ok := games.All[args[0]]
+	entry, ok := games.Default().Game(args[0])
+	ok = ok && entry.Text != nil // the table games have no deal to print yet
 	if !ok {
 		fmt.Fprintf(stderr, "sshuffle deal: unknown game %q\n", args[0])
 		return 2

@@ -57,7 +57,12 @@ func freePort(t *testing.T) string {
 
 func startBinary(t *testing.T, bin, addr, data string) *server {
 	t.Helper()
-	s := &server{cmd: exec.Command(bin, "serve", "--addr", addr, "--data", data), done: make(chan error, 1)}
+	return startBinaryArgs(t, bin, "serve", "--addr", addr, "--data", data)
+}
+
+func startBinaryArgs(t *testing.T, bin string, args ...string) *server {
+	t.Helper()
+	s := &server{cmd: exec.Command(bin, args...), done: make(chan error, 1)}
 	pr, pw := io.Pipe()
 	s.cmd.Stderr = pw
 	require.NoError(t, s.cmd.Start())
@@ -161,7 +166,7 @@ func TestSolveAndReplayCommands(t *testing.T) {
 	// budget of one thread times their number unless --nodes says.
 	out.Reset()
 	require.Equal(t, 0, run([]string{"solve", "klondike", "--draw", "3", "--deals", "1-6", "--workers", "1", "--threads", "2"}, &out, &errb), errb.String())
-	require.Contains(t, out.String(), fmt.Sprintf("deals 1-6 (6), budget %d positions, 1 workers of 2 threads each", 2*games.All["klondike"].Nodes))
+	require.Contains(t, out.String(), fmt.Sprintf("deals 1-6 (6), budget %d positions, 1 workers of 2 threads each", 2*klondikeNodes(t)))
 	require.Regexp(t, `solved \d+ \(`, out.String())
 	for _, bad := range [][]string{{"solve", "freecell", "--threads", "2"}, {"solve", "klondike", "--threads", "0"}} {
 		errb.Reset()
@@ -178,4 +183,10 @@ func TestSolveAndReplayCommands(t *testing.T) {
 		require.NotContains(t, out.String(), "impossible")
 		require.NotEmpty(t, errb.String())
 	}
+}
+
+func klondikeNodes(t *testing.T) int {
+	g, ok := games.Default().Game("klondike")
+	require.True(t, ok)
+	return g.Nodes
 }

@@ -47,7 +47,8 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	game, args := args[0], args[1:]
-	entry, ok := games.All[game]
+	entry, ok := games.Default().Game(game)
+	ok = ok && entry.Solve != nil
 	if !ok {
 		fmt.Fprintf(stderr, "sshuffle solve: unknown game %q\n", game)
 		return 2

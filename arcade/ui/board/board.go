@@ -1,0 +1,413 @@
+// Package board draws cards and piles on a canvas of cells, for every game
+// screen, and says which card each cell shows, for the mouse.
+package board
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/engine"
+)
+
+// The board is drawn on a small canvas of cells so that overlapping piles
+// (a Draw 3 waste fan) and Hit-testing for the mouse come out of one pass.
+
+const (
+	halfCol   = 4 // characters per half-card column
+	cardWidth = 5
+)
+
+// Hit is what a screen cell stands for: a card (or the empty place, Index
+// -1) of a pile. The zero Hit stands for nothing.
+type Hit struct {
+	Pile, Index int
+	OK          bool
+}
+
+type cellStyle uint8
+
+const (
+	stNone cellStyle = iota
+	stBlack
+	stRed
+	stBack
+	stEmpty
+	stLabel
+	stCursorBlack
+	stCursorRed
+	stCursorOther
+	stSelBlack
+	stSelRed
+	stBlocked
+	numStyles
+)
+
+type cell struct {
+	ch rune
+	st cellStyle
+}
+
+// Canvas is a drawn board: its cells and what each stands for.
+type Canvas struct {
+	w, h  int
+	cells [][]cell
+	hits  [][]Hit
+}
+
+func newCanvas(w, h int) *Canvas {
+	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]Hit, h)}
+	cells := make([]cell, w*h)
+	hits := make([]Hit, w*h)
+	for y := range h {
+		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
+		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
+	}
+	c.clear()
+	return c
+}
+
+// clear blanks the canvas so a screen can redraw into it: a frame then
+// allocates nothing for the grid, which matters with thousands of players.
+func (c *Canvas) clear() {
+	for y := range c.h {
+		for x := range c.w {
+			c.cells[y][x] = cell{ch: ' '}
+			c.hits[y][x] = Hit{}
+		}
+	}
+}
+
+// Width and Height are the canvas's size in cells.
+func (c *Canvas) Width() int  { return c.w }
+func (c *Canvas) Height() int { return c.h }
+
+// At is what the cell at x, y stands for; nothing outside the canvas.
+func (c *Canvas) At(x, y int) Hit {
+	if c == nil || y < 0 || y >= c.h || x < 0 || x >= c.w {
+		return Hit{}
+	}
+	return c.hits[y][x]
+}
+
+func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
+	if y < 0 || y >= c.h {
+		return
+	}
+	for _, r := range text {
+		if x >= 0 && x < c.w {
+			c.cells[y][x] = cell{ch: r, st: st}
+			c.hits[y][x] = h
+		}
+		x++
+	}
+}
+
+// View is everything the renderer needs besides the piles.
+type View struct {
+	Unicode, Color bool
+	Cursor         Hit // OK false: no cursor shown (mouse play)
+	Sel            Hit // selected card, if OK
+	OffsetX        int
+}
+
+// palettes are built once: every session's every frame reads them.
+var palettes = [2]*Palette{paletteOf(makePalette(false)), paletteOf(makePalette(true))}
+
+// Palette is the view's styles as escape codes.
+func (b View) Palette() *Palette {
+	if b.Color {
+		return palettes[1]
+	}
+	return palettes[0]
+}
+
+// Palette holds each cell style reduced to its escape codes (see ui.Codes).
+type Palette [numStyles]ui.Codes
+
+func paletteOf(styles map[cellStyle]lipgloss.Style) *Palette {
+	p := &Palette{}
+	for st := range numStyles {
+		p[st] = ui.CodesOf(styles[st])
+	}
+	return p
+}
+
+func makePalette(color bool) map[cellStyle]lipgloss.Style {
+	face := lipgloss.NewStyle().Background(lipgloss.Color("#eeeeee"))
+	p := map[cellStyle]lipgloss.Style{
+		stNone:        lipgloss.NewStyle(),
+		stBlack:       face.Foreground(lipgloss.Color("#000000")),
+		stRed:         face.Foreground(lipgloss.Color("#d70000")),
+		stBack:        lipgloss.NewStyle().Background(lipgloss.Color("#005f87")).Foreground(lipgloss.Color("#5fafd7")),
+		stEmpty:       lipgloss.NewStyle().Faint(true),
+		stLabel:       lipgloss.NewStyle().Faint(true),
+		stCursorBlack: lipgloss.NewStyle().Background(lipgloss.Color("#ffd700")).Foreground(lipgloss.Color("#000000")).Bold(true),
+		stCursorRed:   lipgloss.NewStyle().Background(lipgloss.Color("#ffd700")).Foreground(lipgloss.Color("#af0000")).Bold(true),
+		stCursorOther: lipgloss.NewStyle().Background(lipgloss.Color("#ffd700")).Foreground(lipgloss.Color("#000000")),
+		stSelBlack:    lipgloss.NewStyle().Background(lipgloss.Color("#87d7ff")).Foreground(lipgloss.Color("#000000")),
+		stSelRed:      lipgloss.NewStyle().Background(lipgloss.Color("#87d7ff")).Foreground(lipgloss.Color("#af0000")),
+		stBlocked:     face.Foreground(lipgloss.Color("#808080")),
+	}
+	if !color {
+		// Without colour the brackets tell red from black, and reverse
+		// video and underline mark the cursor and the selection.
+		plain := lipgloss.NewStyle()
+		for k := range p {
+			p[k] = plain
+		}
+		p[stCursorBlack] = plain.Reverse(true)
+		p[stCursorRed] = plain.Reverse(true)
+		p[stCursorOther] = plain.Reverse(true)
+		p[stSelBlack] = plain.Underline(true)
+		p[stSelRed] = plain.Underline(true)
+		p[stEmpty] = plain
+	}
+	return p
+}
+
+func (b View) cardText(c engine.Card) string {
+	r := c.Rank().Short()
+	s := c.Suit().Letter()
+	if b.Unicode {
+		s = c.Suit().Symbol()
+	}
+	if len(r) == 1 {
+		r = " " + r
+	}
+	if !b.Color {
+		if c.Red() {
+			return "(" + r + s + ")"
+		}
+		return "[" + r + s + "]"
+	}
+	return " " + r + s + " "
+}
+
+func (b View) backText(n int) string {
+	fill := "░"
+	if !b.Unicode {
+		fill = "#"
+	}
+	if n > 1 {
+		t := fmt.Sprintf("%d", n)
+		if len(t) > 3 {
+			t = "99+"
+		}
+		pad := 3 - len(t)
+		return strings.Repeat(fill, 1+pad/2) + t + strings.Repeat(fill, 1+pad-pad/2)
+	}
+	if !b.Color {
+		return "[###]"
+	}
+	return strings.Repeat(fill, cardWidth)
+}
+
+func (b View) styleFor(c engine.Card, h Hit, blocked bool) cellStyle {
+	red := c.Red()
+	switch {
+	case b.Cursor.OK && b.Cursor.Pile == h.Pile && b.Cursor.Index == h.Index:
+		if red {
+			return stCursorRed
+		}
+		return stCursorBlack
+	case b.Sel.OK && b.Sel.Pile == h.Pile && h.Index >= b.Sel.Index:
+		if red {
+			return stSelRed
+		}
+		return stSelBlack
+	case blocked:
+		return stBlocked
+	case red:
+		return stRed
+	}
+	return stBlack
+}
+
+// Size is the canvas a set of piles needs when nothing is compressed.
+func Size(piles []engine.Pile) (w, h int) {
+	for _, p := range piles {
+		right := (p.X+2)*halfCol - (halfCol*2 - cardWidth)
+		if p.Fan == engine.FanRight {
+			right += (max(p.Show, 1) - 1) * halfCol
+		}
+		w = max(w, right)
+		h = max(h, p.Y+2)
+	}
+	return w, h
+}
+
+// Render draws the piles into a canvas of w x h cells, reusing old when it
+// has that size.
+func (b View) Render(piles []engine.Pile, w, h int, old *Canvas) *Canvas {
+	c := old
+	if c == nil || c.w != w || c.h != h {
+		c = newCanvas(w, h)
+	} else {
+		c.clear()
+	}
+	for i, p := range piles {
+		x := b.OffsetX + p.X*halfCol
+		switch p.Fan {
+		case engine.FanDown:
+			b.drawColumn(c, i, p, x, h)
+		case engine.FanRight:
+			b.drawFanRight(c, i, p, x)
+		default:
+			b.drawSingle(c, i, p, x)
+		}
+	}
+	return c
+}
+
+func (b View) drawEmpty(c *Canvas, pile int, p engine.Pile, x, y int) {
+	h := Hit{Pile: pile, Index: -1, OK: true}
+	st := stEmpty
+	if b.Cursor.OK && b.Cursor.Pile == pile {
+		st = stCursorOther
+	}
+	if p.Kind == engine.Slot {
+		// A cleared place in Pyramid or TriPeaks: nothing to draw, but the
+		// cursor needs something to show when it rests there.
+		if st == stCursorOther {
+			c.put(x, y, "     ", st, h)
+		}
+		return
+	}
+	inner := "   "
+	if p.Kind == engine.Stock && p.Label != "" && len(p.Label) <= 3 {
+		inner = fmt.Sprintf("%-3s", p.Label)
+	}
+	c.put(x, y, "["+inner+"]", st, h)
+}
+
+func (b View) drawSingle(c *Canvas, pile int, p engine.Pile, x int) {
+	y := p.Y
+	if len(p.Cards) == 0 {
+		b.drawEmpty(c, pile, p, x, y)
+	} else {
+		top := len(p.Cards) - 1
+		h := Hit{Pile: pile, Index: top, OK: true}
+		if p.FaceDown > top {
+			st := stBack
+			if b.Cursor.OK && b.Cursor.Pile == pile {
+				st = stCursorOther
+			}
+			c.put(x, y, b.backText(1), st, h)
+		} else {
+			c.put(x, y, b.cardText(p.Cards[top]), b.styleFor(p.Cards[top], h, p.Blocked), h)
+		}
+	}
+	if p.Label != "" && p.Kind != engine.Slot {
+		c.put(x, y+1, fmt.Sprintf("%-5s", p.Label), stLabel, Hit{Pile: pile, Index: len(p.Cards) - 1, OK: true})
+	}
+}
+
+func (b View) drawFanRight(c *Canvas, pile int, p engine.Pile, x int) {
+	if len(p.Cards) == 0 {
+		b.drawEmpty(c, pile, p, x, p.Y)
+		return
+	}
+	show := min(max(p.Show, 1), len(p.Cards))
+	start := len(p.Cards) - show
+	for i := start; i < len(p.Cards); i++ {
+		h := Hit{Pile: pile, Index: i, OK: true}
+		// Cards under the top one cannot be played: they point at the top.
+		if i < len(p.Cards)-1 {
+			h.Index = len(p.Cards) - 1
+		}
+		st := b.styleFor(p.Cards[i], Hit{Pile: pile, Index: i}, false)
+		c.put(x+(i-start)*halfCol, p.Y, b.cardText(p.Cards[i]), st, h)
+	}
+}
+
+// drawColumn fans a tableau column downward, squeezing it into the lines
+// left: first the face-down run becomes one line with a count, then the
+// middle of the face-up run folds into one line.
+func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
+	y := p.Y
+	if len(p.Cards) == 0 {
+		b.drawEmpty(c, pile, p, x, y)
+		return
+	}
+	avail := h - y
+	down := min(p.FaceDown, len(p.Cards))
+	up := len(p.Cards) - down
+	needDown := down
+	if down+up > avail && down > 1 {
+		needDown = 1
+	}
+	fold := 0 // face-up cards hidden in one folded line
+	if needDown+up > avail {
+		fold = needDown + up - avail + 1
+		if fold > up-2 {
+			fold = max(up-2, 0)
+		}
+	}
+	row := y
+	if needDown == 1 && down > 1 {
+		st := stBack
+		if b.Cursor.OK && b.Cursor.Pile == pile && b.Cursor.Index < down {
+			st = stCursorOther
+		}
+		c.put(x, row, b.backText(down), st, Hit{Pile: pile, Index: down - 1, OK: true})
+		row++
+	} else {
+		for i := 0; i < down; i++ {
+			c.put(x, row, b.backText(1), stBack, Hit{Pile: pile, Index: i, OK: true})
+			row++
+		}
+	}
+	for i := down; i < len(p.Cards); i++ {
+		if fold > 0 && i == down+1 {
+			hh := Hit{Pile: pile, Index: i, OK: true}
+			st := stLabel
+			if b.Cursor.OK && b.Cursor.Pile == pile && b.Cursor.Index >= i && b.Cursor.Index < i+fold {
+				st = stCursorOther
+			}
+			c.put(x, row, fmt.Sprintf(" +%-3d", fold), st, hh)
+			row++
+			i += fold - 1
+			continue
+		}
+		hh := Hit{Pile: pile, Index: i, OK: true}
+		c.put(x, row, b.cardText(p.Cards[i]), b.styleFor(p.Cards[i], hh, false), hh)
+		row++
+	}
+}
+
+// String renders the canvas with styles, one run of equal style at a time.
+func (c *Canvas) String(pal *Palette) string {
+	var sb strings.Builder
+	for y := range c.h {
+		if y > 0 {
+			sb.WriteByte('\n')
+		}
+		row := c.cells[y]
+		end := len(row)
+		for end > 0 && row[end-1].ch == ' ' && row[end-1].st == stNone {
+			end--
+		}
+		for x := 0; x < end; {
+			st := row[x].st
+			start := x
+			for x < end && row[x].st == st {
+				x++
+			}
+			if st == stNone {
+				for _, cl := range row[start:x] {
+					sb.WriteRune(cl.ch)
+				}
+				continue
+			}
+			var run strings.Builder
+			for _, cl := range row[start:x] {
+				run.WriteRune(cl.ch)
+			}
+			pal[st].Write(&sb, run.String())
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,177 @@
+// Package menu is the arcade's first screen: the list of games.
+package menu
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/games"
+)
+
+// menuItem is a line of the menu: a game, or a table game still to come.
+type menuItem struct {
+	title string
+	info  games.Entry
+	soon  string // non-empty: listed, not playable yet
+}
+
+func menuItems(c *games.Catalogue) []menuItem {
+	var items []menuItem
+	for _, g := range c.Entries() {
+		it := menuItem{title: g.Title(), info: g}
+		if !g.Playable() {
+			it.soon = g.Game.Soon
+			if it.soon == "" {
+				it.soon = "coming soon"
+			}
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+type menu struct {
+	env    *ui.Env
+	items  []menuItem
+	cursor int
+	msg    string
+	top    int // first line of the list on screen, for mouse hits
+}
+
+// New is the menu, showing note (a sentence about what just happened, or
+// nothing) until the next key.
+func New(e *ui.Env, note string) ui.Screen {
+	return &menu{env: e, items: menuItems(e.Games), msg: note}
+}
+
+func (m *menu) MinSize() (int, int) { return 44, 16 }
+
+func (m *menu) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		m.msg = ""
+		switch msg.String() {
+		case "up", "k", "shift+tab":
+			m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
+		case "down", "j", "tab":
+			m.cursor = (m.cursor + 1) % len(m.items)
+		case "home", "g":
+			m.cursor = 0
+		case "end", "G":
+			m.cursor = len(m.items) - 1
+		case "enter", "space", "l", "right":
+			return m.open()
+		case "p":
+			return m.env.Push(ui.Route{Page: ui.Profile})
+		case "t":
+			if it := m.items[m.cursor]; it.soon == "" {
+				return m.env.Go(ui.Route{Page: ui.Daily, Game: it.info})
+			}
+		case "b":
+			if it := m.items[m.cursor]; it.soon == "" {
+				return m.env.Push(ui.Route{Page: ui.Boards, Game: it.info})
+			}
+		case "i":
+			if it := m.items[m.cursor]; it.soon == "" {
+				return m.env.Push(ui.Route{Page: ui.Rules, Game: it.info})
+			}
+		case "?":
+			return m.env.Push(ui.Route{Page: ui.Help})
+		case "q", "esc":
+			return m.env.Quit()
+		default:
+			if t := msg.Text; len(t) == 1 && t[0] >= '1' && t[0] <= '9' {
+				if i := int(t[0] - '1'); i < len(m.items) {
+					m.cursor = i
+					return m.open()
+				}
+			}
+		}
+	case tea.MouseClickMsg:
+		i := msg.Y - m.top
+		if msg.Button == tea.MouseLeft && i >= 0 && i < len(m.items) {
+			if m.cursor == i {
+				return m.open()
+			}
+			m.cursor = i
+		}
+	case tea.MouseWheelMsg:
+		if msg.Button == tea.MouseWheelUp {
+			m.cursor = max(m.cursor-1, 0)
+		} else if msg.Button == tea.MouseWheelDown {
+			m.cursor = min(m.cursor+1, len(m.items)-1)
+		}
+	}
+	return nil
+}
+
+func (m *menu) open() tea.Cmd {
+	it := m.items[m.cursor]
+	if it.soon != "" {
+		m.msg = it.title + " is " + it.soon + "."
+		return nil
+	}
+	return m.env.Go(ui.Route{Page: ui.Play, Game: it.info})
+}
+
+func (m *menu) View() string {
+	var b strings.Builder
+	b.WriteString(ui.TitleStyle.Render("♠ sshuffle ♥") + ui.FaintStyle.Render("  card games over SSH") + "\n")
+	who := m.env.Player.Name
+	if who == "" {
+		who = "(no name yet)"
+	}
+	b.WriteString(ui.FaintStyle.Render("Playing as "+who) + "\n\n")
+	m.top = 3
+	for i, it := range m.items {
+		line := fmt.Sprintf("%d  %s", i+1, it.title)
+		if i >= 9 {
+			line = "   " + it.title
+		}
+		if it.soon != "" {
+			line += ui.FaintStyle.Render("  (coming soon)")
+		}
+		if i == m.cursor {
+			b.WriteString(ui.SelStyle.Render("> "+fmt.Sprintf("%-28s", stripStyle(line))) + "\n")
+		} else {
+			b.WriteString("  " + line + "\n")
+		}
+	}
+	b.WriteString("\n")
+	if it := m.items[m.cursor]; it.soon == "" && it.info.Variant.Blurb != "" {
+		b.WriteString(ui.FaintStyle.Render(it.info.Variant.Blurb) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
+	if m.msg != "" {
+		b.WriteString(ui.WarnStyle.Render(m.msg) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
+	b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "b", "leaderboards") + "\n")
+	b.WriteString(ui.HelpBar(m.env.Width, "i", "rules and strategy", "p", "profile", "?", "help", "q", "quit"))
+	return b.String()
+}
+
+// stripStyle drops the faint "(coming soon)" styling so the highlighted
+// line is one even bar.
+func stripStyle(s string) string {
+	var out strings.Builder
+	inEsc := false
+	for _, r := range s {
+		switch {
+		case r == '\x1b':
+			inEsc = true
+		case inEsc:
+			if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+				inEsc = false
+			}
+		default:
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
+}

@@ -1,0 +1,79 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/engine"
+	"sshuffle/games"
+	"sshuffle/store"
+)
+
+// Page names a screen the router can build.
+type Page uint8
+
+const (
+	Menu    Page = iota
+	Name         // pick a player name
+	Play         // a solitaire: resume the save, or deal
+	Daily        // today's deal of a game
+	Won          // the result of a won game
+	Options      // a game's options
+	Rules        // a game's rules, strategy and win rates
+	Help         // keys (and a game's rules when Game is set)
+	Profile      // the player's stats
+	Boards       // a game's leaderboards
+)
+
+// Route is a request for a screen: plain values, so screens can ask for
+// one another without knowing how the other is built.
+type Route struct {
+	Page Page
+	Game games.Entry // the game the page is about, if any
+	// Play: deal exactly Spec when its Seed is set; else a new deal when
+	// Fresh, else the saved game (or a new deal when there is none).
+	Spec  engine.Spec
+	Fresh bool
+	// Play: deal Spec as today's deal of Day (a restart keeps it so).
+	Daily bool
+	Day   string
+	// Won: the result as recorded, and the error if it could not be.
+	Result store.Result
+	Err    error
+	// Name: the SSH user name that could not be used as a player name.
+	Tried string
+	// Menu: a sentence for the player about what just happened ("Not
+	// saved: ...").
+	Note string
+	// Set by Push, Back and Quit.
+	over, back, quit bool
+}
+
+// The requests a screen makes of the router. Each is taken up as soon as
+// the screen's Update returns, before the next key is read, so a key typed
+// right after one that changes the page goes to the new page. Each returns
+// a nil command, so that a screen can end its Update with it.
+
+// Go replaces every screen with the one r names.
+func (e *Env) Go(r Route) tea.Cmd {
+	e.next = &r
+	return nil
+}
+
+// Push opens r over the current screen; Back returns to it as it was.
+func (e *Env) Push(r Route) tea.Cmd {
+	r.over = true
+	return e.Go(r)
+}
+
+// Back returns to the screen under the current one (the menu when there
+// is none).
+func (e *Env) Back() tea.Cmd {
+	e.next = &Route{back: true}
+	return nil
+}
+
+// Quit ends the session.
+func (e *Env) Quit() tea.Cmd {
+	e.next = &Route{quit: true}
+	return nil
+}

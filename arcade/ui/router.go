@@ -1,0 +1,257 @@
+package ui
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// Builder makes the screen a route names. The router holds no list of
+// screens itself: the arcade hands it the builder, which is the one place
+// that knows every screen package.
+type Builder func(e *Env, r Route) (Screen, error)
+
+// Messages the router takes from outside the screens.
+type (
+	// ShutdownMsg: the server is closing; save and say goodbye.
+	ShutdownMsg  struct{}
+	idleCheckMsg struct{}
+)
+
+// Router is a session's Bubble Tea model: it holds the current screen
+// (and the ones under it, for Back), builds the next one from a route, and
+// guards the session against a screen that panics.
+type Router struct {
+	env       *Env
+	build     Builder
+	stack     []Screen // the current screen last
+	lastInput time.Time
+	notice    string
+	quitting  bool
+	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
+	firstSize chan struct{} // closed by the first size message
+	sizeOnce  sync.Once
+}
+
+// NewRouter starts a session on first, with a one-line notice at the
+// bottom (or none).
+func NewRouter(e *Env, build Builder, first Screen, notice string) *Router {
+	r := &Router{env: e, build: build, stack: []Screen{first}, lastInput: e.Now(), notice: notice, firstSize: make(chan struct{})}
+	r.drawn.Store(int64(e.Width)<<32 | int64(e.Height))
+	return r
+}
+
+// Current is the screen on top.
+func (r *Router) Current() Screen { return r.stack[len(r.stack)-1] }
+
+// Drawn is the window size the session draws for.
+func (r *Router) Drawn() (w, h int) {
+	wh := r.drawn.Load()
+	return int(wh >> 32), int(wh & 0xffffffff)
+}
+
+// FirstSize is closed once the first window size has arrived: Bubble Tea
+// sends its own from a goroutine of its own, and a resize forwarded before
+// it lands would be undone.
+func (r *Router) FirstSize() <-chan struct{} { return r.firstSize }
+
+// Env is the session's environment.
+func (r *Router) Env() *Env { return r.env }
+
+func idleTick(idle time.Duration) tea.Cmd {
+	every := min(30*time.Second, max(idle/4, 100*time.Millisecond))
+	return tea.Tick(every, func(time.Time) tea.Msg { return idleCheckMsg{} })
+}
+
+func (r *Router) Init() tea.Cmd {
+	cmds := []tea.Cmd{idleTick(r.env.Idle)}
+	if i, ok := r.Current().(Initer); ok {
+		cmds = append(cmds, i.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update guards the screens: a panic in one is logged with its stack, the
+// player is told, and the session ends; the server and everyone else go on.
+func (r *Router) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.env.Log.Error("session panic", "player", r.env.Player.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r.quitting = true
+			r.notice = "Sorry: sshuffle hit an internal error and closed this session. Your finished games are kept."
+			model, cmd = r, tea.Quit
+		}
+	}()
+	return r, r.update(msg)
+}
+
+func (r *Router) update(msg tea.Msg) tea.Cmd {
+	input := false
+	switch m := msg.(type) {
+	case tea.WindowSizeMsg:
+		r.sizeOnce.Do(func() { close(r.firstSize) })
+		if m.Width > 0 && m.Height > 0 {
+			r.env.Width, r.env.Height = m.Width, m.Height
+			r.drawn.Store(int64(m.Width)<<32 | int64(m.Height))
+		}
+	case tea.ColorProfileMsg:
+		r.env.Color = m.Profile > colorprofile.Ascii
+	case tea.KeyPressMsg, tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseMotionMsg, tea.MouseWheelMsg, tea.PasteMsg:
+		input = true
+		switch m.(type) {
+		case tea.KeyPressMsg, tea.MouseClickMsg, tea.PasteMsg:
+			r.lastInput = r.env.Now()
+		}
+		if k, ok := m.(tea.KeyPressMsg); ok && k.String() == "ctrl+c" {
+			return r.quit("")
+		}
+	case idleCheckMsg:
+		if r.env.Now().Sub(r.lastInput) >= r.env.Idle {
+			return r.quit(fmt.Sprintf("Closed after %s without a key press. Your game is saved.", r.env.Idle))
+		}
+		return idleTick(r.env.Idle)
+	case ShutdownMsg:
+		return r.quit("The server is restarting. Your game is saved; connect again in a minute.")
+	}
+	if r.quitting {
+		return nil
+	}
+	if _, isKey := msg.(tea.KeyPressMsg); isKey {
+		r.notice = ""
+	}
+	var cmds []tea.Cmd
+	if input {
+		cmds = append(cmds, r.Current().Update(msg))
+	} else {
+		// Anything else (a clock tick, a hint found aside) may be for a
+		// screen under the current one: each drops what is not its own.
+		for _, s := range r.stack {
+			cmds = append(cmds, s.Update(msg))
+		}
+	}
+	if next := r.env.next; next != nil {
+		r.env.next = nil
+		cmds = append(cmds, r.follow(*next))
+	}
+	return tea.Batch(cmds...)
+}
+
+// follow takes up a screen's request.
+func (r *Router) follow(rt Route) tea.Cmd {
+	switch {
+	case rt.quit:
+		return r.quit("")
+	case rt.back && len(r.stack) > 1:
+		r.stack = r.stack[:len(r.stack)-1]
+		return nil
+	case rt.back:
+		return r.open(Route{Page: Menu})
+	}
+	return r.open(rt)
+}
+
+// open builds the screen a route names. A route that cannot be built (the
+// store is down, a deal is refused) leaves the current screen and says why.
+func (r *Router) open(rt Route) tea.Cmd {
+	s, err := r.build(r.env, rt)
+	if err != nil {
+		r.notice = err.Error()
+		return nil
+	}
+	if rt.over {
+		r.stack = append(r.stack, s)
+	} else {
+		r.stack = []Screen{s}
+	}
+	if i, ok := s.(Initer); ok {
+		return i.Init()
+	}
+	return nil
+}
+
+func (r *Router) quit(why string) tea.Cmd {
+	r.Close()
+	r.quitting = true
+	r.notice = why
+	return tea.Quit
+}
+
+// Close keeps whatever the screens hold. It runs on quit and again when
+// the connection drops, so it must be safe to call twice.
+func (r *Router) Close() {
+	for _, s := range r.stack {
+		if sv, ok := s.(Saver); ok {
+			sv.Save()
+		}
+	}
+}
+
+var noticeStyle = lipgloss.NewStyle().Faint(true)
+
+func (r *Router) View() (v tea.View) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.env.Log.Error("view panic", "player", r.env.Player.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			v = tea.NewView("Sorry: sshuffle hit an internal error drawing this screen. Press q to leave.")
+			if m, err := r.build(r.env, Route{Page: Menu}); err == nil {
+				r.stack = []Screen{m}
+			}
+		}
+	}()
+	var body string
+	cur := r.Current()
+	w, h := cur.MinSize()
+	e := r.env
+	switch {
+	case r.quitting:
+		body = r.notice + "\n"
+		if r.notice == "" {
+			body = "Thanks for playing sshuffle.\n"
+		}
+	case e.Width < w || e.Height < h:
+		// Wrapped to the window: a narrow one would cut the sizes off.
+		msg := fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, e.Width, e.Height)
+		body = strings.Join(FitLines(msg, e.Width, max(e.Height, 1)), "\n")
+	default:
+		body = cur.View()
+		if r.notice != "" {
+			body = placeNotice(body, r.notice, e.Width, e.Height)
+		}
+	}
+	if !e.Unicode {
+		body = asciiReplacer.Replace(body)
+	}
+	v = tea.NewView(body)
+	if !r.quitting {
+		v.AltScreen = true
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = "sshuffle"
+	return v
+}
+
+// placeNotice puts a one-line notice on the screen's last line.
+func placeNotice(body, notice string, width, height int) string {
+	lines := strings.Split(body, "\n")
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	if l := FitLines(notice, width, 1); len(l) > 0 {
+		lines[height-1] = noticeStyle.Render(l[0])
+	}
+	return strings.Join(lines[:height], "\n")
+}
+
+// asciiReplacer turns the few non-ASCII marks of the UI into plain text for
+// clients whose locale is not UTF-8 (cards already use letters there).
+var asciiReplacer = strings.NewReplacer(
+	"←↓↑→", "arrows", "↑↓", "up/down", "·", "-", "…", "...",
+	"♠ ", "", " ♥", "", "♠", "S", "♥", "H", "♦", "D", "♣", "C", "✗", "x",
+)

@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// text is a screen that shows a fixed text and asks for the routes it is
+// told to on a key, for testing the router alone.
+type text struct {
+	env    *Env
+	body   string
+	w, h   int
+	onKey  map[string]func(e *Env) tea.Cmd
+	saved  int
+	ticked int
+}
+
+func (s *text) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		if f := s.onKey[m.String()]; f != nil {
+			return f(s.env)
+		}
+	case tickMsg:
+		s.ticked++
+	}
+	return nil
+}
+func (s *text) View() string        { return s.body }
+func (s *text) MinSize() (int, int) { return s.w, s.h }
+func (s *text) Save()               { s.saved++ }
+
+type tickMsg struct{}
+
+type clock struct{ t time.Time }
+
+func testRouter(t *testing.T, first *text, build Builder) (*Router, *clock) {
+	t.Helper()
+	clk := &clock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	e := &Env{Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return clk.t }, Player: &Player{Name: "tess"},
+		Unicode: true, Color: true, Width: 80, Height: 24, Idle: 30 * time.Minute}
+	first.env = e
+	return NewRouter(e, build, first, ""), clk
+}
+
+func key(k string) tea.KeyPressMsg {
+	if k == "esc" {
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	}
+	return tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+}
+
+func TestTooSmallAndResize(t *testing.T) {
+	game := &text{body: "Klondike · Draw 1  Moves 0", w: 64, h: 16}
+	a, _ := testRouter(t, game, nil)
+	a.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	require.Contains(t, a.View().Content, "Make the window at least")
+	// Narrow: the message wraps, and the sizes stay whole.
+	a.Update(tea.WindowSizeMsg{Width: 24, Height: 10})
+	v := a.View().Content
+	for _, l := range strings.Split(v, "\n") {
+		require.LessOrEqual(t, lipgloss.Width(l), 24, "%q", l)
+	}
+	require.Contains(t, strings.ReplaceAll(v, "\n", " "), "(it is 24x10 now)")
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	v = a.View().Content
+	require.Contains(t, v, "Klondike")
+	require.LessOrEqual(t, len(strings.Split(v, "\n")), 24)
+	// A zero size (a closing channel) is ignored, not obeyed.
+	a.Update(tea.WindowSizeMsg{Width: 0, Height: 0})
+	require.Equal(t, 80, a.Env().Width)
+	w, h := a.Drawn()
+	require.Equal(t, [2]int{80, 24}, [2]int{w, h})
+}
+
+func TestIdleTimeoutQuits(t *testing.T) {
+	a, clk := testRouter(t, &text{body: "menu"}, nil)
+	_, cmd := a.Update(idleCheckMsg{})
+	require.NotNil(t, cmd)
+	require.False(t, a.quitting)
+	clk.t = clk.t.Add(31 * time.Minute)
+	a.Update(idleCheckMsg{})
+	require.True(t, a.quitting)
+	require.Contains(t, a.View().Content, "without a key press")
+}
+
+// A screen's request is taken up before the next key: the key after one
+// that opens a page goes to the new page. Push keeps the screen under it
+// as it was; Back returns to it; Go replaces them all; every screen in the
+// stack is saved when the session ends; a message that is not input
+// reaches the screens underneath too.
+func TestRoutesPushBackGo(t *testing.T) {
+	var built []Route
+	var opened *text
+	build := func(e *Env, r Route) (Screen, error) {
+		built = append(built, r)
+		opened = &text{env: e, body: "page", onKey: map[string]func(*Env) tea.Cmd{
+			"b": func(e *Env) tea.Cmd { return e.Back() },
+			"g": func(e *Env) tea.Cmd { return e.Go(Route{Page: Menu}) },
+			"q": func(e *Env) tea.Cmd { return e.Quit() },
+		}}
+		return opened, nil
+	}
+	game := &text{body: "game", onKey: map[string]func(*Env) tea.Cmd{
+		"o": func(e *Env) tea.Cmd { return e.Push(Route{Page: Options}) },
+	}}
+	a, _ := testRouter(t, game, build)
+	a.Update(key("o"))
+	require.Len(t, built, 1)
+	require.Equal(t, Options, built[0].Page)
+	over := opened
+	require.Same(t, over, a.Current())
+	a.Update(tickMsg{})
+	require.Equal(t, 1, game.ticked, "a tick reaches the game under the page")
+	a.Update(key("b"))
+	require.Same(t, game, a.Current(), "back to the very same game")
+	a.Update(key("o"))
+	a.Update(key("g"))
+	require.Len(t, built, 3)
+	require.Equal(t, Menu, built[2].Page)
+	require.NotSame(t, game, a.Current())
+	a.Close()
+	require.Zero(t, game.saved, "a screen replaced by Go is gone")
+	// Back with nothing under it goes to the menu.
+	a.Update(key("b"))
+	require.Equal(t, Menu, built[len(built)-1].Page)
+	a.Update(key("q"))
+	require.True(t, a.quitting)
+}
+
+func TestCloseSavesEveryScreenInTheStack(t *testing.T) {
+	build := func(e *Env, r Route) (Screen, error) { return &text{env: e}, nil }
+	game := &text{onKey: map[string]func(*Env) tea.Cmd{
+		"?": func(e *Env) tea.Cmd { return e.Push(Route{Page: Help}) },
+	}}
+	a, _ := testRouter(t, game, build)
+	a.Update(key("?"))
+	require.NotSame(t, game, a.Current())
+	a.Close()
+	require.Equal(t, 1, game.saved, "a game under the help screen is kept when the session drops")
+}
+
+// A route that cannot be built leaves the screen and says why.
+func TestRouteThatFailsSaysWhy(t *testing.T) {
+	build := func(*Env, Route) (Screen, error) {
+		return nil, errString("today's deal is not available right now")
+	}
+	menu := &text{body: "menu", onKey: map[string]func(*Env) tea.Cmd{
+		"t": func(e *Env) tea.Cmd { return e.Go(Route{Page: Daily}) },
+	}}
+	a, _ := testRouter(t, menu, build)
+	a.Update(key("t"))
+	require.Same(t, menu, a.Current())
+	require.Contains(t, a.View().Content, "today's deal is not available right now")
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

@@ -1,0 +1,746 @@
+// Package solitaire is the screen that plays one solitaire, and the
+// result screen of a won one. It knows no game's rules: it draws the piles
+// the game reports, turns keys and clicks into actions, and prints the
+// sentence of an illegal one.
+package solitaire
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"sshuffle/arcade/deals"
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/board"
+	"sshuffle/engine"
+	"sshuffle/games"
+	"sshuffle/internal/format"
+	"sshuffle/store"
+)
+
+type msgKind uint8
+
+const (
+	msgInfo msgKind = iota
+	msgErr
+	msgWarn
+	msgOK
+)
+
+type clockMsg struct{ screen *gameScreen }
+
+// stuckMsg says whether the position after moves moves is stuck.
+type stuckMsg struct {
+	screen *gameScreen
+	moves  int
+	stuck  bool
+}
+
+// hintMsg carries a hint worked out away from the screen's goroutine.
+type hintMsg struct {
+	screen *gameScreen
+	moves  int    // the position it is for: the length of the history then
+	pos    string // and its name, for the session's kept answers
+	a      engine.Action
+	why    string
+	ok     bool
+	failed bool // the search broke down (logged); the player is told so
+}
+
+// gameScreen plays one solitaire. It knows nothing of any game's rules: it
+// draws the piles the game reports, turns keys and clicks into actions, and
+// prints the sentence of an illegal one.
+type gameScreen struct {
+	env   *ui.Env
+	info  games.Entry
+	g     engine.Solitaire
+	start time.Time     // when the current stretch of play began
+	prior time.Duration // play time before it (from a save)
+	hints int           // hints used
+	opts  games.Options // the options this deal was dealt with
+	daily bool          // today's deal, for the daily board and streaks
+	day   string        // which day's deal ("2026-11-30")
+
+	cursor  board.Hit
+	sel     board.Hit
+	drag    board.Hit // card pressed with the mouse, waiting for its release
+	msg     string
+	kind    msgKind
+	confirm string  // "r" or "n" waiting for a second press
+	prompt  *string // non-nil: typing a deal number
+
+	boardTop int
+	canvas   *board.Canvas
+	done     bool // won and recorded: nothing left to save
+}
+
+func newGameScreen(e *ui.Env, info games.Entry, g engine.Solitaire, opts games.Options) *gameScreen {
+	s := &gameScreen{env: e, info: info, g: g, start: e.Now(), opts: opts}
+	s.cursor = s.firstCursor()
+	return s
+}
+
+func (s *gameScreen) Init() tea.Cmd { return s.tick() }
+
+func (s *gameScreen) tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{screen: s} })
+}
+
+func (s *gameScreen) elapsed() time.Duration {
+	return s.prior + s.env.Now().Sub(s.start)
+}
+
+func (s *gameScreen) setMsg(k msgKind, text string) { s.kind, s.msg = k, text }
+
+func (s *gameScreen) MinSize() (int, int) {
+	w, h := board.Size(s.g.Piles())
+	return max(w, 64), max(min(h, 12)+4, 16)
+}
+
+// firstCursor rests the cursor on the first tableau column, else pile 0.
+func (s *gameScreen) firstCursor() board.Hit { return FirstCursor(s.g.Piles()) }
+
+// FirstCursor is where the cursor starts on a deal: the first tableau
+// column (or the first card a layout leaves free), else pile 0.
+func FirstCursor(piles []engine.Pile) board.Hit {
+	for i, p := range piles {
+		if p.Kind == engine.Tableau || (p.Kind == engine.Slot && len(p.Cards) > 0 && !p.Blocked) {
+			return board.Hit{Pile: i, Index: len(p.Cards) - 1, OK: true}
+		}
+	}
+	return board.Hit{Pile: 0, Index: len(piles[0].Cards) - 1, OK: true}
+}
+
+func (s *gameScreen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case clockMsg:
+		if msg.screen != s || s.done {
+			return nil // a tick from a screen that was left
+		}
+		return s.tick()
+	case tea.KeyPressMsg:
+		return s.key(msg)
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			return s.click(msg.X, msg.Y)
+		}
+	case tea.MouseReleaseMsg:
+		return s.release(msg.X, msg.Y)
+	case hintMsg:
+		current := msg.screen == s && msg.moves == len(s.g.History())
+		if !msg.failed {
+			s.env.Background().KeepHint(msg.pos, ui.HintAnswer{A: msg.a, Why: msg.why, OK: msg.ok, Shown: current})
+		}
+		if current {
+			if msg.failed {
+				s.setMsg(msgWarn, "Sorry: the hint search board.Hit an internal error (that one was free).")
+			} else {
+				s.showHint(msg.a, msg.why, msg.ok)
+			}
+		}
+	case stuckMsg:
+		if msg.screen == s && msg.moves == len(s.g.History()) && msg.stuck && s.msg == "" {
+			s.setMsg(msgWarn, stuckText)
+		}
+	}
+	return nil
+}
+
+func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if s.prompt != nil {
+		return s.promptKey(k)
+	}
+	if s.confirm != "" && key != s.confirm {
+		s.confirm = ""
+	}
+	s.msg = ""
+	switch key {
+	case "left", "h":
+		s.moveCursor(-1, 0)
+	case "right", "l":
+		s.moveCursor(1, 0)
+	case "up", "k":
+		s.moveCursor(0, -1)
+	case "down", "j":
+		s.moveCursor(0, 1)
+	case "space", "enter":
+		return s.pick(s.cursor)
+	case "f", ".":
+		if s.cursor.OK && s.cursor.Index >= 0 {
+			s.sel = board.Hit{}
+			return s.do(engine.Action{Kind: engine.Auto, From: s.cursor.Pile, Index: s.cursor.Index})
+		}
+		s.setMsg(msgWarn, "Put the cursor on a card first.")
+	case "d", "s":
+		s.sel = board.Hit{}
+		return s.do(engine.Action{Kind: engine.Draw})
+	case "u", "z", "backspace", "ctrl+z":
+		s.sel = board.Hit{}
+		if !s.g.Undo() {
+			s.setMsg(msgWarn, "Nothing to undo.")
+		}
+		s.clampCursor()
+	case "t":
+		return s.hint()
+	case "r":
+		if s.confirm != "r" && s.g.Moves() > 0 {
+			s.confirm = "r"
+			s.setMsg(msgWarn, "Press r again to restart this deal (it counts as a game played).")
+			return nil
+		}
+		return s.restart()
+	case "n":
+		if s.confirm != "n" && s.g.Moves() > 0 {
+			s.confirm = "n"
+			s.setMsg(msgWarn, "Press n again for a new deal (this one counts as a game played).")
+			return nil
+		}
+		return s.redeal(ui.Route{Spec: deals.Fresh(s.env.Pools, s.info, ui.LoadOptions(s.env, s.info))})
+	case "esc":
+		if s.sel.OK {
+			s.sel = board.Hit{}
+			return nil
+		}
+		return s.leave()
+	case "q":
+		return s.leave()
+	case "?":
+		return s.env.Push(ui.Route{Page: ui.Help, Game: s.info})
+	case "o":
+		return s.env.Push(ui.Route{Page: ui.Options, Game: s.info})
+	case "i":
+		return s.env.Push(ui.Route{Page: ui.Rules, Game: s.info})
+	case "#":
+		empty := ""
+		s.prompt = &empty
+	default:
+		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
+			s.jumpColumn(int(t[0] - '0'))
+		}
+	}
+	return nil
+}
+
+// jumpColumn puts the cursor on tableau column n (1-9, 0 for the tenth).
+func (s *gameScreen) jumpColumn(n int) {
+	if n == 0 {
+		n = 10
+	}
+	seen := 0
+	for i, p := range s.g.Piles() {
+		if p.Kind == engine.Tableau {
+			seen++
+			if seen == n {
+				s.cursor = board.Hit{Pile: i, Index: len(p.Cards) - 1, OK: true}
+				return
+			}
+		}
+	}
+}
+
+// pick is the one gesture: with nothing held it takes up the card (or taps
+// the stock); with a card held it drops it on the pile; on the same card
+// again it sends it home.
+func (s *gameScreen) pick(h board.Hit) tea.Cmd {
+	if !h.OK {
+		s.sel = board.Hit{}
+		return nil
+	}
+	piles := s.g.Piles()
+	if h.Pile < 0 || h.Pile >= len(piles) {
+		return nil
+	}
+	p := piles[h.Pile]
+	if s.sel.OK {
+		from := s.sel
+		s.sel = board.Hit{}
+		if from.Pile == h.Pile {
+			return s.do(engine.Action{Kind: engine.Auto, From: from.Pile, Index: from.Index})
+		}
+		return s.do(engine.Action{Kind: engine.Move, From: from.Pile, Index: from.Index, To: h.Pile})
+	}
+	switch {
+	case p.Kind == engine.Stock:
+		return s.do(engine.Action{Kind: engine.Draw})
+	case len(p.Cards) == 0 || h.Index < 0:
+		s.setMsg(msgWarn, "There is no card there to pick up.")
+	case h.Index < p.FaceDown:
+		s.setMsg(msgWarn, "That card is face down.")
+	default:
+		s.sel = h
+	}
+	return nil
+}
+
+func (s *gameScreen) hitAt(x, y int) board.Hit { return s.canvas.At(x, y-s.boardTop) }
+
+func (s *gameScreen) click(x, y int) tea.Cmd {
+	h := s.hitAt(x, y)
+	s.msg = ""
+	if !h.OK {
+		s.sel = board.Hit{}
+		return nil
+	}
+	s.cursor = h
+	wasHeld := s.sel.OK
+	cmd := s.pick(h)
+	if !wasHeld && s.sel.OK {
+		s.drag = h // a press that took a card: a release elsewhere drops it
+	} else {
+		s.drag = board.Hit{}
+	}
+	return cmd
+}
+
+func (s *gameScreen) release(x, y int) tea.Cmd {
+	from := s.drag
+	s.drag = board.Hit{}
+	if !from.OK || !s.sel.OK {
+		return nil
+	}
+	h := s.hitAt(x, y)
+	if !h.OK || h.Pile == from.Pile {
+		return nil // a plain click: the card stays held
+	}
+	s.cursor = h
+	return s.pick(h)
+}
+
+// do applies an action and reports the outcome.
+func (s *gameScreen) do(a engine.Action) tea.Cmd {
+	if err := s.g.Do(a); err != nil {
+		s.setMsg(msgErr, err.Error())
+		return nil
+	}
+	s.clampCursor()
+	if s.g.Won() {
+		return s.win()
+	}
+	if s.info.Game.StuckAside {
+		return s.stuckLater()
+	}
+	if s.g.Stuck() {
+		s.setMsg(msgWarn, stuckText)
+	}
+	return nil
+}
+
+const stuckText = "No move can change this position: u undo, r restart, n new deal."
+
+// replayed rebuilds the game from its deal and history, for work done off
+// the screen's goroutine that must not touch the live game.
+func (s *gameScreen) replayed() func() (engine.Solitaire, bool) {
+	spec, hist, opts, newGame := s.g.Spec(), s.g.History(), s.opts, s.info.Game.New
+	return func() (engine.Solitaire, bool) {
+		g, err := newGame(spec, opts)
+		if err != nil {
+			return nil, false
+		}
+		for _, a := range hist {
+			if g.Do(a) != nil {
+				return nil, false
+			}
+		}
+		return g, true
+	}
+}
+
+// stuckLater checks for a stuck position in the background. Only the
+// newest check of a session runs: one waiting for the session's search
+// slot when a newer move arrives gives up without searching.
+func (s *gameScreen) stuckLater() tea.Cmd {
+	rebuild, moves := s.replayed(), len(s.g.History())
+	b := s.env.Background()
+	gen := b.StuckGen.Add(1)
+	return recovering(s.env, "stuck check", stuckMsg{screen: s, moves: moves}, func() tea.Msg {
+		var m tea.Msg
+		s.env.Search("stuck", func() bool { return b.StuckGen.Load() == gen }, func() {
+			g, ok := rebuild()
+			m = stuckMsg{screen: s, moves: moves, stuck: ok && g.Stuck()}
+		})
+		return m
+	})
+}
+
+// recovering runs cmd, and if it panics logs the panic with its stack and
+// returns failed instead. Bubble Tea would also catch it, but print it
+// raw to the server's stderr and end the player's session; this keeps the
+// session and the log's format.
+func recovering(e *ui.Env, what string, failed tea.Msg, cmd func() tea.Msg) tea.Cmd {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				e.Log.Error(what+" panic", "player", e.Player.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				msg = failed
+			}
+		}()
+		return cmd()
+	}
+}
+
+// hint asks the game for a hint. A solver-backed hint (HintAside) can take a
+// moment, so it runs on a copy of the game rebuilt from its history, off the
+// screen's goroutine; the screen stays live and drops the answer if the
+// position changed meanwhile.
+func (s *gameScreen) hint() tea.Cmd {
+	if s.hints >= ui.HintsPerGame {
+		s.setMsg(msgWarn, "No hints left in this game.")
+		return nil
+	}
+	if !s.info.Game.HintAside {
+		a, why, ok := s.g.Hint()
+		s.showHint(a, why, ok)
+		return nil
+	}
+	b := s.env.Background()
+	pos := s.position()
+	if h, ok := b.Hints[pos]; ok {
+		// The same position was searched already: the answer is kept, and
+		// showing it again costs no hint.
+		if h.Shown && h.OK {
+			s.showHintAgain(h.A, h.Why)
+			return nil
+		}
+		b.Hints[pos] = ui.HintAnswer{A: h.A, Why: h.Why, OK: h.OK, Shown: true}
+		s.showHint(h.A, h.Why, h.OK)
+		return nil
+	}
+	if !b.HintBusy.CompareAndSwap(false, true) {
+		s.setMsg(msgInfo, "Still looking for a hint…")
+		return nil
+	}
+	rebuild, moves := s.replayed(), len(s.g.History())
+	s.setMsg(msgInfo, "Looking for a hint…")
+	return recovering(s.env, "hint", hintMsg{screen: s, moves: moves, pos: pos, failed: true}, func() tea.Msg {
+		defer b.HintBusy.Store(false)
+		m := hintMsg{screen: s, moves: moves, pos: pos, failed: true}
+		s.env.Search("hint", nil, func() {
+			m.failed = false
+			if g, ok := rebuild(); ok {
+				m.a, m.why, m.ok = g.Hint()
+			}
+		})
+		return m
+	})
+}
+
+// position names the deal and the moves that led to the current position.
+func (s *gameScreen) position() string {
+	return s.g.Spec().String() + fmt.Sprint(s.g.History())
+}
+
+func (s *gameScreen) showHintAgain(a engine.Action, why string) {
+	hints := s.hints
+	s.showHint(a, why, true)
+	s.hints = hints
+	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d (again): %s", s.hints, ui.HintsPerGame, why))
+}
+
+func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
+	if !ok {
+		s.setMsg(msgInfo, "No hint found here (that one was free).")
+		return
+	}
+	s.hints++
+	s.sel = board.Hit{}
+	piles := s.g.Piles()
+	if a.Kind == engine.Draw {
+		for i, p := range piles {
+			if p.Kind == engine.Stock {
+				s.cursor = board.Hit{Pile: i, Index: len(p.Cards) - 1, OK: true}
+			}
+		}
+	} else if a.From >= 0 && a.From < len(piles) {
+		s.cursor = board.Hit{Pile: a.From, Index: a.Index, OK: true}
+	}
+	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d: %s", s.hints, ui.HintsPerGame, why))
+}
+
+func (s *gameScreen) result(won bool) store.Result {
+	spec := s.g.Spec()
+	return store.Result{
+		Account: s.env.Player.ID, Name: s.env.Player.Name,
+		Spec: spec.String(), Key: spec.Key(), Won: won,
+		Score: s.g.Score(), Moves: s.g.Moves(), Elapsed: s.elapsed().Round(time.Second),
+		Finished: s.env.Now().UTC(), Daily: s.daily, Day: s.day, ByPoints: s.info.Game.Points,
+	}
+}
+
+// record stores a finished game; it returns only once the store has it.
+func (s *gameScreen) record(won bool) error {
+	if s.env.GameFinished != nil {
+		s.env.GameFinished(s.info.Key(), won)
+	}
+	if s.env.Player.Guest {
+		return nil
+	}
+	r := s.result(won)
+	if err := s.env.Store.RecordResult(s.env.Ctx(), r); err != nil {
+		s.env.Log.Error("recording result", "account", r.Account, "spec", r.Spec, "error", err.Error())
+		return err
+	}
+	if err := s.env.Store.DeleteSave(s.env.Ctx(), s.env.Player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.env.Log.Warn("deleting save", "error", err.Error())
+	}
+	return nil
+}
+
+func (s *gameScreen) win() tea.Cmd {
+	s.done = true
+	r := s.result(true)
+	err := s.record(true)
+	return s.env.Go(ui.Route{Page: ui.Won, Game: s.info, Result: r, Err: err})
+}
+
+// redeal abandons the current game (recorded as played if a move was made)
+// and asks for r, a deal of this game.
+func (s *gameScreen) redeal(r ui.Route) tea.Cmd {
+	// Deal first: a deal number the game refuses must leave this game as
+	// it was, not count it as lost.
+	if _, err := s.info.Game.New(r.Spec, ui.LoadOptions(s.env, s.info)); err != nil {
+		s.setMsg(msgErr, err.Error())
+		return nil
+	}
+	if s.g.Moves() > 0 {
+		_ = s.record(false)
+	}
+	s.done = true
+	r.Page, r.Game = ui.Play, s.info
+	return s.env.Go(r)
+}
+
+// restart deals the same deal again; today's deal stays today's deal.
+func (s *gameScreen) restart() tea.Cmd {
+	return s.redeal(ui.Route{Spec: s.g.Spec(), Daily: s.daily, Day: s.day})
+}
+
+func (s *gameScreen) leave() tea.Cmd {
+	err := s.trySave()
+	s.done = true
+	r := ui.Route{Page: ui.Menu}
+	if err != nil {
+		r.Note = notSaved
+	}
+	return s.env.Go(r)
+}
+
+// notSaved is what a player is told when the store refused a write; the
+// log has the reason.
+const notSaved = "Not saved: the server could not store your game just now (the error is logged). Try again later."
+
+// Save keeps a game in progress so the player finds it again.
+func (s *gameScreen) Save() { _ = s.trySave() }
+
+func (s *gameScreen) trySave() error {
+	if s.done || s.env.Player.Guest || s.g.Won() {
+		return nil
+	}
+	if len(s.g.History()) == 0 {
+		return nil
+	}
+	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
+	if err == nil {
+		err = s.env.Store.PutSave(s.env.Ctx(), s.env.Player.ID, s.saveKey(), data)
+	}
+	if err != nil {
+		s.env.Log.Error("saving game", "account", s.env.Player.ID, "error", err.Error())
+	}
+	return err
+}
+
+// saveKey is where this game is kept while in progress.
+func (s *gameScreen) saveKey() string {
+	if s.daily {
+		return dailySaveKey(s.info.Key())
+	}
+	return s.info.Key()
+}
+
+// navigable piles are those the cursor may rest on: every pile but a cleared
+// place of a Pyramid or TriPeaks layout.
+func navigable(p engine.Pile) bool { return !(p.Kind == engine.Slot && len(p.Cards) == 0) }
+
+func (s *gameScreen) clampCursor() {
+	piles := s.g.Piles()
+	if !s.cursor.OK || s.cursor.Pile >= len(piles) || !navigable(piles[s.cursor.Pile]) {
+		s.cursor = s.firstCursor()
+		return
+	}
+	p := piles[s.cursor.Pile]
+	if s.cursor.Index >= len(p.Cards) || s.cursor.Index < p.FaceDown || p.Fan != engine.FanDown {
+		s.cursor.Index = len(p.Cards) - 1
+	}
+}
+
+func (s *gameScreen) moveCursor(dx, dy int) {
+	piles := s.g.Piles()
+	if !s.cursor.OK || s.cursor.Pile >= len(piles) {
+		s.cursor = s.firstCursor()
+		return
+	}
+	cur := piles[s.cursor.Pile]
+	if dy != 0 && cur.Fan == engine.FanDown && len(cur.Cards) > 0 {
+		i := s.cursor.Index + dy
+		if i >= cur.FaceDown && i < len(cur.Cards) {
+			s.cursor.Index = i
+			return
+		}
+	}
+	best, bestD := -1, 1<<30
+	for i, p := range piles {
+		if i == s.cursor.Pile || !navigable(p) {
+			continue
+		}
+		var d int
+		switch {
+		case dx != 0:
+			if p.Y != cur.Y || (p.X-cur.X)*dx <= 0 {
+				continue
+			}
+			d = (p.X - cur.X) * dx
+		default:
+			if (p.Y-cur.Y)*dy <= 0 {
+				continue
+			}
+			dxAbs := p.X - cur.X
+			if dxAbs < 0 {
+				dxAbs = -dxAbs
+			}
+			d = (p.Y-cur.Y)*dy*100 + dxAbs
+		}
+		if d < bestD {
+			best, bestD = i, d
+		}
+	}
+	if best < 0 && dx != 0 {
+		// Wrap around the row.
+		row := []int{}
+		for i, p := range piles {
+			if p.Y == cur.Y && navigable(p) {
+				row = append(row, i)
+			}
+		}
+		sort.Slice(row, func(a, b int) bool { return piles[row[a]].X < piles[row[b]].X })
+		if len(row) > 0 {
+			if dx > 0 {
+				best = row[0]
+			} else {
+				best = row[len(row)-1]
+			}
+		}
+	}
+	if best >= 0 {
+		p := piles[best]
+		s.cursor = board.Hit{Pile: best, Index: len(p.Cards) - 1, OK: true}
+	}
+}
+
+func (s *gameScreen) View() string {
+	e := s.env
+	var b strings.Builder
+	head := ui.TitleStyle.Render(s.info.Title())
+	if s.daily {
+		head += ui.OkStyle.Render(" today")
+	}
+	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", s.g.Moves(), format.Duration(s.elapsed()), ui.HintsPerGame-s.hints)
+	if s.info.Game.Points {
+		stats = fmt.Sprintf("Score %d  ", s.g.Score()) + stats
+	}
+	line := head + "  " + stats
+	// "? help" and "q menu" ride on the header so the bottom bar keeps
+	// room for the play keys at 80 columns.
+	extra := ui.HelpBar(e.Width, "?", "help", "q", "menu")
+	pad := e.Width - lipgloss.Width(line) - lipgloss.Width(extra)
+	if pad >= 2 {
+		line += strings.Repeat(" ", pad) + extra
+	}
+	b.WriteString(line + "\n")
+	piles := s.g.Piles()
+	bw, _ := board.Size(piles)
+	// Two lines stay for the message: rule sentences can be long.
+	boardH := e.Height - 4
+	off := max((e.Width-bw)/2, 0)
+	bv := board.View{Unicode: e.Unicode, Color: e.Color, Cursor: s.cursor, Sel: s.sel, OffsetX: off}
+	s.canvas = bv.Render(piles, min(e.Width, 200), boardH, s.canvas)
+	s.boardTop = 1
+	b.WriteString(s.canvas.String(bv.Palette()) + "\n")
+	msg := s.msg
+	if s.prompt != nil {
+		s.kind = msgInfo
+		msg = "Deal number (enter to deal, esc to cancel): " + *s.prompt + "_"
+	}
+	if s.kind == msgErr && !e.Color {
+		msg = "! " + msg
+	}
+	if msg == "" {
+		// The deal number, so friends can race the same deal (#).
+		msg = fmt.Sprintf("Deal #%d", s.g.Spec().Seed)
+	}
+	lines := ui.FitLines(msg, e.Width, 2)
+	if len(lines) < 2 {
+		// The second line carries the keys the bottom bar has no room
+		// for, whenever a message leaves it free.
+		lines = append(lines, "")
+	}
+	for i := range 2 {
+		if i == 1 && lines[1] == "" {
+			b.WriteString(ui.HelpBar(e.Width, "1-0", "column", "esc", "drop", "#", "deal number", "o", "options", "i", "rules") + "\n")
+			continue
+		}
+		if i < len(lines) {
+			switch s.kind {
+			case msgErr:
+				b.WriteString(ui.ErrStyle.Render(lines[i]))
+			case msgWarn:
+				b.WriteString(ui.WarnStyle.Render(lines[i]))
+			case msgOK:
+				b.WriteString(ui.OkStyle.Render(lines[i]))
+			default:
+				b.WriteString(ui.FaintStyle.Render(lines[i]))
+			}
+		}
+		b.WriteString("\n")
+	}
+	keys := []string{"←↓↑→", "move", "space", "pick/drop", "f", "home", "d", "draw", "u", "undo",
+		"t", "hint", "n", "new", "r", "restart"}
+	if pad < 2 {
+		keys = append(keys, "?", "help", "q", "menu")
+	}
+	b.WriteString(ui.HelpBar(e.Width, keys...))
+	return b.String()
+}
+
+// promptKey edits the deal-number prompt: digits, backspace, enter, esc.
+func (s *gameScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "esc":
+		s.prompt = nil
+	case "backspace":
+		if p := *s.prompt; p != "" {
+			*s.prompt = p[:len(p)-1]
+		}
+	case "enter":
+		text := *s.prompt
+		s.prompt = nil
+		n, err := strconv.ParseUint(text, 10, 64)
+		if err != nil || n == 0 {
+			s.setMsg(msgErr, "A deal number is a whole number from 1 up.")
+			return nil
+		}
+		spec := s.info.Spec(n)
+		return s.redeal(ui.Route{Spec: spec})
+	default:
+		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' && len(*s.prompt) < 12 {
+			*s.prompt += t
+		}
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// Pressed: a key or a click, either of which leaves a screen that is only
+// there to be read.
+func Pressed(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseClickMsg:
+		return true
+	}
+	return false
+}
+
+// Wrap word-wraps text to width, each line indented by two spaces.
+func Wrap(text string, width int) string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			if len(line)+len(w)+1 > width && line != "" {
+				out = append(out, "  "+line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += w
+		}
+		out = append(out, "  "+line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// FitLines word-wraps text into at most n lines of width cells, ending
+// with an ellipsis when it had to cut.
+func FitLines(text string, width, n int) []string {
+	if text == "" || width <= 0 {
+		return nil
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && lipgloss.Width(line)+1+lipgloss.Width(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	lines = append(lines, line)
+	if len(lines) > n {
+		lines = lines[:n]
+		last := []rune(lines[n-1])
+		for lipgloss.Width(string(last))+1 > width && len(last) > 0 {
+			last = last[:len(last)-1]
+		}
+		lines[n-1] = string(last) + "…"
+	}
+	for i, l := range lines {
+		r := []rune(l)
+		for lipgloss.Width(string(r)) > width {
+			r = r[:len(r)-1]
+		}
+		lines[i] = string(r)
+	}
+	return lines
+}

@@ -1,0 +1,39 @@
+// Package format writes the few values that screens and text commands
+// show alike: durations, and text that came from a client.
+package format
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Duration is "m:ss", or "h:mm:ss" from an hour up.
+func Duration(d time.Duration) string {
+	d = d.Round(time.Second)
+	h := int(d / time.Hour)
+	m := int(d % time.Hour / time.Minute)
+	s := int(d % time.Minute / time.Second)
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	return fmt.Sprintf("%d:%02d", m, s)
+}
+
+// Clean strips control characters (and escape sequences with them) from
+// text that came from a client, and bounds its length.
+func Clean(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			continue
+		}
+		if n >= max {
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}

@@ -1,0 +1,414 @@
+package badger
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"github.com/dgraph-io/badger/v4/table"
+	"github.com/dgraph-io/ristretto/v2/z"
+
+	"sshuffle/store"
+)
+
+// Errors of opening a store that is not safe to run on. Each message says
+// what was found and what the operator can do.
+var (
+	// ErrWrongStore: the directory is not the store sshuffle wrote last
+	// (its markers disagree, or it lost writes that were acknowledged).
+	ErrWrongStore = errors.New("store: not the store sshuffle wrote last")
+	// ErrDamaged: Badger could not open the files (or panicked on them).
+	ErrDamaged = errors.New("store: damaged")
+	// ErrNoSpace: the disk has less free space than the floor.
+	ErrNoSpace = errors.New("store: disk too full")
+)
+
+// DefaultMinFree is the free-space floor: below it the store refuses to
+// open, and refuses writes while running. Badger maps its log files and
+// writes through the mapping: on a full disk that is a SIGBUS, not an
+// error, so the store must stop writing well before the disk is full. Its
+// files in use (two 8 MB memtables with their logs, a 16 MB value log, new
+// tables during compaction) fit several times over in 256 MB.
+const DefaultMinFree = 256 << 20
+
+// Options tunes OpenWith.
+type Options struct {
+	Logger *slog.Logger
+	// MinFree is the free-space floor in bytes; 0 means DefaultMinFree and
+	// a negative value turns the check off (tests on small disks).
+	MinFree int64
+	// Accept opens a store whose markers disagree, logs what was found,
+	// and writes fresh markers: the operator's "yes, this one".
+	Accept bool
+	// freeSpace reports the free bytes of the disk holding a directory;
+	// tests replace it.
+	freeSpace func(dir string) (uint64, error)
+}
+
+// marker is what identifies a store: kept inside it (markerKey) and beside
+// it (DIR.marker), written after writes, and compared at every open.
+type marker struct {
+	ID      string    `json:"id"`
+	Seq     uint64    `json:"seq"` // how many times it was rewritten after writes
+	Written time.Time `json:"written"`
+}
+
+var markerKey = []byte("M\x00marker")
+
+// markerPath is the marker file kept beside the store directory.
+func markerPath(dir string) string { return filepath.Clean(dir) + ".marker" }
+
+func readMarkerFile(path string) (*marker, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m marker
+	if err := json.Unmarshal(b, &m); err != nil || m.ID == "" {
+		return nil, fmt.Errorf("%w: the marker %s cannot be read (%v)", ErrWrongStore, path, err)
+	}
+	return &m, nil
+}
+
+// writeMarkerFile replaces the file whole (write, sync, rename), so a crash
+// leaves the old marker or the new one, never half of one.
+func writeMarkerFile(path string, m marker) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func newStoreID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func statfsFree(dir string) (uint64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, err
+	}
+	return st.Bavail * uint64(st.Bsize), nil
+}
+
+// existingParent is dir or its nearest existing parent, for statfs.
+func existingParent(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
+			return d
+		}
+	}
+}
+
+// checkFree refuses when the disk holding dir has less than the floor.
+func (o *Options) checkFree(dir string) error {
+	if o.MinFree < 0 {
+		return nil
+	}
+	free, err := o.freeSpace(existingParent(dir))
+	if err != nil {
+		return fmt.Errorf("store: checking free space of %s: %w", dir, err)
+	}
+	if free < uint64(o.MinFree) {
+		return fmt.Errorf("%w: %d MB free on the disk holding %s, below the floor of %d MB (--min-free-mb)",
+			ErrNoSpace, free>>20, dir, o.MinFree>>20)
+	}
+	return nil
+}
+
+// preflight looks at the directory before Badger touches it: with its
+// MANIFEST gone, Badger opens an empty store and deletes the old tables,
+// so that case must be caught before opening, not after.
+func preflight(dir string, beside *marker) (fresh bool, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, fmt.Errorf("store: reading %s: %w", dir, err)
+	}
+	var data []string
+	manifest := false
+	for _, e := range entries {
+		switch n := e.Name(); {
+		case n == "MANIFEST":
+			manifest = true
+		case strings.HasSuffix(n, ".sst"), strings.HasSuffix(n, ".vlog"), strings.HasSuffix(n, ".mem"):
+			data = append(data, n)
+		}
+	}
+	switch {
+	case len(entries) == 0 && beside != nil:
+		return false, fmt.Errorf("%w: %s is empty or missing, but %s says store %s was there (last written %s). "+
+			"Restore it from a backup (sshuffle restore), or move the marker aside to start an empty store",
+			ErrWrongStore, dir, markerPath(dir), beside.ID, beside.Written.Format(time.RFC3339))
+	case len(entries) == 0:
+		return true, nil
+	case !manifest && len(data) > 0:
+		return false, fmt.Errorf("%w: %s holds %d data files but no MANIFEST; opened like that, Badger would start "+
+			"empty and delete them. Put the MANIFEST back or restore from a backup; nothing was changed",
+			ErrDamaged, dir, len(data))
+	}
+	return false, nil
+}
+
+// checkTables opens each table file the way Badger will, on this
+// goroutine: Badger opens them on goroutines of its own, where a panic on
+// a truncated table cannot be recovered and ends the process.
+func checkTables(dir string, bo badger.Options) (err error) {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	// Tables are written with the store's options; a table whose blocks
+	// are read with the wrong compression panics like a damaged one.
+	to := table.Options{ReadOnly: true, ChkMode: options.NoVerification, Compression: bo.Compression,
+		BlockSize: bo.BlockSize, ZSTDCompressionLevel: bo.ZSTDCompressionLevel, BloomFalsePositive: bo.BloomFalsePositive}
+	for _, name := range names {
+		if err := checkTable(name, to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkTable(name string, to table.Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: table %s cannot be read (%v); restore from a backup", ErrDamaged, name, firstLine(fmt.Sprint(r)))
+		}
+	}()
+	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
+	if err != nil && !errors.Is(err, z.NewFile) {
+		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+	}
+	t, err := table.OpenTable(mf, to)
+	if err != nil {
+		_ = mf.Close(-1)
+		if strings.HasPrefix(err.Error(), "CHECKSUM_MISMATCH:") {
+			return nil // Badger logs and skips these itself
+		}
+		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+	}
+	// Close, not DecrRef: DecrRef to zero deletes the file.
+	return t.Close(-1)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// openBadger opens the database, turning a panic on damaged files (a
+// truncated table panics inside Badger) into an error.
+func openBadger(opts badger.Options) (db *badger.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db = nil
+			err = fmt.Errorf("%w: Badger panicked opening %s: %v (a damaged or truncated file; restore from a backup)",
+				ErrDamaged, opts.Dir, r)
+			slog.Debug("badger open panic", "stack", string(debug.Stack()))
+		}
+	}()
+	db, err = badger.Open(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w: opening %s: %v", ErrDamaged, opts.Dir, err)
+	}
+	return db, nil
+}
+
+func readInsideMarker(db *badger.DB) (*marker, bool, error) {
+	var m *marker
+	empty := true
+	err := db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if string(it.Item().Key()) != string(markerKey) {
+				empty = false
+				break
+			}
+		}
+		item, err := txn.Get(markerKey)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			m = &marker{}
+			return json.Unmarshal(v, m)
+		})
+	})
+	return m, empty, err
+}
+
+// agree decides whether the store found is the one last written, from the
+// marker inside it and the one beside it.
+func agree(dir string, inside, beside *marker, empty bool) (adopt bool, warn string, err error) {
+	where := markerPath(dir)
+	switch {
+	case inside != nil && beside != nil && inside.ID != beside.ID:
+		return false, "", fmt.Errorf("%w: %s holds store %s but %s names store %s: the directory was replaced or the "+
+			"marker copied from elsewhere", ErrWrongStore, dir, inside.ID, where, beside.ID)
+	case inside != nil && beside != nil && inside.Seq < beside.Seq:
+		// The marker inside is rewritten after writes, just before the one
+		// beside: an inside one that is behind means acknowledged writes
+		// are gone (a truncated log, an old copy).
+		return false, "", fmt.Errorf("%w: %s lost writes: its newest marker is from %s (#%d), but sshuffle had "+
+			"written #%d at %s; everything written between those times is missing. Restore from a backup, or "+
+			"start with --accept-store to keep what is there", ErrWrongStore, dir,
+			inside.Written.Format(time.RFC3339), inside.Seq, beside.Seq, beside.Written.Format(time.RFC3339))
+	case inside != nil && beside != nil:
+		return false, "", nil
+	case inside == nil && beside != nil:
+		return false, "", fmt.Errorf("%w: %s has no marker inside but %s names store %s (last written %s): it is "+
+			"not that store (emptied, or a different one). Restore from a backup, or start with --accept-store",
+			ErrWrongStore, dir, where, beside.ID, beside.Written.Format(time.RFC3339))
+	case inside != nil && beside == nil:
+		return false, "", fmt.Errorf("%w: %s is store %s but its marker file %s is missing (copied without it?). "+
+			"If this is the right store, start once with --accept-store", ErrWrongStore, dir, inside.ID, where)
+	case !empty:
+		return true, "store has records but no markers (written before markers existed): adopting it", nil
+	}
+	return true, "", nil
+}
+
+// writeMarkers rewrites the inside marker, then the one beside: in that
+// order a crash between the two leaves the inside one ahead, which agree
+// accepts, never behind.
+func (s *Store) writeMarkers() error {
+	if s.dir == "" {
+		return nil
+	}
+	s.markerMu.Lock()
+	defer s.markerMu.Unlock()
+	m := marker{ID: s.id, Seq: s.seq + 1, Written: time.Now().UTC()}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(markerKey, b) }); err != nil {
+		return fmt.Errorf("store: writing marker: %w", err)
+	}
+	if err := writeMarkerFile(markerPath(s.dir), m); err != nil {
+		return fmt.Errorf("store: writing %s: %w", markerPath(s.dir), err)
+	}
+	s.seq = m.Seq
+	return nil
+}
+
+// markerLoop rewrites the markers soon after writes: at most every
+// markerEvery, so a busy store costs one extra small write a period.
+func (s *Store) markerLoop() {
+	defer close(s.markerDone)
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-s.dirty:
+		}
+		if err := s.writeMarkers(); err != nil {
+			s.log.Error("store: marker", "error", err.Error())
+		}
+		select {
+		case <-s.stop:
+			return
+		case <-time.After(markerEvery):
+		}
+	}
+}
+
+var markerEvery = 200 * time.Millisecond
+
+// Health is nil while the store takes writes.
+func (s *Store) Health() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return store.ErrClosed
+	}
+	return s.checkSpace()
+}
+
+// checkSpace refuses writes below the floor; the players are told their
+// game was not saved, and the disk never fills under Badger's mappings.
+func (s *Store) checkSpace() error {
+	if s.dir == "" || s.opts.MinFree < 0 {
+		return nil
+	}
+	return s.opts.checkFree(s.dir)
+}
+
+// Backup writes every record to w in Badger's backup format, from a
+// consistent snapshot; the store keeps serving meanwhile.
+func (s *Store) Backup(w io.Writer) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return store.ErrClosed
+	}
+	_, err := s.db.Backup(w, 0)
+	if err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	return nil
+}
+
+// Restore loads a backup into a new store at dir, which must not exist
+// yet or be empty (and have no marker beside it). The restored store is a
+// store of its own: it gets fresh markers.
+func Restore(dir string, r io.Reader, o Options) error {
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		return fmt.Errorf("%w: %s is not empty; restore only into a new directory", store.ErrInvalid, dir)
+	}
+	if m, _ := readMarkerFile(markerPath(dir)); m != nil {
+		return fmt.Errorf("%w: %s exists (store %s was there); move it aside to restore here", store.ErrInvalid, markerPath(dir), m.ID)
+	}
+	s, err := OpenWith(dir, o)
+	if err != nil {
+		return err
+	}
+	if err := s.db.Load(r, 256); err != nil {
+		_ = s.Close()
+		return fmt.Errorf("store: restore: %w", err)
+	}
+	// The backup carries the old store's marker inside: this is a new store.
+	if err := s.writeMarkers(); err != nil {
+		_ = s.Close()
+		return err
+	}
+	return s.Close()
+}
