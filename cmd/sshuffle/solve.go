@@ -65,8 +65,13 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once (default: one per core, or per --threads cores)")
 	threads := fs.Int("threads", 1, "Klondike: goroutines searching each deal together")
 	showMoves := fs.Bool("moves", false, "print the solution of a single deal")
+	notation := fs.String("notation", "", "FreeCell --moves: \"fcs\" lays the moves out as fc-solve -m -snx does, ten to a line")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *notation != "" && (*notation != "fcs" || game != "freecell") {
+		fmt.Fprintf(stderr, "sshuffle solve: --notation %q: only freecell has a notation other than its own, \"fcs\"\n", *notation)
 		return 2
 	}
 	if single != "" {
@@ -140,7 +145,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s after %d positions\n", specOf(lo), r.outcome, r.nodes)
 			return 1
 		}
-		return printMoves(stdout, stderr, specOf(lo), r.moves)
+		return printMoves(stdout, stderr, specOf(lo), r.moves, *notation == "fcs")
 	}
 	report(stdout, specOf(lo), lo, hi, results, total, *nodes, *workers, *threads)
 	if *listWon {
@@ -199,12 +204,16 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 
 // printMoves prints a solution: FreeCell in standard notation, the others
 // as the actions the game replays.
-func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Action) int {
+func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Action, fcs bool) int {
 	if spec.Game == "freecell" {
 		lines, err := freecell.FormatMoves(moves, spec)
 		if err != nil {
 			fmt.Fprintln(stderr, "sshuffle solve:", err)
 			return 1
+		}
+		if fcs {
+			fmt.Fprint(stdout, freecell.FcsLayout(lines))
+			return 0
 		}
 		fmt.Fprintln(stdout, strings.Join(lines, "\n"))
 		return 0
