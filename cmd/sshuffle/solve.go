@@ -39,6 +39,23 @@ type dealOutcome struct {
 	nodes   int
 	took    time.Duration
 	moves   []engine.Action
+	// With --check: the solution's length in the notation, and why it
+	// failed to replay as a win, if it did.
+	length    int
+	replayErr error
+}
+
+// checkFreecell writes a solution in the notation and replays it.
+func checkFreecell(spec engine.Spec, moves []engine.Action) (int, error) {
+	text, err := freecell.FormatMoves(moves, spec)
+	if err != nil {
+		return 0, err
+	}
+	won, _, err := freecell.Replay(spec, text)
+	if err == nil && !won {
+		err = fmt.Errorf("the replay does not win")
+	}
+	return len(text), err
 }
 
 func solve(args []string, stdout, stderr io.Writer) int {
@@ -67,6 +84,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	showMoves := fs.Bool("moves", false, "print the solution of a single deal")
 	notation := fs.String("notation", "", "FreeCell --moves: \"fcs\" lays the moves out as fc-solve -m -snx does, ten to a line")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
+	check := fs.Bool("check", false, "FreeCell: write every solution in the notation and replay it (automatic moves off); report failures and the mean length")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -117,6 +135,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	keepMoves := single != "" && lo == hi && *showMoves
 	start := time.Now()
 	results := make([]dealOutcome, hi-lo+1)
 	next := make(chan uint64)
@@ -128,7 +147,16 @@ func solve(args []string, stdout, stderr io.Writer) int {
 			for seed := range next {
 				t := time.Now()
 				r := solveOne(specOf(seed), *nodes)
-				results[seed-lo] = dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t), moves: r.Moves}
+				o := dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t)}
+				// Keeping every solution of a long range would cost more
+				// memory than the search.
+				if keepMoves {
+					o.moves = r.Moves
+				}
+				if *check && game == "freecell" && r.Outcome == engine.Solved {
+					o.length, o.replayErr = checkFreecell(specOf(seed), r.Moves)
+				}
+				results[seed-lo] = o
 			}
 		}()
 	}
@@ -148,6 +176,9 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		return printMoves(stdout, stderr, specOf(lo), r.moves, *notation == "fcs")
 	}
 	report(stdout, specOf(lo), lo, hi, results, total, *nodes, *workers, *threads)
+	if *check {
+		checkReport(stdout, results)
+	}
 	if *listWon {
 		for _, r := range results {
 			if r.outcome == engine.Solved {
@@ -229,4 +260,26 @@ func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Actio
 		}
 	}
 	return 0
+}
+
+func checkReport(w io.Writer, rs []dealOutcome) {
+	checked, length, failed := 0, 0, 0
+	for _, r := range rs {
+		if r.outcome != engine.Solved {
+			continue
+		}
+		checked++
+		length += r.length
+		if r.replayErr != nil {
+			failed++
+			if failed <= 20 {
+				fmt.Fprintf(w, "deal %d: the solution does not replay: %v\n", r.seed, r.replayErr)
+			}
+		}
+	}
+	if checked == 0 {
+		return
+	}
+	fmt.Fprintf(w, "checked %d solutions: %d replay as wins, %d fail; mean length %.1f moves in the notation\n",
+		checked, checked-failed, failed, float64(length)/float64(checked))
 }
