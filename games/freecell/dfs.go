@@ -510,3 +510,40 @@ func genMoves(b *board, out []move, prune bool) []move {
 	}
 	return out
 }
+
+// shorten walks a winning line from start again, at each position taking
+// the move that lands furthest along the line (by key, so a position the
+// line reaches later with its columns in another order counts), which
+// cuts out detours the depth-first search made. The moves it returns are
+// numbered for the board they are played on.
+func (d *dfs) shorten(start board, moves []smove) []smove {
+	d.start(start, weights{}, 1)
+	at := make(map[uint64]int, len(moves)+1)
+	at[d.key()] = 0
+	for i, sm := range moves {
+		d.do(d.resolveSmove(sm))
+		at[d.key()] = i + 1
+	}
+	d.start(start, weights{}, 1)
+	out := make([]smove, 0, len(moves))
+	for i := 0; i < len(moves); {
+		best, bm := i, move{}
+		d.movBuf = genMoves(&d.b, d.movBuf[:0], false)
+		for _, m := range d.movBuf {
+			autoLo := len(d.autos)
+			d.do(m)
+			if j, ok := at[d.key()]; ok && j > best {
+				best, bm = j, m
+			}
+			d.undo(m, autoLo)
+		}
+		if best == i {
+			return moves // cannot happen: the line's own move is among them
+		}
+		out = append(out, smove{uint8(bm.from), uint8(bm.index), uint8(bm.to)})
+		d.do(bm)
+		d.autos = d.autos[:0]
+		i = best
+	}
+	return out
+}

@@ -77,6 +77,7 @@ func search(start board, maxNodes int) engine.Result[smove] {
 		total += res.Nodes
 		if res.Outcome == engine.Solved {
 			res.Nodes = total
+			res.Moves = d.shorten(start, res.Moves)
 			return res
 		}
 		if total >= maxNodes {
