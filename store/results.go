@@ -28,13 +28,21 @@ type Result struct {
 	// store knows records, not games: the caller says so from the game
 	// registry, and it is kept on the record.
 	ByPoints bool `json:",omitempty"`
+	// Abandoned: the player left the game for another deal before it was
+	// over. It counts as played, never as a best score, and stays off
+	// the boards: a board ranks games played out.
+	Abandoned bool `json:",omitempty"`
 }
 
 // Stats are one account's totals for one key.
 type Stats struct {
-	Played    int
+	Played    int // every game, abandoned ones too
 	Won       int
-	BestScore int           // highest score of any game played (meaningful when Played > 0)
+	Abandoned int // games left for another deal before they were over
+	// BestScore is the highest score of a game played out, won or lost
+	// (meaningful once Played > Abandoned): an abandoned game's score
+	// says where the player stopped, not how well they played.
+	BestScore int
 	BestTime  time.Duration // fastest won game; 0 until one is won
 	TotalTime time.Duration // sum of Elapsed over all games
 	Last      time.Time     // Finished of the latest game
@@ -79,6 +87,9 @@ func (r *Result) check() error {
 	}
 	if len(r.Name) > 64 {
 		return fmt.Errorf("%w: player name longer than 64 bytes", ErrInvalid)
+	}
+	if r.Won && r.Abandoned {
+		return fmt.Errorf("%w: a won game cannot be abandoned", ErrInvalid)
 	}
 	if r.Elapsed < 0 || r.Moves < 0 {
 		return fmt.Errorf("%w: negative time or moves", ErrInvalid)
@@ -141,6 +152,9 @@ func (s *Store) RecordResult(r Result) error {
 				return err
 			}
 		}
+		if r.Abandoned {
+			return nil
+		}
 		if err := putBoard(txn, r, "", val); err != nil {
 			return err
 		}
@@ -158,10 +172,13 @@ func addStats(txn *badger.Txn, r Result) error {
 	if err := getJSONOrZero(txn, k, what, &st); err != nil {
 		return err
 	}
-	if st.Played == 0 || r.Score > st.BestScore {
+	if !r.Abandoned && (st.Played == st.Abandoned || r.Score > st.BestScore) {
 		st.BestScore = r.Score
 	}
 	st.Played++
+	if r.Abandoned {
+		st.Abandoned++
+	}
 	if r.Won {
 		st.Won++
 		if st.BestTime == 0 || (r.Elapsed > 0 && r.Elapsed < st.BestTime) {
