@@ -17,6 +17,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/save"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
@@ -533,7 +534,7 @@ func (s *gameScreen) Save() {
 	if len(s.g.History()) == 0 {
 		return
 	}
-	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
+	data, err := save.Encode(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
 		err = s.env.Store.PutSave(s.env.Player.ID, s.saveKey(), data)
 	}
@@ -545,7 +546,7 @@ func (s *gameScreen) Save() {
 // saveKey is where this game is kept while in progress.
 func (s *gameScreen) saveKey() string {
 	if s.daily {
-		return dailySaveKey(s.info.Key())
+		return save.DailyKey(s.info.Key())
 	}
 	return s.info.Key()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/save"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games"
@@ -35,7 +36,7 @@ func openGame(e *ui.Env, info games.Entry) (*gameScreen, error) {
 		data, err := e.Store.GetSave(e.Player.ID, info.Key())
 		switch {
 		case err == nil:
-			g, sv, err := decodeSave(data, info.Game.New)
+			g, sv, err := save.Decode(data, info.Game.New)
 			if err == nil {
 				s := newGameScreen(e, info, g, sv.Options)
 				s.prior = sv.Elapsed
@@ -70,10 +71,6 @@ func dealSpec(e *ui.Env, info games.Entry, spec engine.Spec) (*gameScreen, error
 	return newGameScreen(e, info, g, opts), nil
 }
 
-// dailySaveKey keeps today's deal in progress apart from the player's other
-// game of the same kind, so neither overwrites the other.
-func dailySaveKey(key string) string { return key + "#daily" }
-
 // openDaily opens today's deal of a game, resuming the player's game of it.
 func openDaily(e *ui.Env, info games.Entry) (*gameScreen, error) {
 	spec, day, err := deals.Today(e.Store, e.Pools, info, e.Now())
@@ -81,9 +78,9 @@ func openDaily(e *ui.Env, info games.Entry) (*gameScreen, error) {
 		return nil, err
 	}
 	if !e.Player.Guest {
-		data, err := e.Store.GetSave(e.Player.ID, dailySaveKey(info.Key()))
+		data, err := e.Store.GetSave(e.Player.ID, save.DailyKey(info.Key()))
 		if err == nil {
-			if g, sv, err := decodeSave(data, info.Game.New); err == nil && g.Spec() == spec {
+			if g, sv, err := save.Decode(data, info.Game.New); err == nil && g.Spec() == spec {
 				s := newGameScreen(e, info, g, sv.Options)
 				s.daily, s.day = true, day
 				s.prior, s.hints = sv.Elapsed, min(sv.Hints, ui.HintsPerGame)
