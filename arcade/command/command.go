@@ -81,7 +81,9 @@ type failure struct {
 	err  error
 }
 
-func (e failure) Error() string { return e.what + " is not available right now; try again in a minute." }
+func (e failure) Error() string {
+	return e.what + " is not available right now; try again in a minute."
+}
 func (e failure) Unwrap() error { return e.err }
 
 func fail(what string, err error) error { return failure{what: what, err: err} }
