@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ type Request struct {
 	Games  *games.Catalogue
 	Pools  *deals.Pools
 	Health func() error // nil: always healthy
+	Log    *slog.Logger // nil: discard
 	Now    func() time.Time
 	// Host is the address the client connected to ("127.0.0.1:2222"),
 	// so that help prints commands that work as they are; "" prints HOST.
@@ -147,8 +149,12 @@ func Run(r Request) (string, int) {
 func printError(err error, asJSON bool, r Request) (string, int) {
 	code, text := Failed, err.Error()
 	var ref refusal
-	if errors.As(err, &ref) {
+	var f failure
+	switch {
+	case errors.As(err, &ref):
 		code = Refused
+	case errors.As(err, &f) && r.Log != nil:
+		r.Log.Error("command failed", "command", r.Args[0], "error", f.err.Error())
 	}
 	if asJSON {
 		b, _ := json.Marshal(struct {
