@@ -102,6 +102,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		Height:   pty.Window.Height,
 		Idle:     s.cfg.IdleTimeout,
 		Searches: s.searches,
+		Holds:    s.holds,
 		Done:     make(chan struct{}),
 	}
 	id := identityOf(sess)

@@ -38,6 +38,9 @@ type Env struct {
 	Idle    time.Duration
 	// Searches is the server's cap on background searches; nil: none.
 	Searches Searcher
+	// Holds is the server's record of which session holds each game in
+	// progress; nil: none (each session on its own).
+	Holds *Holds
 	// Done is closed when the session ends; nil: never.
 	Done    chan struct{}
 	bgState *Background
