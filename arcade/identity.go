@@ -58,11 +58,12 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 		return identity{Name: "guest", Guest: true}
 	}
 	id := gossh.FingerprintSHA256(k)
-	acc, err := s.store.Account(id)
+	ctx := sess.Context()
+	acc, err := s.store.Account(ctx, id)
 	switch {
 	case err == nil:
 		if create {
-			_ = s.store.Touch(id, s.cfg.Now())
+			_ = s.store.Touch(ctx, id, s.cfg.Now())
 		}
 		return identity{ID: id, Name: acc.Name}
 	case !create && errors.Is(err, store.ErrNotFound):
@@ -74,9 +75,9 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 	if store.ValidName(name) != nil {
 		name = ""
 	}
-	acc, err = s.store.CreateAccount(id, name)
+	acc, err = s.store.CreateAccount(ctx, id, name)
 	if errors.Is(err, store.ErrNameTaken) {
-		acc, err = s.store.CreateAccount(id, "") // taken: the player picks another
+		acc, err = s.store.CreateAccount(ctx, id, "") // taken: the player picks another
 	}
 	if errors.Is(err, store.ErrExists) {
 		// Two connections with one new key raced; the other one made it.
@@ -91,19 +92,20 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 // newApp is the session's router, on the screen its identity calls for.
 func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	e := &ui.Env{
-		Games:    s.games,
-		Store:    s.store,
-		Pools:    s.pools,
-		Log:      s.log,
-		Now:      s.cfg.Now,
-		Unicode:  wantsUnicode(clientEnv(sess)),
-		Color:    true,
-		Width:    pty.Window.Width,
-		Height:   pty.Window.Height,
-		Idle:     s.cfg.IdleTimeout,
-		Searches: s.searches,
-		Holds:    s.holds,
-		Done:     make(chan struct{}),
+		Games:        s.games,
+		Store:        s.store,
+		Pools:        s.pools,
+		Log:          s.log,
+		Now:          s.cfg.Now,
+		Unicode:      wantsUnicode(clientEnv(sess)),
+		Color:        true,
+		Width:        pty.Window.Width,
+		Height:       pty.Window.Height,
+		Idle:         s.cfg.IdleTimeout,
+		Searches:     s.searches,
+		Holds:        s.holds,
+		Done:         make(chan struct{}),
+		GameFinished: s.metrics.gameFinished,
 	}
 	id := identityOf(sess)
 	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest}
@@ -129,7 +131,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	scr, err := build(e, first)
 	if err != nil {
 		s.log.Error("first screen", "error", err.Error())
-		scr = menu.New(e)
+		scr = menu.New(e, "")
 	}
 	return ui.NewRouter(e, build, scr, notice)
 }

@@ -2,6 +2,7 @@ package arcade
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -12,3 +13,5 @@ func TestWantsUnicode(t *testing.T) {
 	require.True(t, wantsUnicode([]string{"LANG=en_US.UTF-8"}))
 	require.True(t, wantsUnicode(nil))
 }
+
+type fakeClock struct{ t time.Time }

@@ -1,12 +1,15 @@
 package arcade
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"sshuffle/store"
 )
 
 // metrics are the server's Prometheus families. Each Server has its own
@@ -23,6 +26,8 @@ type metrics struct {
 	searchQueue  prometheus.Gauge         // searches waiting for a slot
 	searchActive prometheus.Gauge         // searches running
 	gamesDone    *prometheus.CounterVec   // by game and outcome
+	storeWrite   prometheus.Histogram     // seconds a store write took
+	storeErrs    prometheus.Counter       // store writes that failed
 }
 
 func newMetrics() *metrics {
@@ -63,6 +68,15 @@ func newMetrics() *metrics {
 			Name: "sshuffle_games_finished_total", Help: "Games finished and recorded, by game and outcome.",
 		}, []string{"game", "outcome"}),
 	}
+	m.storeWrite = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "sshuffle_store_write_seconds",
+		Help:    "Time a store write took (with its fsync), successful or not.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
+	})
+	m.storeErrs = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "sshuffle_store_write_errors_total", Help: "Store writes that failed (not saved).",
+	})
+	m.reg.MustRegister(m.storeWrite, m.storeErrs)
 	m.reg.MustRegister(m.sessions, m.refusedC, m.closedC, m.starts, m.ends, m.keyToFrame,
 		m.searchTime, m.searchQueue, m.searchActive, m.gamesDone,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -86,14 +100,14 @@ func (s *Server) MetricsHandler() http.Handler {
 	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
 }
 
-// RegisterMetrics adds collectors (the store's) to the server's registry.
-func (s *Server) RegisterMetrics(cs ...prometheus.Collector) error {
-	for _, c := range cs {
-		if err := s.metrics.reg.Register(c); err != nil {
-			return err
-		}
+// observeWrite feeds the store's write metrics; expected refusals (a name
+// taken, an account that exists) are not failures.
+func (m *metrics) observeWrite(d time.Duration, err error) {
+	m.storeWrite.Observe(d.Seconds())
+	if err != nil && !errors.Is(err, store.ErrNameTaken) && !errors.Is(err, store.ErrExists) &&
+		!errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrInvalid) {
+		m.storeErrs.Inc()
 	}
-	return nil
 }
 
 // Health is nil while the server accepts players.

@@ -17,7 +17,7 @@ import (
 func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	switch r.Page {
 	case ui.Menu:
-		return menu.New(e), nil
+		return menu.New(e, r.Note), nil
 	case ui.Name:
 		return account.NewName(e, r), nil
 	case ui.Play, ui.Daily:

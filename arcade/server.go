@@ -107,7 +107,7 @@ func (c *Config) defaults() {
 // Server is the arcade's SSH server.
 type Server struct {
 	cfg       Config
-	store     *store.Store
+	store     store.Store
 	games     *games.Catalogue
 	ssh       *ssh.Server
 	log       *slog.Logger
@@ -137,8 +137,14 @@ type Server struct {
 
 var errClosing = errors.New("the server is shutting down")
 
+// writeObserver is a store that reports each write's time and error, for
+// the metrics (the Badger backend does).
+type writeObserver interface {
+	ObserveWrites(fn func(time.Duration, error))
+}
+
 // New builds the server; call Serve or ListenAndServe to run it.
-func New(cfg Config, st *store.Store) (*Server, error) {
+func New(cfg Config, st store.Store) (*Server, error) {
 	cfg.defaults()
 	s := &Server{
 		cfg:       cfg,
@@ -156,6 +162,9 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
 	s.holds = ui.NewHolds()
+	if o, ok := st.(writeObserver); ok {
+		o.ObserveWrites(s.metrics.observeWrite)
+	}
 	s.pools = deals.NewPools(cfg.Games, cfg.Logger)
 	s.pools.Share(s.searches)
 	go s.sweeper(s.stopSweep)
@@ -405,9 +414,16 @@ func (s *Server) programMiddleware() wish.Middleware {
 				_ = sess.Exit(1)
 				return
 			}
+			// A resize sent before the shell is newer than the pty-req.
+			select {
+			case w := <-g.resize:
+				pty.Window = w
+			default:
+			}
 			app := s.newApp(sess, pty)
 			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
-				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)))
+				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
+				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
 			p := tea.NewProgram(app, opts...)
 			s.mu.Lock()
 			if s.closing {
@@ -435,6 +451,13 @@ func (s *Server) programMiddleware() wish.Middleware {
 						p.Quit()
 					}
 				}()
+				// Bubble Tea sends its own first size from a goroutine of
+				// its own; a resize sent before it lands would be undone.
+				select {
+				case <-app.FirstSize():
+				case <-ctx.Done():
+				case <-g.done:
+				}
 				for {
 					select {
 					case <-ctx.Done():

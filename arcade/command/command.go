@@ -34,7 +34,7 @@ type Request struct {
 	Ctx    context.Context // nil: background
 	Args   []string
 	ID     string // the caller's key fingerprint; "" for a guest
-	Store  *store.Store
+	Store  store.Store
 	Games  *games.Catalogue
 	Pools  *deals.Pools
 	Health func() error // nil: always healthy

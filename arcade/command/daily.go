@@ -68,7 +68,7 @@ func daily(r Request, name string, args []string) (value, error) {
 	if r.ID != "" {
 		// Newest first: today's results are at the front, and no one
 		// finishes this many of them in a day.
-		if recent, err = r.Store.Results(r.ID, 500); err != nil {
+		if recent, err = r.Store.Results(r.ctx(), r.ID, 500); err != nil {
 			return nil, fail("today's deals", err)
 		}
 	}
@@ -76,7 +76,7 @@ func daily(r Request, name string, args []string) (value, error) {
 		if !e.Playable() {
 			continue
 		}
-		spec, _, err := deals.Today(r.Store, r.Pools, e, now)
+		spec, _, err := deals.Today(r.ctx(), r.Store, r.Pools, e, now)
 		if err != nil {
 			return nil, fail("today's deals", err)
 		}
@@ -92,7 +92,7 @@ func daily(r Request, name string, args []string) (value, error) {
 				}
 			}
 			if g.Status != won {
-				data, err := r.Store.GetSave(r.ID, save.DailyKey(e.Key()))
+				data, err := r.Store.GetSave(r.ctx(), r.ID, save.DailyKey(e.Key()))
 				switch {
 				case err == nil:
 					if sp, err := save.Spec(data); err == nil && sp == spec {
@@ -102,7 +102,7 @@ func daily(r Request, name string, args []string) (value, error) {
 					return nil, fail("today's deals", err)
 				}
 			}
-			sk, err := r.Store.Streak(r.ID, e.Key(), now)
+			sk, err := r.Store.Streak(r.ctx(), r.ID, e.Key(), now)
 			if err != nil {
 				return nil, fail("today's deals", err)
 			}

@@ -98,7 +98,7 @@ func leaderboard(r Request, name string, args []string) (value, error) {
 	v := boardValue{Game: g.Key(), Title: g.Title(), Board: "all-time", Friends: friends, Points: g.Game.Points, Rows: []boardRow{}}
 	day := ""
 	if daily {
-		spec, today, err := deals.Today(r.Store, r.Pools, g, r.Now())
+		spec, today, err := deals.Today(r.ctx(), r.Store, r.Pools, g, r.Now())
 		if err != nil {
 			return nil, fail("today's deal", err)
 		}
@@ -112,7 +112,7 @@ func leaderboard(r Request, name string, args []string) (value, error) {
 		v.Rows = rows
 		return v, nil
 	}
-	results, err := r.Store.Board(g.Key(), day, limit)
+	results, err := r.Store.Board(r.ctx(), g.Key(), day, limit)
 	if err != nil {
 		return nil, fail("the leaderboard", err)
 	}
@@ -137,7 +137,7 @@ func friendsBoard(r Request, key, day string, limit int) ([]boardRow, error) {
 	}
 	rows := []boardRow{}
 	for _, id := range append(ids, r.ID) {
-		place, res, err := r.Store.Rank(id, key, day)
+		place, res, err := r.Store.Rank(r.ctx(), id, key, day)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -145,7 +145,7 @@ func friendsBoard(r Request, key, day string, limit int) ([]boardRow, error) {
 			return nil, err
 		}
 		name := res.Name
-		if acc, err := r.Store.Account(id); err == nil && acc.Name != "" {
+		if acc, err := r.Store.Account(r.ctx(), id); err == nil && acc.Name != "" {
 			name = acc.Name
 		}
 		rows = append(rows, row(place, name, res))

@@ -37,12 +37,12 @@ func rename(r Request, name string, args []string) (value, error) {
 	if err := store.ValidName(want); err != nil {
 		return nil, refuse(usage, "%s", err.Error())
 	}
-	acc, err := r.Store.ClaimName(r.ID, want)
+	acc, err := r.Store.ClaimName(r.ctx(), r.ID, want)
 	if errors.Is(err, store.ErrNotFound) {
-		acc, err = r.Store.CreateAccount(r.ID, want)
+		acc, err = r.Store.CreateAccount(r.ctx(), r.ID, want)
 		if errors.Is(err, store.ErrExists) {
 			// Its first session made it meanwhile: claim on that one.
-			acc, err = r.Store.ClaimName(r.ID, want)
+			acc, err = r.Store.ClaimName(r.ctx(), r.ID, want)
 		}
 	}
 	switch {

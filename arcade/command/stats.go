@@ -68,14 +68,14 @@ func stats(r Request, name string, args []string) (value, error) {
 	var acc store.Account
 	switch {
 	case len(rest) == 1:
-		acc, err = r.Store.AccountByName(rest[0])
+		acc, err = r.Store.AccountByName(r.ctx(), rest[0])
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, refuse(usage, "There is no player named %q.", format.Clean(rest[0], store.MaxNameLen))
 		}
 	case r.ID == "":
 		return nil, refuse(usage, "Guests have no stats: connect with an SSH key, or name a player.")
 	default:
-		acc, err = r.Store.Account(r.ID)
+		acc, err = r.Store.Account(r.ctx(), r.ID)
 		if errors.Is(err, store.ErrNotFound) {
 			acc, err = store.Account{ID: r.ID}, nil // no games yet: all zero
 		}
@@ -83,7 +83,7 @@ func stats(r Request, name string, args []string) (value, error) {
 	if err != nil {
 		return nil, fail("stats", err)
 	}
-	all, err := r.Store.Stats(acc.ID)
+	all, err := r.Store.Stats(r.ctx(), acc.ID)
 	if err != nil {
 		return nil, fail("stats", err)
 	}
@@ -105,7 +105,7 @@ func stats(r Request, name string, args []string) (value, error) {
 			bt := seconds(st.BestTime)
 			g.BestTimeSeconds = &bt
 		}
-		sk, err := r.Store.Streak(acc.ID, e.Key(), r.Now())
+		sk, err := r.Store.Streak(r.ctx(), acc.ID, e.Key(), r.Now())
 		if err != nil {
 			return nil, fail("stats", err)
 		}

@@ -42,7 +42,7 @@ func whoami(r Request, name string, args []string) (value, error) {
 	if r.ID == "" {
 		return whoamiValue{Guest: true}, nil
 	}
-	acc, err := r.Store.Account(r.ID)
+	acc, err := r.Store.Account(r.ctx(), r.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return whoamiValue{Fingerprint: r.ID}, nil

@@ -6,6 +6,7 @@
 package ui
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -25,8 +26,11 @@ type Player struct {
 
 // Env is what every screen of one session shares.
 type Env struct {
+	// Context is the session's: store calls made for the session end
+	// with it. Nil (model tests) means context.Background().
+	Context context.Context
 	Games   *games.Catalogue
-	Store   *store.Store
+	Store   store.Store
 	Pools   *deals.Pools
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -41,10 +45,21 @@ type Env struct {
 	// Holds is the server's record of which session holds each game in
 	// progress; nil: none (each session on its own).
 	Holds *Holds
+	// GameFinished counts a finished game for the server's metrics; nil
+	// in model tests.
+	GameFinished func(key string, won bool)
 	// Done is closed when the session ends; nil: never.
 	Done    chan struct{}
 	bgState *Background
 	next    *Route // asked for by the screen being updated
+}
+
+// Ctx is the session's context, for store calls.
+func (e *Env) Ctx() context.Context {
+	if e.Context == nil {
+		return context.Background()
+	}
+	return e.Context
 }
 
 // Screen is one page of the UI, its own small model. It changes the page

@@ -44,6 +44,9 @@ type Route struct {
 	// Name: a change of name asked for from the profile (Push it), as
 	// opposed to a player who has none yet being asked for one.
 	Rename bool
+	// Menu: a sentence for the player about what just happened ("Not
+	// saved: ...").
+	Note string
 	// Set by Push, Back and Quit.
 	over, back, quit bool
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,13 +35,15 @@ type Router struct {
 	lastInput time.Time
 	notice    string
 	quitting  bool
-	drawn     atomic.Int64 // width<<32 | height, readable from other goroutines
+	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
+	firstSize chan struct{} // closed by the first size message
+	sizeOnce  sync.Once
 }
 
 // NewRouter starts a session on first, with a one-line notice at the
 // bottom (or none).
 func NewRouter(e *Env, build Builder, first Screen, notice string) *Router {
-	r := &Router{env: e, build: build, stack: []Screen{first}, lastInput: e.Now(), notice: notice}
+	r := &Router{env: e, build: build, stack: []Screen{first}, lastInput: e.Now(), notice: notice, firstSize: make(chan struct{})}
 	r.drawn.Store(int64(e.Width)<<32 | int64(e.Height))
 	return r
 }
@@ -53,6 +56,11 @@ func (r *Router) Drawn() (w, h int) {
 	wh := r.drawn.Load()
 	return int(wh >> 32), int(wh & 0xffffffff)
 }
+
+// FirstSize is closed once the first window size has arrived: Bubble Tea
+// sends its own from a goroutine of its own, and a resize forwarded before
+// it lands would be undone.
+func (r *Router) FirstSize() <-chan struct{} { return r.firstSize }
 
 // Env is the session's environment.
 func (r *Router) Env() *Env { return r.env }
@@ -88,6 +96,7 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 	input := false
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
+		r.sizeOnce.Do(func() { close(r.firstSize) })
 		if m.Width > 0 && m.Height > 0 {
 			r.env.Width, r.env.Height = m.Width, m.Height
 			r.drawn.Store(int64(m.Width)<<32 | int64(m.Height))

@@ -17,7 +17,7 @@ import (
 
 	"sshuffle/arcade"
 	"sshuffle/hostkeys"
-	"sshuffle/store"
+	store "sshuffle/store/badger"
 )
 
 func main() {
@@ -38,6 +38,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return solve(args, stdout, stderr)
 	case "replay":
 		return replay(args, os.Stdin, stdout, stderr)
+	case "backup":
+		return backup(args, stdout, stderr)
+	case "restore":
+		return restore(args, os.Stdin, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -48,7 +52,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 const usage = `usage:
   sshuffle [serve] [--addr HOST:PORT] [--data DIR] [--idle 30m] [--max-sessions N] [--max-per-addr N]
-        serve the arcade (env SSHUFFLE_ADDR, SSHUFFLE_DATA)
+        [--metrics-addr 127.0.0.1:9100] [--min-free-mb 256] [--accept-store] [--start-timeout 30s]
+        [--max-channels-per-conn 4] [--max-window 400x200] [--max-searches N]
+        serve the arcade (env SSHUFFLE_ADDR, SSHUFFLE_DATA); exit 3: the store is damaged, not the
+        one last written, or the disk is below the free-space floor (the log says which)
+  sshuffle backup --data DIR > FILE
+        write a backup of the store (from the running server, or from the store when none runs)
+  sshuffle restore --data DIR < FILE
+        restore a backup into DIR, whose store must not exist yet
   sshuffle deal freecell N
   sshuffle deal klondike|spider|tripeaks|pyramid SEED [draw1|draw3|1suit|2suit|4suit]
         print a deal's opening layout
@@ -78,7 +89,19 @@ func serve(args []string, stderr io.Writer) int {
 	fps := fs.Int("fps", 60, "most screen updates a second per session (a key's echo takes about two frames)")
 	fillPools := fs.Bool("fill-pools", true, "search for fresh winnable deals in the background (one core at most)")
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiles (net/http/pprof) here, e.g. 127.0.0.1:6060; off when empty")
+	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics (/metrics) and /healthz here, e.g. 127.0.0.1:9100; off when empty")
+	minFree := fs.Int64("min-free-mb", store.DefaultMinFree>>20, "refuse to start, and refuse writes, below this much free disk space (MB)")
+	acceptStore := fs.Bool("accept-store", false, "open a store whose markers disagree (replaced, lost writes) as it is, and mark it as this server's")
+	startTimeout := fs.Duration("start-timeout", 30*time.Second, "close a connection that runs no session for this long")
+	maxChannels := fs.Int("max-channels-per-conn", 4, "most session channels open at once on one connection")
+	maxWindow := fs.String("max-window", "400x200", "largest window drawn (columns x rows); bigger terminals are drawn at this size")
+	maxSearches := fs.Int("max-searches", 0, "most background searches (hints, stuck checks, deal pools) at once; 0: one fewer than the cores, at least 1")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	maxW, maxH, err := parseSize(*maxWindow)
+	if err != nil {
+		fmt.Fprintln(stderr, "sshuffle: --max-window:", err)
 		return 2
 	}
 	var h slog.Handler = slog.NewTextHandler(stderr, nil)
@@ -95,14 +118,16 @@ func serve(args []string, stderr io.Writer) int {
 	}
 	log.Info("host key", "path", key.Path, "fingerprint", key.Fingerprint, "created", key.Created)
 
-	st, err := store.Open(filepath.Join(*data, "store"), log)
+	st, err := store.OpenWith(filepath.Join(*data, "store"), store.Options{Logger: log, MinFree: *minFree << 20, Accept: *acceptStore})
 	if err != nil {
 		log.Error("opening store", "error", err.Error())
-		return 1
+		return storeExit(err)
 	}
 	srv, err := arcade.New(arcade.Config{
 		Addr: *addr, HostKeyPEM: key.PEM, IdleTimeout: *idle,
 		MaxSessions: *maxSessions, MaxPerAddr: *maxPerAddr, Logger: log, FillPools: *fillPools, FPS: *fps,
+		StartTimeout: *startTimeout, MaxChannelsPerConn: *maxChannels, MaxWidth: maxW, MaxHeight: maxH,
+		MaxSearches: *maxSearches,
 	}, st)
 	if err != nil {
 		log.Error("server", "error", err.Error())
@@ -117,6 +142,22 @@ func serve(args []string, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if *metricsAddr != "" {
+		_, stopMetrics, err := serveMetrics(*metricsAddr, srv, log)
+		if err != nil {
+			log.Error("metrics listener", "error", err.Error())
+			_ = st.Close()
+			return 1
+		}
+		defer stopMetrics()
+	}
+	stopAdmin, err := serveAdmin(*data, st, log)
+	if err != nil {
+		log.Error("admin socket", "error", err.Error())
+		_ = st.Close()
+		return 1
+	}
+	defer stopAdmin()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	sig := make(chan os.Signal, 1)

@@ -57,7 +57,12 @@ func freePort(t *testing.T) string {
 
 func startBinary(t *testing.T, bin, addr, data string) *server {
 	t.Helper()
-	s := &server{cmd: exec.Command(bin, "serve", "--addr", addr, "--data", data), done: make(chan error, 1)}
+	return startBinaryArgs(t, bin, "serve", "--addr", addr, "--data", data)
+}
+
+func startBinaryArgs(t *testing.T, bin string, args ...string) *server {
+	t.Helper()
+	s := &server{cmd: exec.Command(bin, args...), done: make(chan error, 1)}
 	pr, pw := io.Pipe()
 	s.cmd.Stderr = pw
 	require.NoError(t, s.cmd.Start())

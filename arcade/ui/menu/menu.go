@@ -42,8 +42,11 @@ type menu struct {
 	quit   bool // q was pressed once: the next q quits
 }
 
-// New is the menu.
-func New(e *ui.Env) ui.Screen { return &menu{env: e, items: menuItems(e.Games)} }
+// New is the menu, showing note (a sentence about what just happened, or
+// nothing) until the next key.
+func New(e *ui.Env, note string) ui.Screen {
+	return &menu{env: e, items: menuItems(e.Games), msg: note}
+}
 
 func (m *menu) MinSize() (int, int) { return 44, 16 }
 

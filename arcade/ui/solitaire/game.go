@@ -587,15 +587,18 @@ func (s *gameScreen) result(won bool) store.Result {
 
 // record stores a finished game; it returns only once the store has it.
 func (s *gameScreen) record(won bool) error {
+	if s.env.GameFinished != nil {
+		s.env.GameFinished(s.info.Key(), won)
+	}
 	if s.env.Player.Guest {
 		return nil
 	}
 	r := s.result(won)
-	if err := s.env.Store.RecordResult(r); err != nil {
+	if err := s.env.Store.RecordResult(s.env.Ctx(), r); err != nil {
 		s.env.Log.Error("recording result", "account", r.Account, "spec", r.Spec, "error", err.Error())
 		return err
 	}
-	if err := s.env.Store.DeleteSave(s.env.Player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.env.Store.DeleteSave(s.env.Ctx(), s.env.Player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.env.Log.Warn("deleting save", "error", err.Error())
 	}
 	return nil
@@ -622,7 +625,7 @@ func (s *gameScreen) redeal(r ui.Route) tea.Cmd {
 		_ = s.record(false)
 	} else if s.saved {
 		// Undone back to move 0: the save of this game must not outlive it.
-		if err := s.env.Store.DeleteSave(s.env.Player.ID, s.saveKey()); err != nil {
+		if err := s.env.Store.DeleteSave(s.env.Ctx(), s.env.Player.ID, s.saveKey()); err != nil {
 			s.env.Log.Warn("deleting save", "error", err.Error())
 		}
 	}
@@ -638,30 +641,42 @@ func (s *gameScreen) restart() tea.Cmd {
 }
 
 func (s *gameScreen) leave() tea.Cmd {
-	s.Save()
+	err := s.trySave()
 	s.done = true
-	return s.env.Go(ui.Route{Page: ui.Menu})
+	r := ui.Route{Page: ui.Menu}
+	if err != nil {
+		r.Note = notSaved
+	}
+	return s.env.Go(r)
 }
 
-// Save keeps a game in progress so the player finds it again, exactly as
-// it is: at move 0 too, when an older save of it would come back instead.
-func (s *gameScreen) Save() {
+// notSaved is what a player is told when the store refused a write; the
+// log has the reason.
+const notSaved = "Not saved: the server could not store your game just now (the error is logged). Try again later."
+
+// Save keeps a game in progress so the player finds it again.
+func (s *gameScreen) Save() { _ = s.trySave() }
+
+// trySave saves the game exactly as it is: at move 0 too, when an older
+// save of it would come back instead.
+func (s *gameScreen) trySave() error {
 	if s.done || s.env.Player.Guest || s.g.Won() {
-		return
+		return nil
 	}
 	defer s.hold.Release()
 	if len(s.g.History()) == 0 && !s.saved {
-		return
+		return nil
 	}
 	data, err := save.Encode(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
-		s.hold.Write(func() { err = s.env.Store.PutSave(s.env.Player.ID, s.saveKey(), data) })
+		s.hold.Write(func() { err = s.env.Store.PutSave(s.env.Ctx(), s.env.Player.ID, s.saveKey(), data) })
 	}
 	if err != nil {
 		s.env.Log.Error("saving game", "account", s.env.Player.ID, "error", err.Error())
-		return
+		return err
 	}
 	s.saved = true
+	return nil
 }
 
 // keep hands the game's latest save to its hold after a move, so a

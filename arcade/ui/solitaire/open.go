@@ -48,7 +48,7 @@ func readSave(e *ui.Env, key string) (*ui.Hold, []byte, error) {
 	if latest != nil {
 		return hold, latest, nil
 	}
-	data, err := e.Store.GetSave(e.Player.ID, key)
+	data, err := e.Store.GetSave(e.Ctx(), e.Player.ID, key)
 	return hold, data, err
 }
 
@@ -101,7 +101,7 @@ func dealSpec(e *ui.Env, info games.Entry, spec engine.Spec) (*gameScreen, error
 
 // openDaily opens today's deal of a game, resuming the player's game of it.
 func openDaily(e *ui.Env, info games.Entry) (*gameScreen, error) {
-	spec, day, err := deals.Today(e.Store, e.Pools, info, e.Now())
+	spec, day, err := deals.Today(e.Ctx(), e.Store, e.Pools, info, e.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -26,9 +26,9 @@ type resultScreen struct {
 func NewResult(e *ui.Env, rt ui.Route) ui.Screen {
 	rs := &resultScreen{env: e, info: rt.Game, r: rt.Result, err: rt.Err}
 	if !e.Player.Guest && rt.Err == nil {
-		rs.best, _ = e.Store.StatsFor(e.Player.ID, rt.Game.Key())
+		rs.best, _ = e.Store.StatsFor(e.Ctx(), e.Player.ID, rt.Game.Key())
 		if rt.Result.Daily {
-			rs.streak, _ = e.Store.Streak(e.Player.ID, rt.Game.Key(), e.Now())
+			rs.streak, _ = e.Store.Streak(e.Ctx(), e.Player.ID, rt.Game.Key(), e.Now())
 		}
 	}
 	return rs
@@ -59,7 +59,7 @@ func (r *resultScreen) View() string {
 	case r.env.Player.Guest:
 		b.WriteString(ui.FaintStyle.Render("  Guests' results are not kept.") + "\n")
 	case r.err != nil:
-		b.WriteString(ui.ErrStyle.Render("  Your result could not be stored: "+r.err.Error()) + "\n")
+		b.WriteString(ui.ErrStyle.Render("  Not saved: the server could not store this result just now.") + "\n")
 	default:
 		b.WriteString(fmt.Sprintf("  Your best: time %s", format.Duration(r.best.BestTime)))
 		if r.info.Game.Points {

@@ -1,4 +1,4 @@
-package store
+package badger
 
 import (
 	"context"
@@ -6,16 +6,13 @@ import (
 	"fmt"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"sshuffle/store"
 )
 
-// MaxFollowing caps how many accounts one account follows: a friends board
-// reads every followed account's entry, so the cap bounds that read.
-const MaxFollowing = 500
-
-// Follow makes account follow other (by account id). Following is one way,
-// needs no consent and tells other nothing: it only picks whose results a
-// friends board shows. Following an account twice is a no-op; following
-// oneself is refused, as is an account that does not exist.
+// Follow makes account follow other (see store.Friends). The count under
+// the cap is read in the same transaction as the write, so two follows at
+// once cannot both slip under it.
 func (s *Store) Follow(ctx context.Context, account, other string) error {
 	if err := checkID(account); err != nil {
 		return err
@@ -24,15 +21,12 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 		return err
 	}
 	if account == other {
-		return fmt.Errorf("%w: an account cannot follow itself", ErrInvalid)
+		return fmt.Errorf("%w: an account cannot follow itself", store.ErrInvalid)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.update(func(txn *badger.Txn) error {
+	return s.update(ctx, func(txn *badger.Txn) error {
 		if _, err := txn.Get(dbKey(kAccount, other)); err != nil {
 			if errors.Is(err, badger.ErrKeyNotFound) {
-				return fmt.Errorf("account %s: %w", other, ErrNotFound)
+				return fmt.Errorf("account %s: %w", other, store.ErrNotFound)
 			}
 			return fmt.Errorf("store: read account %s: %w", other, err)
 		}
@@ -48,14 +42,14 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 			n++
 		}
 		it.Close()
-		if n >= MaxFollowing {
-			return fmt.Errorf("%w: already following %d accounts", ErrInvalid, MaxFollowing)
+		if n >= store.MaxFollowing {
+			return fmt.Errorf("%w: already following %d accounts", store.ErrInvalid, store.MaxFollowing)
 		}
 		return txn.Set(k, nil)
 	})
 }
 
-// Unfollow undoes Follow; unfollowing an account not followed is a no-op.
+// Unfollow undoes Follow.
 func (s *Store) Unfollow(ctx context.Context, account, other string) error {
 	if err := checkID(account); err != nil {
 		return err
@@ -63,24 +57,18 @@ func (s *Store) Unfollow(ctx context.Context, account, other string) error {
 	if err := checkID(other); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.update(func(txn *badger.Txn) error {
+	return s.update(ctx, func(txn *badger.Txn) error {
 		return txn.Delete(dbKey(kFollow, account, other))
 	})
 }
 
-// Following lists the ids of the accounts account follows, in id order.
+// Following lists whom account follows, in id order (key order).
 func (s *Store) Following(ctx context.Context, account string) ([]string, error) {
 	if err := checkID(account); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	out := []string{}
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		p := prefix(kFollow, account)
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
 		defer it.Close()

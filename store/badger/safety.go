@@ -1,4 +1,4 @@
-package store
+package badger
 
 import (
 	"crypto/rand"
@@ -16,6 +16,11 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"github.com/dgraph-io/badger/v4/table"
+	"github.com/dgraph-io/ristretto/v2/z"
+
+	"sshuffle/store"
 )
 
 // Errors of opening a store that is not safe to run on. Each message says
@@ -178,6 +183,53 @@ func preflight(dir string, beside *marker) (fresh bool, err error) {
 	return false, nil
 }
 
+// checkTables opens each table file the way Badger will, on this
+// goroutine: Badger opens them on goroutines of its own, where a panic on
+// a truncated table cannot be recovered and ends the process.
+func checkTables(dir string, bo badger.Options) (err error) {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	// Tables are written with the store's options; a table whose blocks
+	// are read with the wrong compression panics like a damaged one.
+	to := table.Options{ReadOnly: true, ChkMode: options.NoVerification, Compression: bo.Compression,
+		BlockSize: bo.BlockSize, ZSTDCompressionLevel: bo.ZSTDCompressionLevel, BloomFalsePositive: bo.BloomFalsePositive}
+	for _, name := range names {
+		if err := checkTable(name, to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkTable(name string, to table.Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: table %s cannot be read (%v); restore from a backup", ErrDamaged, name, firstLine(fmt.Sprint(r)))
+		}
+	}()
+	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
+	if err != nil && !errors.Is(err, z.NewFile) {
+		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+	}
+	t, err := table.OpenTable(mf, to)
+	if err != nil {
+		_ = mf.Close(-1)
+		if strings.HasPrefix(err.Error(), "CHECKSUM_MISMATCH:") {
+			return nil // Badger logs and skips these itself
+		}
+		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+	}
+	// Close, not DecrRef: DecrRef to zero deletes the file.
+	return t.Close(-1)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
 // openBadger opens the database, turning a panic on damaged files (a
 // truncated table panics inside Badger) into an error.
 func openBadger(opts badger.Options) (db *badger.DB, err error) {
@@ -306,7 +358,7 @@ func (s *Store) Health() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	return s.checkSpace()
 }
@@ -326,7 +378,7 @@ func (s *Store) Backup(w io.Writer) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	_, err := s.db.Backup(w, 0)
 	if err != nil {
@@ -340,10 +392,10 @@ func (s *Store) Backup(w io.Writer) error {
 // store of its own: it gets fresh markers.
 func Restore(dir string, r io.Reader, o Options) error {
 	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
-		return fmt.Errorf("%w: %s is not empty; restore only into a new directory", ErrInvalid, dir)
+		return fmt.Errorf("%w: %s is not empty; restore only into a new directory", store.ErrInvalid, dir)
 	}
 	if m, _ := readMarkerFile(markerPath(dir)); m != nil {
-		return fmt.Errorf("%w: %s exists (store %s was there); move it aside to restore here", ErrInvalid, markerPath(dir), m.ID)
+		return fmt.Errorf("%w: %s exists (store %s was there); move it aside to restore here", store.ErrInvalid, markerPath(dir), m.ID)
 	}
 	s, err := OpenWith(dir, o)
 	if err != nil {
