@@ -103,6 +103,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		Height:       pty.Window.Height,
 		Idle:         s.cfg.IdleTimeout,
 		Searches:     s.searches,
+		Holds:        s.holds,
 		Done:         make(chan struct{}),
 		GameFinished: s.metrics.gameFinished,
 	}
@@ -118,6 +119,10 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		notice = "Guest: nothing is saved. Connect with a key (ssh-keygen -t ed25519) to keep stats."
 	case id.First && id.Name == "":
 		first = ui.Route{Page: ui.Name, Tried: sess.User()}
+	case id.Name == "":
+		// The name picker was skipped (esc, or a dropped first session):
+		// ask again, or the boards show this player as "(no name)".
+		first = ui.Route{Page: ui.Name}
 	case id.First:
 		notice = fmt.Sprintf("Welcome, %s! Your key is your account: no sign-up needed.", id.Name)
 	default:

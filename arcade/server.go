@@ -116,6 +116,7 @@ type Server struct {
 
 	metrics   *metrics
 	searches  *searches
+	holds     *ui.Holds // which session holds each game in progress
 	stopSweep chan struct{}
 
 	mu        sync.Mutex
@@ -160,6 +161,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	s.holds = ui.NewHolds()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)
 	}

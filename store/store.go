@@ -7,8 +7,8 @@
 //
 // Every call takes a context and is safe for concurrent use. Missing
 // records give ErrNotFound; a record that cannot be decoded gives an error
-// wrapping ErrCorrupt that names the record. Friends and live tables will
-// be interfaces of their own here, beside these.
+// wrapping ErrCorrupt that names the record. Live tables will be an
+// interface of their own here, beside these.
 package store
 
 import (
@@ -37,6 +37,9 @@ const (
 	MaxSettingLen = 4096    // setting names and values
 	MaxSaveLen    = 1 << 20 // saved game bytes
 	MaxBoard      = 1000    // largest n Board and Results return
+	// MaxFollowing caps how many accounts one account follows: a friends
+	// board reads every followed account's entry, so the cap bounds it.
+	MaxFollowing = 500
 )
 
 // Account is a player, known by the SHA256 fingerprint of their SSH key.
@@ -91,13 +94,21 @@ type Result struct {
 	// store knows records, not games: the caller says so from the game
 	// registry, and it is kept on the record.
 	ByPoints bool `json:",omitempty"`
+	// Abandoned: the player left the game for another deal before it was
+	// over. It counts as played, never as a best score, and stays off
+	// the boards: a board ranks games played out.
+	Abandoned bool `json:",omitempty"`
 }
 
 // Stats are one account's totals for one key.
 type Stats struct {
-	Played    int
+	Played    int // every game, abandoned ones too
 	Won       int
-	BestScore int           // highest score of any game played (meaningful when Played > 0)
+	Abandoned int // games left for another deal before they were over
+	// BestScore is the highest score of a game played out, won or lost
+	// (meaningful once Played > Abandoned): an abandoned game's score
+	// says where the player stopped, not how well they played.
+	BestScore int
 	BestTime  time.Duration // fastest won game; 0 until one is won
 	TotalTime time.Duration // sum of Elapsed over all games
 	Last      time.Time     // Finished of the latest game
@@ -184,6 +195,19 @@ type Settings interface {
 	Settings(ctx context.Context, account string) (map[string]string, error)
 }
 
+// Friends are whom each account follows, for the friends boards. Following
+// is one way, needs no consent and tells the other nothing.
+type Friends interface {
+	// Follow makes account follow other (account ids); again is a no-op.
+	// Following oneself is ErrInvalid, an account that does not exist
+	// ErrNotFound, more than MaxFollowing ErrInvalid.
+	Follow(ctx context.Context, account, other string) error
+	// Unfollow undoes Follow; unfollowing one not followed is a no-op.
+	Unfollow(ctx context.Context, account, other string) error
+	// Following lists the ids account follows, in id order.
+	Following(ctx context.Context, account string) ([]string, error)
+}
+
 // Store is every concern of one backend.
 type Store interface {
 	Accounts
@@ -191,6 +215,7 @@ type Store interface {
 	Saves
 	Dailies
 	Settings
+	Friends
 	// Health is nil while the store takes writes.
 	Health() error
 	// Close releases the store; later calls return ErrClosed.

@@ -42,6 +42,9 @@ type Env struct {
 	Idle    time.Duration
 	// Searches is the server's cap on background searches; nil: none.
 	Searches Searcher
+	// Holds is the server's record of which session holds each game in
+	// progress; nil: none (each session on its own).
+	Holds *Holds
 	// GameFinished counts a finished game for the server's metrics; nil
 	// in model tests.
 	GameFinished func(key string, won bool)

@@ -41,6 +41,9 @@ type Route struct {
 	Err    error
 	// Name: the SSH user name that could not be used as a player name.
 	Tried string
+	// Name: a change of name asked for from the profile (Push it), as
+	// opposed to a player who has none yet being asked for one.
+	Rename bool
 	// Menu: a sentence for the player about what just happened ("Not
 	// saved: ...").
 	Note string

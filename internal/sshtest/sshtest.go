@@ -56,12 +56,19 @@ type Term struct {
 // OpenTerm opens an 80x24 PTY session running the default program.
 func OpenTerm(t *testing.T, c *gossh.Client, env map[string]string) *Term {
 	t.Helper()
+	return OpenTermAs(t, c, "xterm-256color", env)
+}
+
+// OpenTermAs is OpenTerm for a terminal of another kind (TERM), such as
+// "dumb".
+func OpenTermAs(t *testing.T, c *gossh.Client, term string, env map[string]string) *Term {
+	t.Helper()
 	sess, err := c.NewSession()
 	require.NoError(t, err)
 	for k, v := range env {
 		_ = sess.Setenv(k, v)
 	}
-	require.NoError(t, sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}))
+	require.NoError(t, sess.RequestPty(term, 24, 80, gossh.TerminalModes{}))
 	in, err := sess.StdinPipe()
 	require.NoError(t, err)
 	out, err := sess.StdoutPipe()

@@ -317,6 +317,7 @@ const (
 	kDaily   = 'D' // D key 0 day              -> spec
 	kSave    = 'V' // V id 0 key               -> bytes
 	kSetting = 'P' // P id 0 name              -> value
+	kFollow  = 'F' // F id 0 other id          -> "" (id follows other)
 )
 
 func dbKey(kind byte, parts ...string) []byte {

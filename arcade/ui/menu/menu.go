@@ -38,7 +38,8 @@ type menu struct {
 	items  []menuItem
 	cursor int
 	msg    string
-	top    int // first line of the list on screen, for mouse hits
+	top    int  // first line of the list on screen, for mouse hits
+	quit   bool // q was pressed once: the next q quits
 }
 
 // New is the menu, showing note (a sentence about what just happened, or
@@ -53,6 +54,8 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		m.msg = ""
+		asked := m.quit
+		m.quit = false
 		switch msg.String() {
 		case "up", "k", "shift+tab":
 			m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
@@ -80,8 +83,19 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 			}
 		case "?":
 			return m.env.Push(ui.Route{Page: ui.Help})
-		case "q", "esc":
-			return m.env.Quit()
+		case "q":
+			// Asked once: a q meant for a game that had just ended
+			// must not close the session.
+			if asked {
+				return m.env.Quit()
+			}
+			m.quit = true
+			m.msg = "Press q again to quit sshuffle."
+		case "esc":
+			// Esc backs out of everything else, so here it stays: it
+			// never closes the session.
+			m.msg = "This is the menu: q twice quits sshuffle."
+
 		default:
 			if t := msg.Text; len(t) == 1 && t[0] >= '1' && t[0] <= '9' {
 				if i := int(t[0] - '1'); i < len(m.items) {
