@@ -242,6 +242,7 @@ type tmember struct {
 	token   uint64
 	out     *Outbox[TableState]
 	refused string
+	sent    uint64 // the version of the last state put in out
 }
 
 type tableSave struct {
@@ -558,8 +559,8 @@ func (t *Table) join(p Person, want int, out *Outbox[TableState]) (*TableMember,
 	t.checkPaused()
 	t.checkEmpty()
 	t.publish()
-	t.changed()
 	t.step()
+	t.changed()
 	return &TableMember{table: t, person: p, token: me.token, seat: seat}, nil
 }
 
@@ -606,8 +607,8 @@ func (t *Table) leave(me *tmember, drop bool) error {
 	}
 	t.checkEmpty()
 	t.publish()
-	t.changed()
 	t.step()
+	t.changed()
 	return nil
 }
 
@@ -623,8 +624,8 @@ func (t *Table) lose(s *tseat, why string) {
 	t.checkPaused()
 	t.checkEmpty()
 	t.publish()
-	t.changed()
 	t.step()
+	t.changed()
 }
 
 func (t *Table) hostPerson() Person {
@@ -716,10 +717,11 @@ func (t *Table) beginGame() {
 		s.stoodIn, s.goneNow = false, false
 	}
 	t.addLog("game " + strconv.Itoa(t.gameNo+1) + " is dealt; " + t.name(t.game.turn()) + " plays first")
+	// step first: it starts the turn clock the states then show.
+	t.step()
 	t.publish()
 	t.changed()
 	t.save()
-	t.step()
 }
 
 func (t *Table) rematch(me *tmember) error {
@@ -760,7 +762,7 @@ func (t *Table) act(me *tmember, a any) error {
 	// Only the one who tried hears of it; the table did not change.
 	t.version++
 	me.refused = err.Error()
-	me.out.Put(t.stateFor(me, t.shared()))
+	t.put(me, t.stateFor(me, t.shared()))
 	return err
 }
 
@@ -797,9 +799,9 @@ func (t *Table) acted(before any) {
 		t.gameOver()
 		return
 	}
+	t.step()
 	t.changed()
 	t.save()
-	t.step()
 }
 
 func (t *Table) addLog(lines ...string) {
@@ -1135,8 +1137,13 @@ func (t *Table) changed() {
 		t.spy(t)
 	}
 	for _, m := range t.members {
-		m.out.Put(t.stateFor(m, sh))
+		t.put(m, t.stateFor(m, sh))
 	}
+}
+
+func (t *Table) put(m *tmember, st TableState) {
+	m.sent = st.Version
+	m.out.Put(st)
 }
 
 func (t *Table) stateFor(m *tmember, sh *tableShared) TableState {
