@@ -229,7 +229,10 @@ func TestTableStress(t *testing.T) {
 	for i := 0; i < 200 && e.h.Rooms() > 0; i++ {
 		e.clock.Advance(time.Second)
 	}
-	t.Logf("%d results, %d tables live at the end, %d snapshots handed over", len(e.resultList()), e.h.Rooms(), e.saves)
+	e.mu.Lock()
+	saves := e.saves
+	e.mu.Unlock()
+	t.Logf("%d results, %d tables live at the end, %d snapshots handed over", len(e.resultList()), e.h.Rooms(), saves)
 	if len(e.resultList()) == 0 {
 		t.Error("no table finished a game")
 	}
