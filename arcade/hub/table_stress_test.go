@@ -136,7 +136,7 @@ func TestTableStress(t *testing.T) {
 			for range ops {
 				switch op := r.IntN(12); {
 				case op == 0:
-					cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Host: p, TurnClock: 10 * time.Second, Hold: 20 * time.Second}
+					cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Host: p, TurnClock: 10 * time.Second, Hold: 60 * time.Second}
 					n := 2
 					if r.IntN(2) == 0 {
 						cfg.Game, cfg.Settings, n = kings.Name, "", 2+r.IntN(3)
