@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -248,6 +249,7 @@ type tmember struct {
 type tableSave struct {
 	code string
 	snap *TableSnapshot
+	rec  any // the snapshot's record, marshalled on the save goroutine
 }
 
 func (c *TableConfig) normalize(k tableKit) error {
@@ -320,7 +322,19 @@ func (h *Hub) newTable(code string, k tableKit, cfg TableConfig) *Table {
 		spy: h.tableSpy, turnSeat: engine.NoSeat, host: cfg.Host.ID}
 	if h.saveTable != nil {
 		save := h.saveTable
-		t.saves = NewOutbox(func(s tableSave) { save(s.code, s.snap) })
+		t.saves = NewOutbox(func(s tableSave) {
+			if s.snap != nil {
+				// JSON is made here rather than on the table's goroutine,
+				// and only for the snapshots the store gets: a newer one
+				// replaces an older before it is ever marshalled.
+				rec, err := json.Marshal(s.rec)
+				if err != nil {
+					return // not reached: records are plain values
+				}
+				s.snap.Record = rec
+			}
+			save(s.code, s.snap)
+		})
 	}
 	for _, p := range cfg.Seats {
 		t.seats = append(t.seats, &tseat{plan: p, computer: p.Computer})

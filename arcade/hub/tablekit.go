@@ -49,6 +49,9 @@ type tableGame interface {
 	// public views before and after it.
 	describe(before, after any, names []string) []string
 	record(seats []string) ([]byte, error)
+	// recordValue is the record before JSON: a value of its own, which
+	// another goroutine may marshal while the game plays on.
+	recordValue(seats []string) any
 	notYourTurn(err error) bool
 }
 
@@ -213,6 +216,8 @@ func (x *gameAdapter[A, V, G]) describe(before, after any, names []string) []str
 func (x *gameAdapter[A, V, G]) record(seats []string) ([]byte, error) {
 	return json.Marshal(x.p.recordOf(x.g, seats))
 }
+
+func (x *gameAdapter[A, V, G]) recordValue(seats []string) any { return x.p.recordOf(x.g, seats) }
 
 func (x *gameAdapter[A, V, G]) notYourTurn(err error) bool { return errors.Is(err, x.p.turnErr()) }
 

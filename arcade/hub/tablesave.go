@@ -78,11 +78,6 @@ func (t *Table) save() {
 			seats[i] = s.computer
 		}
 	}
-	rec, err := g.record(seats)
-	if err != nil {
-		return // not reached: records are plain values
-	}
-	snap.Record = rec
 	switch {
 	case t.phase == TablePlaying && t.paused:
 		snap.TurnLeft = t.left
@@ -91,7 +86,7 @@ func (t *Table) save() {
 	default:
 		snap.TurnLeft = t.cfg.TurnClock
 	}
-	t.saves.Put(tableSave{code: t.code, snap: snap})
+	t.saves.Put(tableSave{code: t.code, snap: snap, rec: g.recordValue(seats)})
 }
 
 // unsave tells the wiring the table needs no restoring any more.
