@@ -49,6 +49,10 @@ var (
 	ErrNotYourTurn  = errors.New("It is not your turn.")
 	ErrNotPlaying   = errors.New("No game is being played at this table.")
 	ErrBadSnapshot  = errors.New("That table snapshot cannot be restored.")
+
+	// errWrongGame is a screen sending one game's action to another's
+	// table, which only a bug in the wiring can do.
+	errWrongGame = errors.New("That is not a move of the game at this table.")
 )
 
 // refusal is a sentinel with a more particular sentence ("Ann is offline.").

@@ -185,16 +185,15 @@ type ResultSeat struct {
 
 // Table is a table room. Its methods may be called from any goroutine.
 type Table struct {
-	h       *Hub
-	code    string
-	kit     tableKit
-	cfg     TableConfig // normalized
-	opened  time.Time
-	loop    loop
-	done    chan struct{}
-	saves   *Outbox[tableSave]
-	spy     func(*Table)
-	restore bool
+	h      *Hub
+	code   string
+	kit    tableKit
+	cfg    TableConfig // normalized
+	opened time.Time
+	loop   loop
+	done   chan struct{}
+	saves  *Outbox[tableSave]
+	spy    func(*Table)
 
 	// Everything below belongs to the room's goroutine.
 	phase    TablePhase
@@ -485,21 +484,16 @@ func (t *Table) name(seat int) string {
 	if seat < 0 || seat >= len(t.seats) {
 		return "nobody"
 	}
-	s := t.seats[seat]
-	if s.person.Name != "" {
-		return s.person.Name
+	if n := t.seats[seat].person.Name; n != "" {
+		return n
 	}
-	return "the " + s.computer + " computer (seat " + strconv.Itoa(seat+1) + ")"
+	return "computer " + strconv.Itoa(seat+1)
 }
 
 func (t *Table) names() []string {
 	out := make([]string, len(t.seats))
-	for i, s := range t.seats {
-		if s.person.Name != "" {
-			out[i] = s.person.Name
-		} else {
-			out[i] = "computer " + strconv.Itoa(i+1)
-		}
+	for i := range t.seats {
+		out[i] = t.name(i)
 	}
 	return out
 }

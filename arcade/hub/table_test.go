@@ -337,3 +337,38 @@ func (r *lobbyRec) until(t *testing.T, what string, ok func(TableList) bool) Tab
 		}
 	}
 }
+
+func TestInviteToTable(t *testing.T) {
+	e := newTenv(t)
+	tb := e.open(TableConfig{Game: spite.Name, Seats: []SeatPlan{open, open}, Host: person("ann"), Private: true})
+	a := e.sit(tb, "ann", AnySeat)
+	sa := e.h.Connect(person("ann"), true, func(Notice) {})
+	sb := e.h.Connect(person("bob"), true, func(Notice) {})
+	defer sa.Close()
+	defer sb.Close()
+	if err := sa.Invite(person("bob"), tb.Code()); err != nil {
+		t.Fatal(err)
+	}
+	inv := sb.Invitations()
+	if len(inv) != 1 || inv[0].Kind != TableRoom || inv[0].What != "table of Spite and Malice" {
+		t.Fatalf("invitations: %+v", inv)
+	}
+	code, err := sb.Answer(inv[0].ID, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := e.h.Table(code)
+	if err != nil || found != tb {
+		t.Fatalf("the code %s finds %v, %v", code, found, err)
+	}
+	b := e.sit(found, "bob", AnySeat)
+	if b.m.Seat() != 1 {
+		t.Fatalf("bob sits at %d", b.m.Seat())
+	}
+	if err := a.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.h.Race(code); !errors.Is(err, ErrNoRoom) {
+		t.Fatalf("a table's code as a race: %v", err)
+	}
+}

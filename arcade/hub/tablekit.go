@@ -175,10 +175,6 @@ func (p *pkg[A, V, G, M]) words(before, after V, seat int, a A, names []string) 
 func (p *pkg[A, V, G, M]) recordOf(g G, seats []string) any { return p.record(g, seats) }
 func (p *pkg[A, V, G, M]) turnErr() error                   { return p.notYourTurn }
 
-// errWrongGame is a screen sending one game's action to another's table,
-// which only a bug in the wiring can do.
-var errWrongGame = errors.New("That is not a move of the game at this table.")
-
 func (x *gameAdapter[A, V, G]) turn() int { return x.g.Turn() }
 
 func (x *gameAdapter[A, V, G]) do(seat int, a any) error {

@@ -148,7 +148,6 @@ func (t *Table) resume(snap TableSnapshot, spec engine.Spec, m tableMatch) error
 	t.spec, t.match, t.gameNo = spec, m, snap.GameNo
 	t.opened = snap.Opened
 	t.log = snap.Log
-	t.restore = true
 	for i, s := range t.seats {
 		ss := snap.Seats[i]
 		s.person, s.gone = ss.Person, ss.Gone
