@@ -60,10 +60,10 @@ func TestKingsWithADropAndRejoin(t *testing.T) {
 		last = turn
 		return passes == 2
 	})
-	if e.phaseOf(tb) == TablePlaying {
-		if passes != 2 {
-			t.Fatalf("the stand-in played %d of bob's turns", passes)
-		}
+	if e.phaseOf(tb) != TablePlaying || passes != 2 {
+		t.Fatalf("the stand-in played %d of bob's turns before the hand ended; this deal does not test a rejoin", passes)
+	}
+	{
 		// He comes back: asking for any seat, or to watch, gives him his own.
 		b2 := e.sit(tb, "bob", Watch)
 		if b2.m.Seat() != 1 {
