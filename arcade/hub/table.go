@@ -114,9 +114,9 @@ type TableInfo struct {
 	Opened   time.Time
 }
 
-// TableState is what a member is sent on every change. Seats, Watchers and
-// Log are shared by all the members' states, and View by every watcher's:
-// read them, never write them. No value in it holds a card the member may
+// TableState is what a member is sent on every change. Seats, Watchers,
+// Log, Totals and Result are shared by all the members' states, and View by
+// every watcher's: read them, never write them. No value in it holds a card the member may
 // not see, nor the deal's seed (from which every hidden card follows).
 type TableState struct {
 	Code     string
@@ -597,19 +597,19 @@ func (t *Table) leave(me *tmember, drop bool) error {
 		case t.phase == TableSeating || t.phase == TableFinished:
 			s.person = Person{}
 		case drop:
-			s.stoodIn = true
 			s.until = t.h.clock.Now().Add(t.cfg.Hold)
 			s.hold.set(&t.loop, t.h.clock, t.cfg.Hold, func() { t.lose(s, "did not come back in time") })
 		default:
 			t.lose(s, "left the table")
 		}
-		if t.host == me.ID {
-			t.host = ""
-			for _, x := range t.seats {
-				if x.here {
-					t.host = x.person.ID
-					break
-				}
+	}
+	if t.host == me.ID {
+		// The host's part goes to someone seated and here, if anyone is.
+		t.host = ""
+		for _, x := range t.seats {
+			if x.here {
+				t.host = x.person.ID
+				break
 			}
 		}
 	}
