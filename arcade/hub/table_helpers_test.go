@@ -26,15 +26,21 @@ type tenv struct {
 	saves   int
 	// allowed[code][version][seat+1] is the multiset of cards the member
 	// at that seat (0: a watcher) may be shown in that version's state.
-	allowed map[string]map[uint64][]map[engine.Card]int
-	seeds   map[string]uint64
+	allowed map[roomKey]map[uint64][]map[engine.Card]int
+	seeds   map[roomKey]uint64
 	leaks   []string
+	gen     int // the hub's: a restored table has its old code on a new hub
+}
+
+type roomKey struct {
+	code string
+	gen  int
 }
 
 func newTenv(t *testing.T) *tenv {
 	t.Helper()
 	e := &tenv{t: t, clock: NewManualClock(), saved: map[string]*TableSnapshot{},
-		allowed: map[string]map[uint64][]map[engine.Card]int{}, seeds: map[string]uint64{}}
+		allowed: map[roomKey]map[uint64][]map[engine.Card]int{}, seeds: map[roomKey]uint64{}}
 	e.h = e.hub(e.clock)
 	t.Cleanup(func() {
 		e.h.Close()
@@ -63,13 +69,17 @@ func (e *tenv) hub(clock *ManualClock) *Hub {
 			e.mu.Unlock()
 		},
 	})
-	h.tableSpy = e.spy
+	e.mu.Lock()
+	e.gen++
+	gen := e.gen
+	e.mu.Unlock()
+	h.tableSpy = func(t *Table) { e.spy(t, gen) }
 	return h
 }
 
 // spy runs on the table's goroutine as a state goes out: it notes, from
 // the game itself, which cards each member may be shown.
-func (e *tenv) spy(t *Table) {
+func (e *tenv) spy(t *Table, gen int) {
 	if t.game == nil {
 		return
 	}
@@ -101,11 +111,12 @@ func (e *tenv) spy(t *Table) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.allowed[t.code] == nil {
-		e.allowed[t.code] = map[uint64][]map[engine.Card]int{}
+	k := roomKey{t.code, gen}
+	if e.allowed[k] == nil {
+		e.allowed[k] = map[uint64][]map[engine.Card]int{}
 	}
-	e.allowed[t.code][t.version] = per
-	e.seeds[t.code] = t.spec.Seed
+	e.allowed[k][t.version] = per
+	e.seeds[k] = t.spec.Seed
 }
 
 func (e *tenv) leak(s string) {
@@ -115,12 +126,13 @@ func (e *tenv) leak(s string) {
 }
 
 // check is run on every state a member receives.
-func (e *tenv) check(st TableState) {
+func (e *tenv) check(st TableState, gen int) {
 	if st.View == nil {
 		return
 	}
 	e.mu.Lock()
-	byV := e.allowed[st.Code]
+	k := roomKey{st.Code, gen}
+	byV := e.allowed[k]
 	var best uint64
 	for v := range byV {
 		if v <= st.Version && v > best {
@@ -128,7 +140,7 @@ func (e *tenv) check(st TableState) {
 		}
 	}
 	per := byV[best]
-	seed := e.seeds[st.Code]
+	seed := e.seeds[k]
 	e.mu.Unlock()
 	if per == nil {
 		e.leak(fmt.Sprintf("%s v%d: a view went out that no state of the table was built for", st.Code, st.Version))
@@ -224,16 +236,21 @@ func (e *tenv) open(cfg TableConfig) *Table {
 // trec is a member's screen: it keeps the newest state and checks each.
 type trec struct {
 	e       *tenv
+	gen     int
 	mu      sync.Mutex
 	last    TableState
 	n       int
 	changed chan struct{}
 }
 
-func (e *tenv) rec() *trec { return &trec{e: e, changed: make(chan struct{})} }
+func (e *tenv) rec() *trec {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return &trec{e: e, gen: e.gen, changed: make(chan struct{})}
+}
 
 func (r *trec) sink(s TableState) {
-	r.e.check(s)
+	r.e.check(s, r.gen)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s.Version < r.last.Version {

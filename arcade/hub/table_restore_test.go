@@ -2,6 +2,7 @@ package hub
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +134,69 @@ func TestRestoreMidGame(t *testing.T) {
 	bad := TableSnapshot{Format: SnapshotFormat, Code: code, Game: spite.Name, Seats: []SnapshotSeat{{Person: person("ann")}, {Person: person("bob")}}, Record: []byte(`{}`)}
 	if _, err := e.h.RestoreTable(bad); err == nil {
 		t.Fatal("restored a snapshot with no game in it")
+	}
+}
+
+// TestRestoreKingsMatch restarts a Kings match in its second hand (and
+// once more during a break between hands): the match's totals and hand
+// numbers carry on, the computers play on, and the match ends as one.
+func TestRestoreKingsMatch(t *testing.T) {
+	e := newTenv(t)
+	tb := e.open(TableConfig{Game: "kings", Settings: "match=25", Host: person("ann"),
+		Seats: []SeatPlan{open, {Computer: "easy"}, {Computer: "normal"}}})
+	code := tb.Code()
+	a := e.sit(tb, "ann", AnySeat)
+	if err := a.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	restart := func() (*Table, *seatAt) {
+		e.h.Close()
+		e.mu.Lock()
+		snap := e.saved[code]
+		e.mu.Unlock()
+		if snap == nil {
+			t.Fatal("no snapshot")
+		}
+		js, _ := json.Marshal(snap)
+		var s TableSnapshot
+		if err := json.Unmarshal(js, &s); err != nil {
+			t.Fatal(err)
+		}
+		e.clock = NewManualClock()
+		e.h = e.hub(e.clock)
+		rt, err := e.h.RestoreTable(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rt, e.sit(rt, "ann", AnySeat)
+	}
+	e.play(tb, []*seatAt{a}, nil) // to the end of hand 0
+	if e.phaseOf(tb) != TableBetween {
+		t.Fatalf("after hand 0: %v", e.phaseOf(tb))
+	}
+	tb, a = restart() // during the break: the snapshot is of hand 1, not yet played
+	if st := e.current(tb, a); st.GameNo != 1 || st.Paused || st.Phase != TablePlaying {
+		t.Fatalf("restored in the break: %+v", st)
+	}
+	e.play(tb, []*seatAt{a}, func() bool { return inspect(tb, func() int { return len(tb.log) }) >= MaxLog })
+	tb, a = restart() // in the middle of hand 1
+	for e.phaseOf(tb) != TableFinished {
+		e.play(tb, []*seatAt{a}, nil)
+		if e.phaseOf(tb) == TableBetween {
+			e.clock.Advance(tb.cfg.Break)
+		}
+	}
+	rs := e.resultList()
+	sum := make([]int, 3)
+	for i, r := range rs {
+		for s, p := range r.Outcome.Points {
+			sum[s] += p
+		}
+		if r.GameNo != i || !slices.Equal(r.Totals, sum) {
+			t.Fatalf("result %d across restarts: game %d, totals %v, summed %v", i, r.GameNo, r.Totals, sum)
+		}
+	}
+	if len(rs) < 2 || !rs[len(rs)-1].MatchEnd {
+		t.Fatalf("%d results, last %+v", len(rs), rs[len(rs)-1])
 	}
 }
