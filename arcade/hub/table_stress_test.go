@@ -80,7 +80,7 @@ func TestTableStress(t *testing.T) {
 		bad.Add(1)
 		once.Do(func() { t.Errorf(format, args...) })
 	}
-	workers, ops := 12, 300
+	workers, ops := 10, 200
 	if testing.Short() {
 		ops = 150
 	}
