@@ -5,8 +5,8 @@
 //
 // It knows nothing of SSH, Bubble Tea, the store or the terminal. Everything
 // it takes and gives is a plain value (Person, Activity, Progress, RaceState,
-// Result, Notice, TableState, TableResult, TableSnapshot), so that a room could later sit behind a message bus
-// without the screens noticing.
+// Result, Notice, TableState, TableResult, TableSnapshot), so that a room
+// could later sit behind a message bus without the screens noticing.
 //
 // Each room is owned by one goroutine that takes commands on a channel. A
 // member never receives state from that goroutine directly: the room puts
