@@ -113,3 +113,35 @@ func TestDropPastTheHold(t *testing.T) {
 		t.Fatalf("result seats: %+v", rs[0].Seats)
 	}
 }
+
+// TestComputersKeepThePace: a computer acts once per Pace, never sooner,
+// so that each action stays on the screen that long.
+func TestComputersKeepThePace(t *testing.T) {
+	e := newTenv(t)
+	cfg := kingsTable(person("ann"), SeatPlan{Computer: "easy"}, SeatPlan{Computer: "normal"})
+	cfg.Pace = 1500 * time.Millisecond
+	tb := e.open(cfg)
+	w := e.sit(tb, "ann", Watch)
+	if err := w.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	moves := func() int {
+		return inspect(tb, func() int { return len(tb.game.(*gameAdapter[kings.Action, kings.View, *kings.Game]).g.History()) })
+	}
+	for i := range 10 {
+		if e.phaseOf(tb) != TablePlaying {
+			break
+		}
+		e.clock.Advance(cfg.Pace - time.Millisecond)
+		if got := moves(); got != i {
+			t.Fatalf("after %d paces less a millisecond: %d actions", i+1, got)
+		}
+		e.clock.Advance(time.Millisecond)
+		if got := moves(); got != i+1 {
+			t.Fatalf("after %d paces: %d actions", i+1, got)
+		}
+	}
+	if st := e.current(tb, w); len(st.Log) == 0 || st.TurnLeft != 0 {
+		t.Fatalf("a computers' table: %+v", st)
+	}
+}
