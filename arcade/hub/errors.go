@@ -49,6 +49,7 @@ var (
 	ErrNotYourTurn  = errors.New("It is not your turn.")
 	ErrNotPlaying   = errors.New("No game is being played at this table.")
 	ErrBadSnapshot  = errors.New("That table snapshot cannot be restored.")
+	ErrTableBroke   = errors.New("Something went wrong at this table, and it has closed; sorry.")
 
 	// errWrongGame is a screen sending one game's action to another's
 	// table, which only a bug in the wiring can do.

@@ -219,6 +219,7 @@ type Table struct {
 	brk      alarm
 	empty    alarm
 	ended    bool
+	broken   bool // a game package panicked: its game is not to be read again
 	listed   TableInfo
 }
 
@@ -425,7 +426,7 @@ func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, e
 // seat. A refused action changes nothing; its sentence is returned and also
 // put in this member's next state, and in no one else's.
 func (m *TableMember) Do(action any) error {
-	return m.do(func(t *Table, me *tmember) error { return t.act(me, action) })
+	return m.do(func(t *Table, me *tmember) error { return t.guarded(func() error { return t.act(me, action) }) })
 }
 
 // Start deals the first game; only the host may, once every person's seat
@@ -848,7 +849,7 @@ func (t *Table) step() {
 	if s.computer != "" || !s.here || t.auto {
 		t.clock.stop()
 		if !t.pace.pending() {
-			t.pace.set(&t.loop, t.h.clock, t.cfg.Pace, t.computerMove)
+			t.pace.set(&t.loop, t.h.clock, t.cfg.Pace, func() { _ = t.guarded(t.computerMove) })
 		}
 		return
 	}
@@ -870,13 +871,27 @@ func (t *Table) step() {
 
 // computerMove plays one action for the seat to act: its computer player,
 // or for a person, the stand-in.
-func (t *Table) computerMove() {
+// guarded runs f so that a panic in a game package (its rules or a
+// computer player) ends this table and not the server: the room's
+// goroutine is no session's, so no middleware would recover it.
+func (t *Table) guarded(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.broken = true
+			err = ErrTableBroke
+			t.end(ErrTableBroke.Error(), true)
+		}
+	}()
+	return f()
+}
+
+func (t *Table) computerMove() error {
 	if t.phase != TablePlaying || t.paused {
-		return
+		return nil
 	}
 	seat := t.game.turn()
 	if seat == engine.NoSeat {
-		return
+		return nil
 	}
 	s := t.seats[seat]
 	p := s.player
@@ -884,8 +899,8 @@ func (t *Table) computerMove() {
 		if s.standIn == nil {
 			pl, err := t.kit.newPlayer(standIn, playerSeed(t.spec.Seed, seat, 2))
 			if err != nil {
-				t.end("The table broke: "+err.Error(), true)
-				return
+				t.end(ErrTableBroke.Error(), true)
+				return nil
 			}
 			s.standIn = pl
 		}
@@ -899,11 +914,12 @@ func (t *Table) computerMove() {
 		// than stall with everyone waiting.
 		a, ok := t.game.firstLegal(seat)
 		if !ok || t.game.do(seat, a) != nil {
-			t.end("The table broke: a computer player could not move.", true)
-			return
+			t.end(ErrTableBroke.Error(), true)
+			return nil
 		}
 	}
 	t.acted(before)
+	return nil
 }
 
 func (t *Table) gameOver() {
@@ -1119,7 +1135,7 @@ func (t *Table) shared() *tableShared {
 			sh.watchers = append(sh.watchers, m.Person)
 		}
 	}
-	if t.game != nil {
+	if t.game != nil && !t.broken {
 		sh.views = make([]any, len(t.seats))
 		if t.phase == TablePlaying {
 			sh.turn = t.game.turn()
@@ -1141,7 +1157,7 @@ func (t *Table) shared() *tableShared {
 func (t *Table) changed() {
 	t.version++
 	sh := t.shared()
-	if t.spy != nil {
+	if t.spy != nil && !t.broken {
 		t.spy(t)
 	}
 	for _, m := range t.members {
@@ -1161,10 +1177,10 @@ func (t *Table) stateFor(m *tmember, sh *tableShared) TableState {
 		TurnLeft: sh.left, Auto: t.auto, Log: t.log, GameNo: t.gameNo, Totals: sh.totals, Result: t.result,
 		MatchWinner: engine.NoSeat, Refused: m.refused, Version: t.version,
 	}
-	if t.phase == TableFinished {
+	if t.phase == TableFinished && !t.broken {
 		st.MatchWinner = t.match.winner()
 	}
-	if t.game != nil {
+	if t.game != nil && !t.broken {
 		if m.seat >= 0 {
 			if sh.views[m.seat] == nil {
 				sh.views[m.seat] = t.game.view(m.seat)

@@ -105,3 +105,46 @@ func TestTablesLeaveNothing(t *testing.T) {
 	}()
 	settle(t, base)
 }
+
+type panicky struct{}
+
+func (panicky) choose(any) any { panic("a computer player with a bug") }
+
+// TestAPanickingGameEndsOnlyItsTable: a panic inside a game package (here a
+// computer player's) closes that table with a sentence; the hub and the
+// other tables go on.
+func TestAPanickingGameEndsOnlyItsTable(t *testing.T) {
+	e := newTenv(t)
+	bad := e.open(kingsTable(person("ann"), SeatPlan{Computer: "easy"}, SeatPlan{Computer: "easy"}))
+	good := e.open(kingsTable(person("ann"), SeatPlan{Computer: "easy"}, SeatPlan{Computer: "easy"}))
+	wb := e.sit(bad, "ann", Watch)
+	wg := e.sit(good, "ann", Watch)
+	for _, w := range []*seatAt{wb, wg} {
+		if err := w.m.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = bad.loop.wait(func() {
+		for _, s := range bad.seats {
+			s.player = panicky{}
+		}
+	})
+	e.clock.Advance(bad.cfg.Pace)
+	st := wb.r.until(t, "the broken table closes", func(s TableState) bool { return s.Phase == TableClosed })
+	if st.Reason != ErrTableBroke.Error() || st.View != nil {
+		t.Fatalf("closing state: %+v", st)
+	}
+	<-bad.Done()
+	e.mu.Lock()
+	snap, had := e.saved[bad.Code()]
+	e.mu.Unlock()
+	if !had || snap != nil {
+		t.Fatal("the broken table's snapshot was kept")
+	}
+	if got := e.current(good, wg); got.Phase != TablePlaying || len(got.Log) < 2 {
+		t.Fatalf("the other table: %+v", got)
+	}
+	if _, err := e.h.OpenTable(kingsTable(person("bob"), open, open)); err != nil {
+		t.Fatal(err)
+	}
+}
