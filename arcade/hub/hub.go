@@ -51,7 +51,7 @@ type Config struct {
 	SaveTable func(code string, snap *TableSnapshot)
 }
 
-// Room is what the hub keeps of any live room: races now, tables later.
+// Room is what the hub keeps of any live room: a race or a table.
 type Room interface {
 	Code() string
 	Kind() RoomKind
