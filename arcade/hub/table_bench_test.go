@@ -96,7 +96,11 @@ func BenchmarkTableFanout(b *testing.B) {
 				}
 				// Wait for the mover's screen to be current, then choose.
 				want := inspect(t, func() uint64 { return t.version })
-				for mover.last.Load().(TableState).Version < want {
+				for {
+					// Nothing stored yet reads as the zero state.
+					if st, _ := mover.last.Load().(TableState); st.Version >= want {
+						break
+					}
 					<-mover.got
 				}
 				a := mover.bot.choose(mover.last.Load().(TableState).View)
