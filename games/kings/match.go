@@ -97,3 +97,32 @@ func (m *Match) Winner() int {
 	}
 	return who
 }
+
+// ResumeMatch rebuilds a match in progress, for a table restored after a
+// restart: spec is the match's own (its seed deals the hands still to
+// come), hand the current hand's number from 0, totals the penalties
+// counted so far, and current the hand in play (Resume rebuilds it from
+// its record). The first seat of later hands keeps rotating from the
+// current hand's.
+func ResumeMatch(spec engine.Spec, hand int, totals []int, current *Game) (*Match, error) {
+	if spec.Game != Name {
+		return nil, fmt.Errorf("kings can't resume a %q match", spec.Game)
+	}
+	canon, r, err := parseRules(spec.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if current == nil || hand < 0 || len(totals) != current.Seats() {
+		return nil, fmt.Errorf("a match resumes from a hand number, a total per seat and the hand in play")
+	}
+	if !r.match && hand > 0 {
+		return nil, fmt.Errorf("a one-hand match has no second hand")
+	}
+	if current.drawEnd != r.drawEnd || current.kingsAtOnce != r.kingsAtOnce {
+		return nil, fmt.Errorf("the hand in play has other settings than the match")
+	}
+	spec.Settings = canon
+	n := current.Seats()
+	first := ((current.First()-hand)%n + n) % n
+	return &Match{spec: spec, players: n, toTotal: r.match, first: first, hand: hand, game: current, totals: append([]int(nil), totals...)}, nil
+}

@@ -221,19 +221,9 @@ func Replay(line []byte) error {
 	if len(rec.Seats) != len(rec.Start.Hands) {
 		return fmt.Errorf("the record names %d seats and deals %d hands", len(rec.Seats), len(rec.Start.Hands))
 	}
-	g, err := FromStart(rec.Settings.text(), len(rec.Start.Hands), rec.Start)
+	g, err := replayActions(rec)
 	if err != nil {
-		return fmt.Errorf("start: %v", err)
-	}
-	for i, ra := range rec.Actions {
-		js, _ := json.Marshal(ra)
-		a, err := ra.action()
-		if err != nil {
-			return fmt.Errorf("action %d %s: %v", i, js, err)
-		}
-		if err := g.Do(ra.Seat, a); err != nil {
-			return fmt.Errorf("action %d %s: %v", i, js, err)
-		}
+		return err
 	}
 	res, over := g.Over()
 	if !over {
@@ -256,4 +246,40 @@ func Replay(line []byte) error {
 		return fmt.Errorf("the record's penalties are %v; replayed, they are %v", rec.Result.Penalty, res.Points)
 	}
 	return nil
+}
+
+func replayActions(rec Record) (*Game, error) {
+	g, err := FromStart(rec.Settings.text(), len(rec.Start.Hands), rec.Start)
+	if err != nil {
+		return nil, fmt.Errorf("start: %v", err)
+	}
+	for i, ra := range rec.Actions {
+		js, _ := json.Marshal(ra)
+		a, err := ra.action()
+		if err != nil {
+			return nil, fmt.Errorf("action %d %s: %v", i, js, err)
+		}
+		if err := g.Do(ra.Seat, a); err != nil {
+			return nil, fmt.Errorf("action %d %s: %v", i, js, err)
+		}
+	}
+	return g, nil
+}
+
+// Resume rebuilds a hand in progress from its record so far (what Record
+// writes before the end), replaying it from its start: this is how a
+// table survives a restart without depending on the deal code staying the
+// same.
+func Resume(line []byte) (*Game, error) {
+	var rec Record
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return nil, fmt.Errorf("not a record: %v", err)
+	}
+	if rec.Game != Name {
+		return nil, fmt.Errorf("the record is of %q, not %q", rec.Game, Name)
+	}
+	if len(rec.Seats) != len(rec.Start.Hands) {
+		return nil, fmt.Errorf("the record names %d seats and deals %d hands", len(rec.Seats), len(rec.Start.Hands))
+	}
+	return replayActions(rec)
 }

@@ -1,6 +1,11 @@
 package spite
 
-import "sshuffle/engine"
+import (
+	"errors"
+	"fmt"
+
+	"sshuffle/engine"
+)
 
 // Match plays games until the match setting's target: one game, or until a
 // player's total reaches 50.
@@ -77,4 +82,30 @@ func (m *Match) Winner() int {
 		return 0
 	}
 	return 1
+}
+
+// ResumeMatch rebuilds a match in progress, for a table restored after a
+// restart: spec is the match's own (its seed deals the games still to
+// come), game the current game's number from 0, totals the points counted
+// so far, and current the game in play (Resume rebuilds it from its
+// record).
+func ResumeMatch(spec engine.Spec, game int, totals []int, current *Game) (*Match, error) {
+	if spec.Game != Name {
+		return nil, fmt.Errorf("spite can't resume a %q match", spec.Game)
+	}
+	r, canon, err := parseRules(spec.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if game < 0 || len(totals) != 2 || current == nil {
+		return nil, errors.New("a match resumes from a game number, two totals and the game in play")
+	}
+	if r.target == 0 && game > 0 {
+		return nil, errors.New("a single-game match has no second game")
+	}
+	if current.r != r {
+		return nil, errors.New("the game in play has other settings than the match")
+	}
+	spec.Settings = canon
+	return &Match{spec: spec, r: r, n: game, game: current, totals: append([]int(nil), totals...)}, nil
 }

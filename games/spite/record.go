@@ -259,51 +259,9 @@ func resultOf(res engine.TableResult) Result {
 // Replay replays one record line with these rules from its start, taking
 // each reshuffle's order from the record.
 func Replay(line []byte) error {
-	// Settings left out of a record are all defaults.
-	rec := Record{Settings: recordSettings(rules{payoff: 20, centres: 4})}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if err := dec.Decode(&rec); err != nil {
-		return fmt.Errorf("the record does not read: %v", err)
-	}
-	if rec.Game != Name {
-		return fmt.Errorf("the record is of %q, not %q", rec.Game, Name)
-	}
-	if len(rec.Seats) != 2 {
-		return fmt.Errorf("the record has %d seats; Spite and Malice has two", len(rec.Seats))
-	}
-	g, err := FromStart(rec.Settings.text(), 2, rec.Start)
+	g, rec, err := replayRecord(line)
 	if err != nil {
-		return fmt.Errorf("the start: %v", err)
-	}
-	g.replaying = true
-	for _, ra := range rec.Actions {
-		if ra.Seat == engine.NoSeat && ra.Action.Do == Reshuffle {
-			cs, err := parseList(ra.Action.Stock)
-			if err != nil {
-				return err
-			}
-			g.queue = append(g.queue, cs)
-		}
-	}
-	for i, ra := range rec.Actions {
-		js, _ := json.Marshal(ra)
-		if ra.Seat == engine.NoSeat && ra.Action.Do == Reshuffle {
-			// The reshuffle was made by the draw of an earlier action; it
-			// must sit in the record right where that draw needed it.
-			if i >= len(g.history) || g.history[i].Action.Do != Reshuffle || g.history[i].Action.Stock != ra.Action.Stock {
-				return fmt.Errorf("action %d %s: no draw needs the recycle pile shuffled here", i, js)
-			}
-			continue
-		}
-		if len(g.history) != i {
-			return fmt.Errorf("action %d %s: the draw before it shuffled the recycle pile, and the record has no reshuffle there", i, js)
-		}
-		if err := g.Do(ra.Seat, ra.Action); err != nil {
-			return fmt.Errorf("action %d %s: %v", i, js, err)
-		}
-	}
-	if len(g.history) != len(rec.Actions) {
-		return fmt.Errorf("the last action's draw shuffled the recycle pile, and the record has no reshuffle there")
+		return err
 	}
 	res, over := g.Over()
 	if !over {
@@ -316,6 +274,70 @@ func Replay(line []byte) error {
 		return fmt.Errorf("the game ends with result %s, the record says %s", gj, rj)
 	}
 	return nil
+}
+
+// Resume rebuilds a game in progress from its record so far (what Record
+// writes before the end): from the start, every reshuffle taken from the
+// record as Replay does. This is how a table survives a restart without
+// depending on the deal code staying the same. Reshuffles after the
+// record's last action come from the generator FromStart seeds.
+func Resume(line []byte) (*Game, error) {
+	g, _, err := replayRecord(line)
+	if err != nil {
+		return nil, err
+	}
+	g.replaying, g.queue = false, nil
+	return g, nil
+}
+
+func replayRecord(line []byte) (*Game, Record, error) {
+	// Settings left out of a record are all defaults.
+	rec := Record{Settings: recordSettings(rules{payoff: 20, centres: 4})}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&rec); err != nil {
+		return nil, rec, fmt.Errorf("the record does not read: %v", err)
+	}
+	if rec.Game != Name {
+		return nil, rec, fmt.Errorf("the record is of %q, not %q", rec.Game, Name)
+	}
+	if len(rec.Seats) != 2 {
+		return nil, rec, fmt.Errorf("the record has %d seats; Spite and Malice has two", len(rec.Seats))
+	}
+	g, err := FromStart(rec.Settings.text(), 2, rec.Start)
+	if err != nil {
+		return nil, rec, fmt.Errorf("the start: %v", err)
+	}
+	g.replaying = true
+	for _, ra := range rec.Actions {
+		if ra.Seat == engine.NoSeat && ra.Action.Do == Reshuffle {
+			cs, err := parseList(ra.Action.Stock)
+			if err != nil {
+				return nil, rec, err
+			}
+			g.queue = append(g.queue, cs)
+		}
+	}
+	for i, ra := range rec.Actions {
+		js, _ := json.Marshal(ra)
+		if ra.Seat == engine.NoSeat && ra.Action.Do == Reshuffle {
+			// The reshuffle was made by the draw of an earlier action; it
+			// must sit in the record right where that draw needed it.
+			if i >= len(g.history) || g.history[i].Action.Do != Reshuffle || g.history[i].Action.Stock != ra.Action.Stock {
+				return nil, rec, fmt.Errorf("action %d %s: no draw needs the recycle pile shuffled here", i, js)
+			}
+			continue
+		}
+		if len(g.history) != i {
+			return nil, rec, fmt.Errorf("action %d %s: the draw before it shuffled the recycle pile, and the record has no reshuffle there", i, js)
+		}
+		if err := g.Do(ra.Seat, ra.Action); err != nil {
+			return nil, rec, fmt.Errorf("action %d %s: %v", i, js, err)
+		}
+	}
+	if len(g.history) != len(rec.Actions) {
+		return nil, rec, fmt.Errorf("the last action's draw shuffled the recycle pile, and the record has no reshuffle there")
+	}
+	return g, rec, nil
 }
 
 func sameResult(a, b Result) bool {
