@@ -264,26 +264,10 @@ func settingsText(g Game, canon string) string {
 }
 
 func (t Table) seatsText() string {
-	people, comps := 0, 0
-	for _, st := range t.Seats {
-		switch {
-		case st.Computer:
-			comps++
-		case st.Name != "":
-			people++
-		}
-	}
-	txt := fmt.Sprintf("%d/%d seated", people+comps, len(t.Seats))
-	if comps > 0 {
-		txt += fmt.Sprintf(" (%d computer)", comps)
-	}
-	return txt
+	return fmt.Sprintf("seated %d/%d", len(t.Seats)-t.free(), len(t.Seats))
 }
 
-var (
-	selStyle   = lipgloss.NewStyle().Reverse(true)
-	plainStyle = lipgloss.NewStyle()
-)
+var selStyle = lipgloss.NewStyle().Reverse(true)
 
 func (s *Screen) View() string {
 	if s.form != nil {
@@ -318,8 +302,7 @@ func (s *Screen) View() string {
 	} else if msg == "" && s.cur < len(s.tables) {
 		msg = s.detail(s.tables[s.cur])
 	}
-	for i, l := range pad(ui.FitLines(clean(msg, 400), w, 2), 2) {
-		_ = i
+	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 2), 2) {
 		lines = append(lines, st.Render(l))
 	}
 	lines = append(lines, "", ui.HelpBar(w, "↑↓", "choose", "enter", "join", "w", "watch", "n", "new table", "?", "help", "q", "back"))
@@ -347,7 +330,7 @@ func (s *Screen) row(i, w int) string {
 	if t.Playing {
 		state = "playing"
 	}
-	text := fmt.Sprintf("%-6s %-20s %-22s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, 16))
+	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, 16))
 	if t.Watchers > 0 {
 		text += fmt.Sprintf(", %d watching", t.Watchers)
 	}
