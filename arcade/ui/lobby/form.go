@@ -171,7 +171,7 @@ func (f *form) view(s *Screen) string {
 		case "game":
 			label, value = "Game", g.Title
 		case "setting":
-			label, value = g.Settings[i].Label, g.Settings[i].Values[f.vals[i]]
+			label, value = g.Settings[i].Label, valueWord(g.Settings[i].Values[f.vals[i]])
 		case "seats":
 			label, value = "Seats", fmt.Sprint(f.seats)
 		case "seat":
@@ -182,7 +182,11 @@ func (f *form) view(s *Screen) string {
 		case "open":
 			label = ""
 		}
-		text := fmt.Sprintf("%-36s ‹ %s ›", fitWidth(label, 36), value)
+		l, r := "‹", "›"
+		if !s.env.Unicode {
+			l, r = "<", ">"
+		}
+		text := fmt.Sprintf("%-36s %s %s %s", fitWidth(label, 36), l, value, r)
 		if kind == "open" {
 			text = "[ Open the table ]"
 		}
@@ -212,4 +216,16 @@ func (f *form) view(s *Screen) string {
 		lines = lines[len(lines)-h:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// valueWord is a setting's value as the form shows it: the record's
+// "true" and "false" read as yes and no.
+func valueWord(v string) string {
+	switch v {
+	case "true":
+		return "yes"
+	case "false":
+		return "no"
+	}
+	return v
 }

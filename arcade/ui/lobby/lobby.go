@@ -254,7 +254,7 @@ func settingsText(g Game, canon string) string {
 	var parts []string
 	for _, d := range g.Settings {
 		if v, ok := m[d.Key]; ok {
-			parts = append(parts, d.Label+": "+v)
+			parts = append(parts, d.Label+": "+valueWord(v))
 		}
 	}
 	if len(parts) == 0 {

@@ -261,3 +261,4 @@ func TestLobbyTooSmall(t *testing.T) {
 	fits(t, g.frame(), 60, 16)
 	require.Contains(t, g.frame(), "KQRST")
 }
+

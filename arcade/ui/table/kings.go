@@ -185,12 +185,11 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 	for p, cards := range s.v.Piles {
 		at := compass[p]
 		x, y := kingsLeft+at.col*kingsCol, y0+at.row*3
-		pile := engine.Pile{Kind: engine.Tableau, Cards: cards}
 		if len(cards) > 1 {
-			pile.Cards = []engine.Card{cards[0], cards[len(cards)-1]}
-			pile.Fan, pile.Show = engine.FanRight, 2
+			sc.run(x, y, cards[0], cards[len(cards)-1], len(cards), spot{kind: spPile, i: p})
+		} else {
+			sc.pile(x, y, engine.Pile{Kind: engine.Tableau, Cards: cards}, spot{kind: spPile, i: p}, true)
 		}
-		sc.pileH(x, y, 1, pile, spot{kind: spPile, i: p}, true, true)
 		label := kings.Place(p).String()
 		if n := len(cards); n > 2 {
 			label += fmt.Sprintf(" (%d)", n)
@@ -205,7 +204,7 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 		y := top + 1 + seat
 		mark := "  "
 		if s.turn() == seat {
-			mark = "▸ "
+			mark = c.sym("▸ ", "> ")
 		}
 		x := kingsPanel + sc.text(kingsPanel, y, mark, turnStyle)
 		x += sc.textMax(x, y, c.who(seat), plain, 22)

@@ -83,7 +83,12 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, max int) int {
 	if y < 0 || y >= sc.h || x >= sc.w || max <= 0 {
 		return 0
 	}
-	s = fit(s, min(max, sc.w-x))
+	if !sc.bv.Unicode {
+		// The router turns "…" into "..." for such clients: fit what
+		// they will see.
+		s = strings.ReplaceAll(s, "…", "...")
+	}
+	s = fitTo(s, min(max, sc.w-x), sc.bv.Unicode)
 	if s == "" {
 		return 0
 	}
@@ -92,7 +97,9 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, max int) int {
 }
 
 // fit cleans s and cuts it to width cells.
-func fit(s string, width int) string {
+func fit(s string, width int) string { return fitTo(s, width, true) }
+
+func fitTo(s string, width int, unicode bool) string {
 	s = format.Clean(s, 200)
 	if width <= 0 {
 		return ""
@@ -100,11 +107,15 @@ func fit(s string, width int) string {
 	if lipgloss.Width(s) <= width {
 		return s
 	}
+	cut := "…"
+	if !unicode {
+		cut = "~"
+	}
 	r := []rune(s)
 	for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
 		r = r[:len(r)-1]
 	}
-	return string(r) + "…"
+	return string(r) + cut
 }
 
 // pile draws p (its X and Y are ignored) on one line at x, y as the place
@@ -162,25 +173,76 @@ func (sc *scene) pileH(x, y, h int, p engine.Pile, at spot, nav, whole bool) int
 		sc.areas = append(sc.areas, area{x: x, y: y + i, w: w, at: at, nav: nav && i == 0})
 		last = y + i
 	}
-	if !sc.bv.Color && (cursor || held) {
-		// Without colour a terminal may show no reverse video either:
-		// the marks in the text say where the cursor is and what is held,
-		// as the solitaire screens mark them (">[ 7S]<", "*( 7H)*").
-		left, right := "*", "*"
-		if cursor {
-			left, right = ">", "<"
-			if held {
-				right = "*"
-			}
+	sc.marks(x, last, w, cursor, held)
+	return w
+}
+
+// run draws a pile that is one run (a Kings pile) on one line as its
+// bottom and top card, "( K♦)…[ 9♠]": the two say what lies between.
+// Holding it holds it whole.
+func (sc *scene) run(x, y int, bottom, top engine.Card, n int, at spot) int {
+	const w = 11
+	if y < 0 || y >= sc.h || x+w > sc.w {
+		return 0
+	}
+	cursor := sc.cur == at
+	held := sc.held.ok() && sc.held == at
+	card := func(c engine.Card, cur bool) string {
+		bv := sc.bv
+		bv.OffsetX = 0
+		bv.Cursor, bv.Sel = board.Hit{}, board.Hit{}
+		if cur {
+			bv.Cursor = board.Hit{Pile: 0, Index: 0, OK: true}
 		}
-		if x > 0 {
-			sc.lines[last] = append(sc.lines[last], seg{x: x - 1, text: left})
+		if held {
+			bv.Sel = board.Hit{Pile: 0, Index: 0, OK: true}
 		}
-		if x+w < sc.w {
-			sc.lines[last] = append(sc.lines[last], seg{x: x + w, text: right})
+		var old *board.Canvas
+		if sc.used < len(sc.canvases) {
+			old = sc.canvases[sc.used]
+		}
+		cv := bv.Render([]engine.Pile{{Kind: engine.Tableau, Cards: []engine.Card{c}}}, 5, 1, old)
+		if sc.used < len(sc.canvases) {
+			sc.canvases[sc.used] = cv
+		} else {
+			sc.canvases = append(sc.canvases, cv)
+		}
+		sc.used++
+		return cv.String(bv.Palette())
+	}
+	join := "…"
+	if !sc.bv.Unicode {
+		join = "-"
+	}
+	if n == 2 {
+		join = " "
+	}
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: card(bottom, false)}, seg{x: x + 5, text: join}, seg{x: x + 6, text: card(top, cursor)})
+	sc.areas = append(sc.areas, area{x: x, y: y, w: w, at: at, nav: true})
+	sc.marks(x, y, w, cursor, held)
+	return w
+}
+
+// marks: without colour a terminal may show no reverse video either, so
+// marks in the text say where the cursor is and what is held, as the
+// solitaire screens mark them (">[ 7S]<", "*( 7H)*", ">( 7H)*").
+func (sc *scene) marks(x, y, w int, cursor, held bool) {
+	if sc.bv.Color || !(cursor || held) {
+		return
+	}
+	left, right := "*", "*"
+	if cursor {
+		left, right = ">", "<"
+		if held {
+			right = "*"
 		}
 	}
-	return w
+	if x > 0 {
+		sc.lines[y] = append(sc.lines[y], seg{x: x - 1, text: left})
+	}
+	if x+w < sc.w {
+		sc.lines[y] = append(sc.lines[y], seg{x: x + w, text: right})
+	}
 }
 
 // button is a place drawn as words, like "[end turn]".
@@ -193,14 +255,7 @@ func (sc *scene) button(x, y int, label string, at spot) int {
 	n := sc.text(x, y, label, st)
 	if n > 0 {
 		sc.areas = append(sc.areas, area{x: x, y: y, w: n, at: at, nav: true})
-		if cursor && !sc.bv.Color {
-			if x > 0 {
-				sc.lines[y] = append(sc.lines[y], seg{x: x - 1, text: ">"})
-			}
-			if x+n < sc.w {
-				sc.lines[y] = append(sc.lines[y], seg{x: x + n, text: "<"})
-			}
-		}
+		sc.marks(x, y, n, cursor, false)
 	}
 	return n
 }

@@ -198,7 +198,7 @@ func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
 		sc.pile(x, y, engine.Pile{Kind: engine.Foundation, Cards: st}, spot{kind: spCentre, i: i}, true)
 		need := "full"
 		if n := len(st); n < 12 {
-			need = "→" + engine.Rank(n+1).Short()
+			need = c.sym("→", "->") + engine.Rank(n+1).Short()
 		}
 		sc.text(x+1, y+1, need, ui.FaintStyle)
 	}
@@ -227,7 +227,7 @@ func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {
 	p := s.v.Players[seat]
 	mark := "  "
 	if s.turn() == seat {
-		mark = "▸ "
+		mark = c.sym("▸ ", "> ")
 	}
 	x := sc.text(0, y, mark, turnStyle)
 	x += sc.textMax(x, y, c.who(seat), plain, 26)

@@ -514,6 +514,14 @@ func cardWord(cd engine.Card) string {
 	return cd.String()
 }
 
+// sym is the mark for a client with UTF-8, or its ASCII stand-in.
+func (c *core) sym(unicode, ascii string) string {
+	if c.env.Unicode {
+		return unicode
+	}
+	return ascii
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)

@@ -501,3 +501,37 @@ func TestLeaveAsksOnceThenLeaves(t *testing.T) {
 	press(rg.r, "q")
 	require.Equal(t, 1, rg.left)
 }
+
+func TestASCIIClientFitsInASCII(t *testing.T) {
+	g := kingsGame(t, 9, 4)
+	require.True(t, playKingsUntil(t, g, func() bool {
+		n := 0
+		for _, p := range g.View(0).Piles {
+			if len(p) > 2 {
+				n++
+			}
+		}
+		return n > 0 && g.Turn() == 0
+	}))
+	sg := spiteGame(t, 5)
+	require.True(t, playSpiteUntil(t, sg, func() bool { return len(sg.History()) > 60 && sg.Turn() == 0 }))
+	for _, color := range []bool{true, false} {
+		krg := newKingsRig(t, g, 0, color)
+		srg := newSpiteRig(t, sg, 0, color)
+		for _, rg := range []interface {
+			frame() string
+		}{krg, srg} {
+			switch rg := rg.(type) {
+			case *rig[kings.Action]:
+				rg.e.Unicode = false
+			case *rig[spite.Action]:
+				rg.e.Unicode = false
+			}
+			f := rg.frame()
+			fits(t, f, 80, 24)
+			for _, r := range f {
+				require.Less(t, r, rune(0x80), "%q in\n%s", r, f)
+			}
+		}
+	}
+}
