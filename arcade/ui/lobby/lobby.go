@@ -98,12 +98,26 @@ type Join struct {
 	Watch bool
 }
 
+// Seated is pushed while the player sits at a table that has not started
+// (after Open, or Join of a seat): the lobby shows it above the list, and
+// its host may start it. A Seated with an empty Table.Code: seated no more.
+type Seated struct {
+	Table Table
+	Seat  int  // the player's seat
+	Host  bool // the player is the host: s starts the table
+}
+
 // Requests is where the lobby's requests go. The calls must not block:
-// the hub answers by pushing Tables, Refused, or by the wiring opening the
-// table's screen.
+// the hub answers by pushing Tables, Seated, Refused, or by the wiring
+// opening the table's screen once it starts.
 type Requests interface {
 	Open(Open)
 	Join(Join)
+	// Start: the host starts the table (the hub says no while a person's
+	// seat is free).
+	Start(code string)
+	// Stand: the player leaves the seat of a table not yet started.
+	Stand(code string)
 }
 
 // Screen is the lobby.
@@ -120,6 +134,7 @@ type Screen struct {
 	err    bool
 	rows   int // list lines on the last frame
 	listY  int // their first line
+	seated *Seated
 }
 
 // New is the lobby, offering games and showing tables until the first
@@ -152,6 +167,11 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		s.setTables(msg.List)
 	case Refused:
 		s.msg, s.err = msg.Text, true
+	case Seated:
+		s.seated = &msg
+		if msg.Table.Code == "" {
+			s.seated = nil
+		}
 	case tea.KeyPressMsg:
 		if s.form != nil {
 			return s.formKey(msg.String())
@@ -190,9 +210,28 @@ func (s *Screen) listKey(k string) tea.Cmd {
 			return nil
 		}
 		s.form = newForm(s.games)
+	case "s":
+		switch {
+		case s.seated == nil:
+			s.msg, s.err = "You sit at no table yet.", true
+		case !s.seated.Host:
+			s.msg, s.err = "Only the host starts the table.", true
+		default:
+			s.req.Start(s.seated.Table.Code)
+			s.msg = "Starting…"
+		}
+	case "x":
+		if s.seated != nil {
+			s.req.Stand(s.seated.Table.Code)
+		}
 	case "?":
 		return s.env.Push(ui.Route{Page: ui.Help})
 	case "q", "esc":
+		if s.seated != nil {
+			// Leaving the lobby while seated gives the seat up: a table
+			// must not wait for someone who has gone.
+			s.req.Stand(s.seated.Table.Code)
+		}
 		return s.env.Back()
 	}
 	return nil
@@ -242,6 +281,13 @@ func (s *Screen) game(name string) (Game, bool) {
 	return Game{}, false
 }
 
+func (s *Screen) title(game string) string {
+	if g, ok := s.game(game); ok {
+		return g.Title
+	}
+	return clean(game, 20)
+}
+
 // clean keeps a value from outside (a code, a name) to printable text.
 func clean(t string, n int) string { return format.Clean(t, n) }
 
@@ -276,6 +322,21 @@ func (s *Screen) View() string {
 	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
 	var lines []string
 	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
+	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "n", "new table", "?", "help", "q", "back"}
+	if st := s.seated; st != nil {
+		line := fmt.Sprintf("You sit in seat %d at table %s (%s). ", st.Seat+1, clean(st.Table.Code, 6), s.title(st.Table.Game))
+		if st.Host {
+			line += "Press s to start once everyone is seated; x leaves the table."
+			keys = append([]string{"s", "start", "x", "leave seat"}, keys...)
+		} else {
+			line += "Waiting for " + clean(st.Table.Host, 16) + " to start; x leaves the table."
+			keys = append([]string{"x", "leave seat"}, keys...)
+		}
+		for _, l := range pad(ui.FitLines(line, w, 2), 2) {
+			lines = append(lines, ui.OkStyle.Render(l))
+		}
+		lines = append(lines, "")
+	}
 	s.listY = len(lines)
 	s.rows = max(h-len(lines)-4, 1)
 	if len(s.tables) == 0 {
@@ -305,7 +366,7 @@ func (s *Screen) View() string {
 	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 2), 2) {
 		lines = append(lines, st.Render(l))
 	}
-	lines = append(lines, "", ui.HelpBar(w, "↑↓", "choose", "enter", "join", "w", "watch", "n", "new table", "?", "help", "q", "back"))
+	lines = append(lines, "", ui.HelpBar(w, keys...))
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -322,10 +383,7 @@ func pad(ls []string, n int) []string {
 // row is one table's line: code, game, seats, host, watchers.
 func (s *Screen) row(i, w int) string {
 	t := s.tables[i]
-	title := clean(t.Game, 20)
-	if g, ok := s.game(t.Game); ok {
-		title = g.Title
-	}
+	title := s.title(t.Game)
 	state := fmt.Sprintf("%d free", t.free())
 	if t.Playing {
 		state = "playing"

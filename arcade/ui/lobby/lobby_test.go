@@ -21,12 +21,15 @@ import (
 
 // asked keeps the lobby's requests.
 type asked struct {
-	opens []Open
-	joins []Join
+	opens          []Open
+	joins          []Join
+	starts, stands []string
 }
 
-func (a *asked) Open(o Open) { a.opens = append(a.opens, o) }
-func (a *asked) Join(j Join) { a.joins = append(a.joins, j) }
+func (a *asked) Open(o Open)       { a.opens = append(a.opens, o) }
+func (a *asked) Join(j Join)       { a.joins = append(a.joins, j) }
+func (a *asked) Start(code string) { a.starts = append(a.starts, code) }
+func (a *asked) Stand(code string) { a.stands = append(a.stands, code) }
 
 type page struct{ r ui.Route }
 
@@ -262,3 +265,35 @@ func TestLobbyTooSmall(t *testing.T) {
 	require.Contains(t, g.frame(), "KQRST")
 }
 
+func TestSeatedWaitsAndTheHostStarts(t *testing.T) {
+	g := newRig(t, true, someTables())
+	g.press("s")
+	require.Contains(t, g.frame(), "You sit at no table yet.")
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1})
+	f := g.frame()
+	fits(t, f, 80, 24)
+	require.Contains(t, f, "You sit in seat 2 at table KQRST (Kings in the Corner). Waiting for ann to")
+	g.press("s")
+	require.Empty(t, g.req.starts)
+	require.Contains(t, g.frame(), "Only the host starts the table.")
+	g.r.Update(Seated{Table: someTables()[0], Seat: 0, Host: true})
+	require.Contains(t, g.frame(), "Press s to start")
+	g.press("s")
+	require.Equal(t, []string{"KQRST"}, g.req.starts)
+	// Clicks still land on the list's lines below the banner.
+	lines := strings.Split(g.frame(), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "BUSYX") {
+			g.clickLine(i)
+		}
+	}
+	require.Contains(t, lineOf(t, g.frame(), "> "), "BUSYX")
+	g.press("x")
+	require.Equal(t, []string{"KQRST"}, g.req.stands)
+	g.r.Update(Seated{})
+	require.NotContains(t, g.frame(), "You sit in seat")
+	// Leaving the lobby while seated gives the seat up.
+	g.r.Update(Seated{Table: someTables()[1], Seat: 1})
+	g.press("q")
+	require.Equal(t, []string{"KQRST", "SPMAL"}, g.req.stands)
+}
