@@ -29,7 +29,7 @@ type KingsScreen struct {
 // when first.View.Seat is engine.Spectator).
 func NewKings(e *ui.Env, cfg Config[kings.Action], first KingsState) *KingsScreen {
 	s := &KingsScreen{act: cfg.Act}
-	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, fam: s}
+	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, fam: s}
 	s.take(first)
 	return s
 }
@@ -200,6 +200,9 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 
 	// The seats, whose turn it is marked in the text as well as in colour.
 	sc.text(kingsPanel, top, "Seats", ui.FaintStyle)
+	if len(c.common.Totals) > 0 {
+		sc.text(kingsPanel+18, top, "(match total)", ui.FaintStyle)
+	}
 	for seat, n := range s.v.Hands {
 		y := top + 1 + seat
 		mark := "  "
@@ -207,18 +210,23 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 			mark = c.sym("▸ ", "> ")
 		}
 		x := kingsPanel + sc.text(kingsPanel, y, mark, turnStyle)
-		x += sc.textMax(x, y, c.who(seat), plain, 22)
-		info := " " + plural(n, "card", "cards")
+		sc.textMax(x, y, c.who(seat), plain, 15)
+		info := plural(n, "card", "cards")
 		if seat < len(s.v.Penalty) {
-			info += fmt.Sprintf(", %d pts", s.v.Penalty[seat])
+			info += fmt.Sprintf(" +%d", s.v.Penalty[seat])
 		}
-		sc.text(max(x, kingsPanel+24), y, info, ui.FaintStyle)
+		if seat < len(c.common.Totals) {
+			info += fmt.Sprintf(" (%d)", c.common.Totals[seat])
+		}
+		sc.text(kingsPanel+18, y, info, ui.FaintStyle)
 	}
 
 	y := y0 + 9
 	if s.v.Seat >= 0 {
 		x := sc.text(0, y, fmt.Sprintf("Your hand (%d)", len(s.v.Hand)), ui.FaintStyle)
-		sc.button(x+3, y, "[end turn]", spot{kind: spEnd})
+		if !s.v.Over {
+			sc.button(x+3, y, "[end turn]", spot{kind: spEnd})
+		}
 		y++
 		y += c.handRow(sc, kingsLeft, y, 11, 3, s.v.Hand)
 	}

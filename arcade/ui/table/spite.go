@@ -28,7 +28,7 @@ type SpiteScreen struct {
 // when first.View.Seat is engine.Spectator).
 func NewSpite(e *ui.Env, cfg Config[spite.Action], first SpiteState) *SpiteScreen {
 	s := &SpiteScreen{act: cfg.Act}
-	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, fam: s}
+	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, fam: s}
 	s.take(first)
 	return s
 }
@@ -232,6 +232,9 @@ func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {
 	x := sc.text(0, y, mark, turnStyle)
 	x += sc.textMax(x, y, c.who(seat), plain, 26)
 	info := fmt.Sprintf("  %d in hand · pay-off %s, %d left", p.HandCount, cardWord(p.PayoffTop), p.PayoffLeft)
+	if seat < len(c.common.Totals) {
+		info += fmt.Sprintf(" · match %d", c.common.Totals[seat])
+	}
 	sc.textMax(x, y, info, ui.FaintStyle, spiteLog-1-x)
 }
 

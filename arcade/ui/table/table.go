@@ -8,6 +8,7 @@ package table
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -44,9 +45,12 @@ type Common struct {
 	// Log is the last few actions in words, oldest first ("ann played 7♣
 	// on the 6 stack").
 	Log []string
-	// Note is a line from the table about its state ("Waiting for the
-	// host to start", "bob dropped; a computer plays for them"), or "".
+	// Note is a line from the table about its state ("Your time ran out:
+	// the computer plays this turn", "Paused until ann is back"), or "".
 	Note string
+	// Totals are the match's points so far, per seat (penalties in
+	// Kings); nil for a single game.
+	Totals []int
 }
 
 // Refused is pushed when the table refused the seat's last action: Text is
@@ -67,6 +71,9 @@ type Config[A any] struct {
 	// Leave is called once when the player leaves the table from this
 	// screen, before the screen asks for the menu; may be nil.
 	Leave func()
+	// Rematch asks for another game with the same seats once this one is
+	// over (r); nil: the screen offers none.
+	Rematch func()
 }
 
 type clockMsg struct{ c *core }
@@ -112,8 +119,9 @@ type core struct {
 	env    *ui.Env
 	table  string
 	entry  games.Entry
-	leave  func()
-	fam    family
+	leave   func()
+	rematch func()
+	fam     family
 	common Common
 	got    time.Time // when the clock value arrived
 
@@ -246,6 +254,15 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 		return c.env.Push(ui.Route{Page: ui.Help, Game: c.entry})
 	case "q":
 		return c.quit()
+	case "r":
+		switch {
+		case c.fam.turn() != engine.NoSeat || c.watching():
+		case c.rematch == nil:
+			c.setMsg(msgWarn, "This table offers no rematch.")
+		default:
+			c.rematch()
+			c.setMsg(msgInfo, "Asked for a rematch with the same seats…")
+		}
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
 			n := int(t[0] - '0')
@@ -444,7 +461,10 @@ func (c *core) drawMessage(sc *scene, y int) {
 		st = ui.FaintStyle
 		switch {
 		case c.fam.turn() == engine.NoSeat:
-			msg, st = c.fam.outcome(c), ui.OkStyle
+			msg, st = c.fam.outcome(c)+c.totals(), ui.OkStyle
+			if c.rematch != nil && !c.watching() {
+				msg += " r: rematch."
+			}
 		case c.held.ok():
 			msg = "Holding " + c.fam.heldName(c.held) + ": drop it on a place (space), esc puts it back."
 		case c.common.Note != "":
@@ -456,6 +476,18 @@ func (c *core) drawMessage(sc *scene, y int) {
 	for i, line := range ui.FitLines(fitLong(msg), sc.w, 2) {
 		sc.text(0, y+i, line, st)
 	}
+}
+
+// totals words the match's totals so far, or "".
+func (c *core) totals() string {
+	if len(c.common.Totals) == 0 {
+		return ""
+	}
+	parts := make([]string, len(c.common.Totals))
+	for i, n := range c.common.Totals {
+		parts[i] = fmt.Sprintf("%s %d", c.name(i), n)
+	}
+	return " Match: " + strings.Join(parts, ", ") + "."
 }
 
 // fitLong cleans a sentence from outside (a refusal, a note) without

@@ -535,3 +535,47 @@ func TestASCIIClientFitsInASCII(t *testing.T) {
 		}
 	}
 }
+
+func TestGameOverShowsOutcomeTotalsAndRematch(t *testing.T) {
+	g := kingsGame(t, 9, 4)
+	require.False(t, playKingsUntil(t, g, func() bool { return false }), "played to the end")
+	e, _ := testEnv(true)
+	rematches := 0
+	v := g.View(1)
+	s := NewKings(e, Config[kings.Action]{Table: "K", Act: func(kings.Action) { t.Fatal("no action after the end") }, Rematch: func() { rematches++ }},
+		KingsState{Common: Common{Table: "K", Seats: fourSeats(), Totals: []int{3, 12, 0, 25}}, View: v})
+	r := ui.NewRouter(e, build, s, "")
+	f := plainView(r)
+	fits(t, f, 80, 24)
+	require.Contains(t, f, "game over")
+	out := "Nobody went out."
+	if v.Out >= 0 {
+		out = fourSeats()[v.Out].Name + " went out."
+	}
+	require.Contains(t, f, out)
+	require.Contains(t, f, "Penalty points:")
+	require.Contains(t, f, "(match total)")
+	require.Contains(t, lineWith(t, f, "dee (away)"), "(25)")
+	press(r, "e", "1", "space")
+	require.Contains(t, plainView(r), "This game is over.")
+	press(r, "r")
+	require.Equal(t, 1, rematches)
+	require.Contains(t, plainView(r), "Asked for a rematch")
+
+	sg := spiteGame(t, 5)
+	require.False(t, playSpiteUntil(t, sg, func() bool { return false }))
+	srg := newSpiteRig(t, sg, 0, true)
+	f = srg.frame()
+	fits(t, f, 80, 24)
+	sv := sg.View(0)
+	if sv.Winner >= 0 {
+		require.Contains(t, f, fmt.Sprintf("%s wins, scoring %d.", srg.c.name(sv.Winner), sv.Score[sv.Winner]))
+	} else {
+		require.Contains(t, f, "The game is drawn.")
+	}
+	press(srg.r, "r")
+	require.Contains(t, srg.frame(), "This table offers no rematch.")
+	// Leaving a finished game asks nothing.
+	press(srg.r, "q")
+	require.Equal(t, 1, srg.left)
+}
