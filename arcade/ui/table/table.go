@@ -116,14 +116,14 @@ type family interface {
 // core is the part of a table screen every game shares: the names, the
 // clock, the log, the message line, the cursor, the mouse and the keys.
 type core struct {
-	env    *ui.Env
-	table  string
-	entry  games.Entry
+	env     *ui.Env
+	table   string
+	entry   games.Entry
 	leave   func()
 	rematch func()
 	fam     family
-	common Common
-	got    time.Time // when the clock value arrived
+	common  Common
+	got     time.Time // when the clock value arrived
 
 	cursor, held, drag spot
 	msg                string
