@@ -3,6 +3,7 @@ package lobby
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -17,6 +18,8 @@ type form struct {
 	vals  []int // per setting of the game: index into its Values
 	seats int
 	who   []int // per seat from the second: 0 person, i computer of Strengths[i-1]
+	clock int   // index into clocks
+	priv  bool
 	line  int
 	top   int // the first choice's line on the last frame
 }
@@ -42,9 +45,15 @@ func (f *form) setGame(i int) {
 	}
 }
 
-// The form's lines: the game, each setting, the seat count, the seats
-// after the host's, and the button.
-func (f *form) lines() int { return 1 + len(f.g().Settings) + 1 + (f.seats - 1) + 1 }
+// clocks are the turn clocks offered, the table's default first.
+var clocks = []struct {
+	d    time.Duration
+	text string
+}{{0, "60 s"}, {30 * time.Second, "30 s"}, {90 * time.Second, "90 s"}, {2 * time.Minute, "2 min"}, {-1, "none"}}
+
+// The form's lines: the game, each setting, the turn clock, listed or
+// private, the seat count, the seats after the host's, and the button.
+func (f *form) lines() int { return 1 + len(f.g().Settings) + 3 + (f.seats - 1) + 1 }
 
 func (f *form) kindOf(line int) (kind string, i int) {
 	n := len(f.g().Settings)
@@ -54,9 +63,13 @@ func (f *form) kindOf(line int) (kind string, i int) {
 	case line <= n:
 		return "setting", line - 1
 	case line == n+1:
+		return "clock", 0
+	case line == n+2:
+		return "private", 0
+	case line == n+3:
 		return "seats", 0
 	case line < f.lines()-1:
-		return "seat", line - n - 1 // seat number, from 1
+		return "seat", line - n - 3 // seat number, from 1
 	}
 	return "open", 0
 }
@@ -70,6 +83,10 @@ func (f *form) change(d int) {
 	case "setting":
 		n := len(g.Settings[i].Values)
 		f.vals[i] = (f.vals[i] + d + n) % n
+	case "clock":
+		f.clock = (f.clock + d + len(clocks)) % len(clocks)
+	case "private":
+		f.priv = !f.priv
 	case "seats":
 		f.seats = min(max(f.seats+d, g.MinPlayers), g.MaxPlayers)
 	case "seat":
@@ -89,7 +106,7 @@ func (f *form) request() (Open, error) {
 	if err != nil {
 		return Open{}, err
 	}
-	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}}
+	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Private: f.priv}
 	for i := 1; i < f.seats; i++ {
 		c := SeatChoice{}
 		if w := f.who[i]; w > 0 {
@@ -172,6 +189,13 @@ func (f *form) view(s *Screen) string {
 			label, value = "Game", g.Title
 		case "setting":
 			label, value = g.Settings[i].Label, valueWord(g.Settings[i].Values[f.vals[i]])
+		case "clock":
+			label, value = "Turn clock", clocks[f.clock].text
+		case "private":
+			label, value = "Table", "listed in the lobby"
+			if f.priv {
+				label, value = "Table", "private: by code or invitation"
+			}
 		case "seats":
 			label, value = "Seats", fmt.Sprint(f.seats)
 		case "seat":

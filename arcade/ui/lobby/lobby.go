@@ -8,6 +8,7 @@ package lobby
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -45,6 +46,7 @@ type Seat struct {
 	Name     string // the person's validated name; "" for a free seat
 	Computer bool
 	Strength string
+	Reserved string // a free seat kept for this person (an invitation)
 }
 
 // Table is one open table as the list shows it.
@@ -90,6 +92,11 @@ type Open struct {
 	Game     string
 	Settings string // canonical, checked with engine.NormalizeSettings
 	Seats    []SeatChoice
+	// Clock is the turn clock; zero: the table's default (60 s), below
+	// zero: none.
+	Clock time.Duration
+	// Private: not listed; others join by code or invitation.
+	Private bool
 }
 
 // Join asks to sit at a table (Watch false) or watch it.
@@ -135,6 +142,7 @@ type Screen struct {
 	rows   int // list lines on the last frame
 	listY  int // their first line
 	seated *Seated
+	prompt *string // non-nil: typing a table's code
 }
 
 // New is the lobby, offering games and showing tables until the first
@@ -173,6 +181,10 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 			s.seated = nil
 		}
 	case tea.KeyPressMsg:
+		if s.prompt != nil {
+			s.promptKey(msg)
+			return nil
+		}
 		if s.form != nil {
 			return s.formKey(msg.String())
 		}
@@ -204,6 +216,9 @@ func (s *Screen) listKey(k string) tea.Cmd {
 		s.join(false)
 	case "w":
 		s.join(true)
+	case "c", "#":
+		empty := ""
+		s.prompt = &empty
 	case "n", "o":
 		if len(s.games) == 0 {
 			s.msg, s.err = "No table game is open yet.", true
@@ -235,6 +250,33 @@ func (s *Screen) listKey(k string) tea.Cmd {
 		return s.env.Back()
 	}
 	return nil
+}
+
+// promptKey edits the code being typed: letters, backspace, enter, esc.
+func (s *Screen) promptKey(k tea.KeyPressMsg) {
+	switch k.String() {
+	case "esc":
+		s.prompt = nil
+	case "backspace":
+		if p := *s.prompt; p != "" {
+			*s.prompt = p[:len(p)-1]
+		}
+	case "enter":
+		code := *s.prompt
+		s.prompt = nil
+		if code == "" {
+			return
+		}
+		s.req.Join(Join{Code: code})
+		s.msg, s.err = "Joining table "+code+"…", false
+	default:
+		// Codes are letters; they are read in capitals whatever is typed.
+		if t := k.Text; len(t) == 1 && len(*s.prompt) < 8 {
+			if c := t[0]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				*s.prompt += strings.ToUpper(t)
+			}
+		}
+	}
 }
 
 // join asks for the table under the cursor; one already playing, or with
@@ -313,7 +355,10 @@ func (t Table) seatsText() string {
 	return fmt.Sprintf("seated %d/%d", len(t.Seats)-t.free(), len(t.Seats))
 }
 
-var selStyle = lipgloss.NewStyle().Reverse(true)
+var (
+	selStyle   = lipgloss.NewStyle().Reverse(true)
+	plainStyle = lipgloss.NewStyle()
+)
 
 func (s *Screen) View() string {
 	if s.form != nil {
@@ -322,7 +367,7 @@ func (s *Screen) View() string {
 	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
 	var lines []string
 	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
-	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "n", "new table", "?", "help", "q", "back"}
+	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", "q", "back"}
 	if st := s.seated; st != nil {
 		line := fmt.Sprintf("You sit in seat %d at table %s (%s). ", st.Seat+1, clean(st.Table.Code, 6), s.title(st.Table.Game))
 		if st.Host {
@@ -355,12 +400,15 @@ func (s *Screen) View() string {
 		lines = append(lines, "")
 	}
 	msg, st := s.msg, ui.FaintStyle
-	if s.err {
+	switch {
+	case s.prompt != nil:
+		msg, st = "Table code (enter to join, esc to cancel): "+*s.prompt+"_", plainStyle
+	case s.err:
 		st = ui.ErrStyle
 		if !s.env.Color {
 			msg = "! " + msg
 		}
-	} else if msg == "" && s.cur < len(s.tables) {
+	case msg == "" && s.cur < len(s.tables):
 		msg = s.detail(s.tables[s.cur])
 	}
 	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 2), 2) {
@@ -413,6 +461,8 @@ func (s *Screen) detail(t Table) string {
 			seats = append(seats, fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8)))
 		case st.Name != "":
 			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, 16)))
+		case st.Reserved != "":
+			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, 16)))
 		default:
 			seats = append(seats, fmt.Sprintf("%d free", i+1))
 		}

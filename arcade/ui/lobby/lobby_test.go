@@ -67,6 +67,8 @@ func (g *rig) press(keys ...string) {
 			m = tea.KeyPressMsg{Code: tea.KeyEnter}
 		case "esc":
 			m = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "backspace":
+			m = tea.KeyPressMsg{Code: tea.KeyBackspace}
 		case "up":
 			m = tea.KeyPressMsg{Code: tea.KeyUp}
 		case "down":
@@ -99,7 +101,7 @@ func someTables() []Table {
 	return []Table{
 		{Code: "KQRST", Game: kings.Name, Settings: "draw=end", Host: "ann",
 			Seats: []Seat{{Name: "ann"}, {}, {Computer: true, Strength: "hard"}, {}}, Watchers: 2},
-		{Code: "SPMAL", Game: spite.Name, Host: "bob", Seats: []Seat{{Name: "bob"}, {}}},
+		{Code: "SPMAL", Game: spite.Name, Host: "bob", Seats: []Seat{{Name: "bob"}, {Reserved: "eve"}}},
 		{Code: "BUSYX", Game: spite.Name, Settings: "payoff=13", Host: "cy", Seats: []Seat{{Name: "cy"}, {Name: "dee"}}, Playing: true, Watchers: 1},
 	}
 }
@@ -131,7 +133,7 @@ func TestListShowsTablesAndUpdatesLive(t *testing.T) {
 	// The chosen table's settings and seats, in words.
 	require.Contains(t, f, "Settings: Draw a card: end. Seats: 1 ann, 2 free, 3 computer (hard), 4 free.")
 	g.press("down")
-	require.Contains(t, g.frame(), "Settings: standard.")
+	require.Contains(t, g.frame(), "Settings: standard. Seats: 1 bob, 2 kept for eve.")
 	// A new list keeps the cursor on the same table, wherever it moved.
 	list := someTables()
 	list = append([]Table{{Code: "NEWER", Game: kings.Name, Host: "eve", Seats: []Seat{{Name: "eve"}, {}}}}, list...)
@@ -195,7 +197,7 @@ func TestOpenATable(t *testing.T) {
 	}
 	// draw: end; kingsAtOnce stays; match: 25; seats: 4; seat 2 a person,
 	// seat 3 hard, seat 4 easy.
-	g.press("down", "right", "down", "down", "right", "down", "right", "right", "right",
+	g.press("down", "right", "down", "down", "right", "down", "left", "down", "right", "down", "right", "right", "right",
 		"down", "left", "left", "down", "left", "down", "right")
 	f = g.frame()
 	fits(t, f, 80, 24)
@@ -203,7 +205,8 @@ func TestOpenATable(t *testing.T) {
 	require.Contains(t, lineOf(t, f, "Seat 2"), "a person")
 	require.Contains(t, lineOf(t, f, "Seat 3"), "computer, hard")
 	g.press("enter", "enter")
-	want := Open{Game: kings.Name, Settings: "draw=end,match=25", Seats: []SeatChoice{{}, {}, {Computer: true, Strength: "hard"}, {Computer: true, Strength: "easy"}}}
+	want := Open{Game: kings.Name, Settings: "draw=end,match=25", Seats: []SeatChoice{{}, {}, {Computer: true, Strength: "hard"}, {Computer: true, Strength: "easy"}},
+		Clock: -1, Private: true}
 	require.Equal(t, []Open{want}, g.req.opens)
 	_, err := engine.NormalizeSettings(want.Settings, kings.Settings)
 	require.NoError(t, err)
@@ -296,4 +299,14 @@ func TestSeatedWaitsAndTheHostStarts(t *testing.T) {
 	g.r.Update(Seated{Table: someTables()[1], Seat: 1})
 	g.press("q")
 	require.Equal(t, []string{"KQRST", "SPMAL"}, g.req.stands)
+}
+
+func TestJoinByCode(t *testing.T) {
+	g := newRig(t, true, nil)
+	g.press("c", "k", "q", "1", "r", "x", "backspace", "s", "t")
+	require.Contains(t, g.frame(), "Table code (enter to join, esc to cancel): KQRST_")
+	g.press("enter")
+	require.Equal(t, []Join{{Code: "KQRST"}}, g.req.joins)
+	g.press("c", "a", "esc", "enter")
+	require.Len(t, g.req.joins, 1, "esc cancels; enter then joins nothing")
 }

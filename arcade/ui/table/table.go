@@ -130,6 +130,7 @@ type core struct {
 	kind               msgKind
 	confirm            bool // q was pressed once
 	left               bool
+	help               bool // the keys are shown over the table
 	sc                 scene
 }
 
@@ -231,6 +232,11 @@ func (c *core) refresh() {
 
 func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
+	if c.help {
+		// The keys are read; any key goes back to the table.
+		c.help = false
+		return nil
+	}
 	if c.confirm && key != "q" {
 		c.confirm = false
 	}
@@ -251,7 +257,13 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 	case "e":
 		c.endTurn()
 	case "?":
-		return c.env.Push(ui.Route{Page: ui.Help, Game: c.entry})
+		// The help page of the solitaires lists their keys; a table's
+		// keys are few, so they are shown here.
+		c.help = true
+	case "i":
+		if c.entry.Game != nil {
+			return c.env.Push(ui.Route{Page: ui.Rules, Game: c.entry})
+		}
 	case "q":
 		return c.quit()
 	case "r":
@@ -431,10 +443,50 @@ func (c *core) View() string {
 
 	// The last lines: the message (two lines) and the keys.
 	msgTop := h - 3
+	if c.help {
+		c.drawHelp(sc, 2)
+		sc.text(0, h-1, "Any key goes back to the table.", ui.FaintStyle)
+		return sc.String()
+	}
 	c.fam.draw(sc, c, 1, msgTop-1)
 	c.drawMessage(sc, msgTop)
 	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
 	return sc.String()
+}
+
+var helpRows = [][2]string{
+	{"← ↓ ↑ → or h j k l", "move the cursor"},
+	{"space or enter", "pick up the card under the cursor, then drop it on a place"},
+	{"1-9, 0", "jump to that card of your hand"},
+	{"esc", "put back the card you hold"},
+	{"e", "end your turn (Kings in the Corner; Spite and Malice: when your hand is empty)"},
+	{"mouse", "click a card then its place, or drag it there"},
+	{"r", "ask for a rematch once the game is over"},
+	{"i", "the game's rules"},
+	{"q", "leave the table (twice while playing: a computer plays your seat)"},
+}
+
+func (c *core) drawHelp(sc *scene, y int) {
+	sc.text(0, 1, "Keys at the table", ui.TitleStyle)
+	for i, r := range helpRows {
+		sc.text(2, y+i, r[0], ui.KeyStyle)
+		sc.text(24, y+i, r[1], plain)
+	}
+	y += len(helpRows) + 1
+	var rules string
+	switch c.fam.(type) {
+	case *SpiteScreen:
+		rules = "Spite and Malice: play your pay-off card, hand cards and side-stack tops onto the centre stacks, " +
+			"Ace up to Queen (Kings are wild). You end your turn by discarding a hand card onto one of your side " +
+			"stacks. The first to empty the pay-off pile wins."
+	case *KingsScreen:
+		rules = "Kings in the Corner: play hand cards onto the piles, one lower in the other colour; only Kings go " +
+			"into the empty corners, anything into an empty N, E, S or W space. A pile moves whole onto another " +
+			"pile when its bottom card fits there. The first to play every card goes out; the others score penalties."
+	}
+	for i, l := range ui.FitLines(rules, sc.w-2, 6) {
+		sc.text(2, y+i, l, ui.FaintStyle)
+	}
 }
 
 func (c *core) keys() []string {
