@@ -215,9 +215,14 @@ func newSpiteRig(t *testing.T, g *spite.Game, seat int, color bool) *rig[spite.A
 // when the game ended first.
 func playSpiteUntil(t *testing.T, g *spite.Game, ok func() bool) bool {
 	t.Helper()
+	return playSpiteWith(t, g, "normal", ok)
+}
+
+func playSpiteWith(t *testing.T, g *spite.Game, strength string, ok func() bool) bool {
+	t.Helper()
 	var ps [2]engine.Player[spite.Action, spite.View]
 	for i := range ps {
-		p, err := spite.NewPlayer("normal", uint64(i+1))
+		p, err := spite.NewPlayer(strength, uint64(i+1))
 		require.NoError(t, err)
 		ps[i] = p
 	}

@@ -164,6 +164,13 @@ func TestSpiteGesturesGiveTheirActions(t *testing.T) {
 			func(rg *rig[spite.Action], v spite.View, a spite.Action) {
 				rg.dragTo(spot{kind: spSide, seat: v.Seat, i: a.Side}, spot{kind: spCentre, i: a.To})
 			}},
+		{"pass with an empty hand, e", func(a spite.Action) bool { return a.Do == spite.Pass },
+			func(rg *rig[spite.Action], v spite.View, a spite.Action) { press(rg.r, "e") }},
+		{"pass with an empty hand, the button", func(a spite.Action) bool { return a.Do == spite.Pass },
+			func(rg *rig[spite.Action], v spite.View, a spite.Action) {
+				require.Contains(rg.t, rg.frame(), "(no cards)")
+				rg.click(spot{kind: spEnd})
+			}},
 		{"hand to a centre stack, dragged", func(a spite.Action) bool { return a.Do == spite.Play && a.From == spite.FromHand },
 			func(rg *rig[spite.Action], v spite.View, a spite.Action) {
 				rg.dragTo(spot{kind: spHand, seat: v.Seat, i: handIndex(v.Hand, a.Card)}, spot{kind: spCentre, i: a.To})
@@ -171,9 +178,17 @@ func TestSpiteGesturesGiveTheirActions(t *testing.T) {
 	}
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
-			g := spiteGame(t, 5)
+			g, strength := spiteGame(t, 5), "normal"
+			// A pass needs an empty hand: easy players at a table of
+			// 30-card pay-off piles come to one soon.
+			if strings.HasPrefix(k.name, "pass") {
+				var err error
+				g, err = spite.New(engine.Spec{Game: spite.Name, Settings: "payoff=30", Seed: 1}, 2)
+				require.NoError(t, err)
+				strength = "easy"
+			}
 			var a spite.Action
-			require.True(t, playSpiteUntil(t, g, func() bool {
+			require.True(t, playSpiteWith(t, g, strength, func() bool {
 				var ok bool
 				a, ok = spiteFind(g, k.want)
 				return ok
