@@ -51,6 +51,11 @@ type Common struct {
 	// Totals are the match's points so far, per seat (penalties in
 	// Kings); nil for a single game.
 	Totals []int
+	// Watchers counts the people watching the table.
+	Watchers int
+	// CanRematch: the match is over and a rematch may be asked for (r).
+	// Between the games of a match the next one comes by itself.
+	CanRematch bool
 }
 
 // Refused is pushed when the table refused the seat's last action: Text is
@@ -269,8 +274,8 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 	case "r":
 		switch {
 		case c.fam.turn() != engine.NoSeat || c.watching():
-		case c.rematch == nil:
-			c.setMsg(msgWarn, "This table offers no rematch.")
+		case c.rematch == nil || !c.common.CanRematch:
+			c.setMsg(msgWarn, "No rematch is on offer here now.")
 		default:
 			c.rematch()
 			c.setMsg(msgInfo, "Asked for a rematch with the same seats…")
@@ -425,6 +430,9 @@ func (c *core) View() string {
 	// Line 0: the game, its settings, whose turn and the clock.
 	x := sc.text(0, 0, c.fam.title(), ui.TitleStyle)
 	x += sc.text(x, 0, "  "+c.fam.settings(), ui.FaintStyle)
+	if n := c.common.Watchers; n > 0 {
+		x += sc.text(x, 0, fmt.Sprintf(" · %d watching", n), ui.FaintStyle)
+	}
 	right := ""
 	switch t := c.fam.turn(); {
 	case t == engine.NoSeat:
@@ -514,7 +522,7 @@ func (c *core) drawMessage(sc *scene, y int) {
 		switch {
 		case c.fam.turn() == engine.NoSeat:
 			msg, st = c.fam.outcome(c)+c.totals(), ui.OkStyle
-			if c.rematch != nil && !c.watching() {
+			if c.rematch != nil && c.common.CanRematch && !c.watching() {
 				msg += " r: rematch."
 			}
 		case c.held.ok():

@@ -562,11 +562,19 @@ func TestGameOverShowsOutcomeTotalsAndRematch(t *testing.T) {
 	rematches := 0
 	v := g.View(1)
 	s := NewKings(e, Config[kings.Action]{Table: "K", Act: func(kings.Action) { t.Fatal("no action after the end") }, Rematch: func() { rematches++ }},
-		KingsState{Common: Common{Table: "K", Seats: fourSeats(), Totals: []int{3, 12, 0, 25}}, View: v})
+		KingsState{Common: Common{Table: "K", Seats: fourSeats(), Totals: []int{3, 12, 0, 25}, Watchers: 2}, View: v})
 	r := ui.NewRouter(e, build, s, "")
 	f := plainView(r)
 	fits(t, f, 80, 24)
 	require.Contains(t, f, "game over")
+	require.Contains(t, f, "· 2 watching")
+	require.NotContains(t, f, "r: rematch", "not offered between the games of a match")
+	press(r, "r")
+	require.Zero(t, rematches)
+	r.Update(KingsState{Common: Common{Table: "K", Seats: fourSeats(), Totals: []int{3, 12, 0, 25}, Watchers: 2, CanRematch: true}, View: v})
+	press(r, "left") // a key clears the last warning
+	f = plainView(r)
+	require.Contains(t, f, "r: rematch")
 	out := "Nobody went out."
 	if v.Out >= 0 {
 		out = fourSeats()[v.Out].Name + " went out."
@@ -593,7 +601,7 @@ func TestGameOverShowsOutcomeTotalsAndRematch(t *testing.T) {
 		require.Contains(t, f, "The game is drawn.")
 	}
 	press(srg.r, "r")
-	require.Contains(t, srg.frame(), "This table offers no rematch.")
+	require.Contains(t, srg.frame(), "No rematch is on offer here now.")
 	// Leaving a finished game asks nothing.
 	press(srg.r, "q")
 	require.Equal(t, 1, srg.left)
