@@ -239,8 +239,6 @@ func (s *Screen) listKey(k string) tea.Cmd {
 		if s.seated != nil {
 			s.req.Stand(s.seated.Table.Code)
 		}
-	case "?":
-		return s.env.Push(ui.Route{Page: ui.Help})
 	case "q", "esc":
 		if s.seated != nil {
 			// Leaving the lobby while seated gives the seat up: a table

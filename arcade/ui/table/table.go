@@ -592,7 +592,8 @@ func (c *core) handRow(sc *scene, x, y, perRow, rows int, hand []engine.Card) in
 		used = r + 1
 	}
 	if start > 0 || start+perRow*rows < len(hand) {
-		sc.text(x+perRow*7, y, fmt.Sprintf("%d-%d of %d", start+1, min(start+perRow*rows, len(hand)), len(hand)), ui.FaintStyle)
+		// On the line above, beside the hand's label: the rows are full.
+		sc.text(x+40, y-1, fmt.Sprintf("cards %d-%d of %d", start+1, min(start+perRow*rows, len(hand)), len(hand)), ui.FaintStyle)
 	}
 	return used
 }
