@@ -71,8 +71,7 @@ func (s *KingsScreen) turn() int {
 	}
 	return s.v.Turn
 }
-func (s *KingsScreen) seats() int { return len(s.v.Hands) }
-func (s *KingsScreen) hand() int  { return len(s.v.Hand) }
+func (s *KingsScreen) hand() int { return len(s.v.Hand) }
 
 func (s *KingsScreen) firstSpot() spot {
 	if len(s.v.Hand) > 0 {

@@ -79,8 +79,8 @@ func (sc *scene) text(x, y int, s string, st lipgloss.Style) int {
 	return sc.textMax(x, y, s, st, sc.w-x)
 }
 
-func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, max int) int {
-	if y < 0 || y >= sc.h || x >= sc.w || max <= 0 {
+func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
+	if y < 0 || y >= sc.h || x >= sc.w || width <= 0 {
 		return 0
 	}
 	if !sc.bv.Unicode {
@@ -88,7 +88,7 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, max int) int {
 		// they will see.
 		s = strings.ReplaceAll(s, "…", "...")
 	}
-	s = fitTo(s, min(max, sc.w-x), sc.bv.Unicode)
+	s = fitTo(s, min(width, sc.w-x), sc.bv.Unicode)
 	if s == "" {
 		return 0
 	}

@@ -67,8 +67,7 @@ func (s *SpiteScreen) turn() int {
 	}
 	return s.v.Turn
 }
-func (s *SpiteScreen) seats() int { return 2 }
-func (s *SpiteScreen) hand() int  { return len(s.v.Hand) }
+func (s *SpiteScreen) hand() int { return len(s.v.Hand) }
 
 // me is the seat drawn at the bottom: the player's, or seat 0 for a watcher.
 func (s *SpiteScreen) me() int { return max(s.v.Seat, 0) }

@@ -98,7 +98,6 @@ type family interface {
 	settings() string
 	seatNo() int // engine.Spectator for a watcher
 	turn() int   // engine.NoSeat once over
-	seats() int
 	// draw lays the table out in the scene's lines top..bottom.
 	draw(sc *scene, c *core, top, bottom int)
 	// canHold says why the place can't be picked up, or "".
