@@ -68,7 +68,7 @@ type Refused struct {
 // Config is what the wiring gives a table screen.
 type Config[A any] struct {
 	Table string // the table's code, as in the messages
-	// Game is the registry's entry, for the help page (? ); may be zero.
+	// Game is the registry's entry, for the rules page (i); may be zero.
 	Game games.Entry
 	// Act hands the seat's action to the table. It must not block: the
 	// table answers by pushing a new state, or Refused. Nil for a watcher.
@@ -77,7 +77,7 @@ type Config[A any] struct {
 	// screen, before the screen asks for the menu; may be nil.
 	Leave func()
 	// Rematch asks for another game with the same seats once this one is
-	// over (r); nil: the screen offers none.
+	// over and Common.CanRematch says it may be (r); nil: none offered.
 	Rematch func()
 }
 
