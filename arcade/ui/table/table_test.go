@@ -606,3 +606,15 @@ func TestGameOverShowsOutcomeTotalsAndRematch(t *testing.T) {
 	press(srg.r, "q")
 	require.Equal(t, 1, srg.left)
 }
+
+func TestVimKeysMoveAsArrows(t *testing.T) {
+	g := spiteGame(t, 5)
+	a := newSpiteRig(t, g, g.Turn(), true)
+	b := newSpiteRig(t, g, g.Turn(), true)
+	for i, k := range []string{"l", "l", "k", "h", "k", "l", "j", "j"} {
+		press(a.r, k)
+		press(b.r, []string{"right", "right", "up", "left", "up", "right", "down", "down"}[i])
+		require.Equal(t, b.c.cursor, a.c.cursor, "after %d keys", i+1)
+	}
+	require.Equal(t, b.frame(), a.frame())
+}
