@@ -419,9 +419,13 @@ func (s *Server) programMiddleware() wish.Middleware {
 			default:
 			}
 			app := s.newApp(sess, pty)
+			// The session's keys reach the program through input.go, not
+			// Bubble Tea's own reader, which can outlive the program.
+			in := newSessionInput()
 			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
 				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
-				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
+				tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
+				tea.WithInput(in.programInput()))
 			p := tea.NewProgram(app, opts...)
 			s.mu.Lock()
 			if s.closing {
@@ -472,10 +476,15 @@ func (s *Server) programMiddleware() wish.Middleware {
 					}
 				}
 			}()
+			in.start(sess, pty.Term, p, func(err error) {
+				s.log.Error("session input failed", "user", sess.User(), "error", err.Error())
+				p.Quit()
+			})
 			if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
 			}
 			p.Kill()
+			in.stop()
 			close(app.Env().Done)
 			app.Close()
 			_ = sess.Exit(0)
