@@ -33,31 +33,36 @@ import (
 // it still believes it has an input, so it keeps sending the terminal
 // queries whose replies come back through here.
 type sessionInput struct {
+	reader *uv.TerminalReader
 	prog   atomic.Pointer[tea.Program] // nil once the program has ended
 	events chan uv.Event
 	cancel context.CancelFunc
 	idle   *idleInput
-	done   chan struct{} // closed when the reader and forwarder are done
-	err    error         // the reader's error other than EOF; read after done
+	err    error // the reader's error other than EOF, once it has returned
 }
 
-// newSessionInput prepares the input; start it once the program exists.
-func newSessionInput() *sessionInput {
-	return &sessionInput{events: make(chan uv.Event), idle: newIdleInput(), done: make(chan struct{})}
+// newSessionInput prepares to read r, the session; term is the client's
+// TERM, which Bubble Tea would read from the program's environment.
+func newSessionInput(r io.Reader, term string) *sessionInput {
+	return &sessionInput{
+		reader: uv.NewTerminalReader(r, term),
+		events: make(chan uv.Event),
+		idle:   newIdleInput(),
+	}
 }
 
 // programInput is the input to give the program (tea.WithInput).
 func (in *sessionInput) programInput() io.Reader { return in.idle }
 
-// start reads r and feeds p until stop or the end of r; term is the
-// client's TERM, which Bubble Tea would read from the program's
-// environment. onErr, if not nil, is called when r fails with anything but
-// EOF while the program runs (Bubble Tea would end the program then).
-func (in *sessionInput) start(r io.Reader, term string, p *tea.Program, onErr func(error)) {
+// start feeds p until stop or the end of the session's input. onErr, if
+// not nil, is called when the input fails with anything but EOF while the
+// program runs (Bubble Tea would end the program then). Nothing started
+// here holds p once stop has been called.
+func (in *sessionInput) start(p *tea.Program, onErr func(*tea.Program, error)) {
 	in.prog.Store(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	in.cancel = cancel
-	tr := uv.NewTerminalReader(r, term)
+	tr := in.reader
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
@@ -66,7 +71,6 @@ func (in *sessionInput) start(r io.Reader, term string, p *tea.Program, onErr fu
 		}
 	}()
 	go func() {
-		defer close(in.done)
 		for {
 			select {
 			case ev := <-in.events:
@@ -75,8 +79,8 @@ func (in *sessionInput) start(r io.Reader, term string, p *tea.Program, onErr fu
 				}
 			case <-read:
 				// StreamEvents sends synchronously: nothing is left.
-				if in.err != nil && onErr != nil && in.prog.Load() != nil {
-					onErr(in.err)
+				if p := in.prog.Load(); p != nil && in.err != nil && onErr != nil {
+					onErr(p, in.err)
 				}
 				return
 			}

@@ -421,7 +421,7 @@ func (s *Server) programMiddleware() wish.Middleware {
 			app := s.newApp(sess, pty)
 			// The session's keys reach the program through input.go, not
 			// Bubble Tea's own reader, which can outlive the program.
-			in := newSessionInput()
+			in := newSessionInput(sess, pty.Term)
 			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
 				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
 				tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
@@ -476,7 +476,7 @@ func (s *Server) programMiddleware() wish.Middleware {
 					}
 				}
 			}()
-			in.start(sess, pty.Term, p, func(err error) {
+			in.start(p, func(p *tea.Program, err error) {
 				s.log.Error("session input failed", "user", sess.User(), "error", err.Error())
 				p.Quit()
 			})
