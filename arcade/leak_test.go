@@ -3,6 +3,7 @@ package arcade
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -101,4 +102,46 @@ func TestEndedSessionsLeaveNoReaderBehind(t *testing.T) {
 	}
 	require.True(t, readers <= 0 && alive == 0,
 		"after %d sessions ended: %d input reader goroutines left, %d programs still alive", n, readers, alive)
+}
+
+// blocked is a model whose commands wait until the test ends: a stand-in
+// for the idle check's 30 s tick, or a long search.
+type blocked struct{ release chan struct{} }
+
+func (m blocked) wait() tea.Msg { <-m.release; return nil }
+
+func (m blocked) Init() tea.Cmd { return m.wait }
+
+func (m blocked) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.WindowSizeMsg); ok {
+		return m, tea.Batch(m.wait, tea.Quit)
+	}
+	return m, nil
+}
+
+func (m blocked) View() tea.View { return tea.NewView("waiting") }
+
+// runBlocked runs a program of blocked to its end and closes done, as the
+// program middleware does, and returns a weak pointer to the program.
+func runBlocked(t *testing.T, m blocked, done chan struct{}) weak.Pointer[tea.Program] {
+	p := tea.NewProgram(detached{app: m, done: done}, tea.WithInput(nil), tea.WithOutput(io.Discard),
+		tea.WithoutSignalHandler(), tea.WithWindowSize(400, 200))
+	_, err := p.Run()
+	require.NoError(t, err)
+	p.Kill()
+	close(done)
+	return weak.Make(p)
+}
+
+// Commands still waiting when a program ends (one on its own, one in a
+// batch) must not keep the program, and its 400x200 screen buffers, alive.
+func TestWaitingCommandsDoNotHoldTheProgram(t *testing.T) {
+	m := blocked{release: make(chan struct{})}
+	t.Cleanup(func() { close(m.release) })
+	w := runBlocked(t, m, make(chan struct{}))
+	for deadline := time.Now().Add(10 * time.Second); w.Value() != nil && time.Now().Before(deadline); {
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.True(t, w.Value() == nil, "the ended program is still alive")
 }

@@ -426,7 +426,9 @@ func (s *Server) programMiddleware() wish.Middleware {
 				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
 				tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
 				tea.WithInput(in.programInput()))
-			p := tea.NewProgram(app, opts...)
+			// Commands run detached (detach.go): one still waiting when the
+			// session ends must not hold the ended program.
+			p := tea.NewProgram(detached{app: app, done: app.Env().Done}, opts...)
 			s.mu.Lock()
 			if s.closing {
 				s.mu.Unlock()
