@@ -421,10 +421,16 @@ func (s *Server) programMiddleware() wish.Middleware {
 			default:
 			}
 			app := s.newApp(sess, pty)
+			// The session's keys reach the program through input.go, not
+			// Bubble Tea's own reader, which can outlive the program.
+			in := newSessionInput(sess, pty.Term)
 			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
 				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
-				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
-			p := tea.NewProgram(app, opts...)
+				tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
+				tea.WithInput(in.programInput()))
+			// Commands run detached (detach.go): one still waiting when the
+			// session ends must not hold the ended program.
+			p := tea.NewProgram(detached{app: app, done: app.Env().Done}, opts...)
 			s.mu.Lock()
 			if s.closing {
 				s.mu.Unlock()
@@ -474,10 +480,15 @@ func (s *Server) programMiddleware() wish.Middleware {
 					}
 				}
 			}()
+			in.start(p, func(p *tea.Program, err error) {
+				s.log.Error("session input failed", "user", sess.User(), "error", err.Error())
+				p.Quit()
+			})
 			if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
 			}
 			p.Kill()
+			in.stop()
 			close(app.Env().Done)
 			app.Close()
 			_ = sess.Exit(0)
