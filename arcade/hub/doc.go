@@ -1,0 +1,19 @@
+// Package hub is the live layer of the arcade: who is online and what they
+// are doing, invitations, invite codes, and the live rooms (races now,
+// tables next).
+//
+// It knows nothing of SSH, Bubble Tea, the store or the terminal. Everything
+// it takes and gives is a plain value (Person, Activity, Progress, RaceState,
+// Result, Notice), so that a room could later sit behind a message bus
+// without the screens noticing.
+//
+// Each room is owned by one goroutine that takes commands on a channel. A
+// member never receives state from that goroutine directly: the room puts
+// each fresh value in the member's Outbox (one slot, newest value wins) and a
+// small goroutine per member hands it to the member's sink. A member whose
+// screen is stuck therefore costs the room nothing but a replaced value.
+//
+// Names given to the hub are validated account names; the hub never takes
+// text typed by a client, and the only client text it reads at all is an
+// invite code, which it checks against its own alphabet before echoing.
+package hub

@@ -1,0 +1,546 @@
+package hub
+
+import (
+	crand "crypto/rand"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"sshuffle/engine"
+)
+
+// Person is an account as the hub knows it: its ID and its validated
+// display name. Nobody's name reaches the hub from client text.
+type Person struct {
+	ID   string
+	Name string
+}
+
+// Config is what the wiring layer gives the hub. Every field may be left
+// zero.
+type Config struct {
+	// Clock defaults to the wall clock.
+	Clock Clock
+	// Rand draws invite codes; it defaults to a ChaCha8 source seeded from
+	// crypto/rand, because a code that could be predicted would let a
+	// stranger walk into a private race.
+	Rand Rand
+	// Grace is how long an empty room stays open so that a player whose
+	// connection dropped can come back, and how long a running race waits
+	// for a dropped racer before counting them out. Default one minute.
+	Grace time.Duration
+	// OnResult receives every finished race. It runs on the race's
+	// goroutine after the final standings have gone out, so it may take the
+	// time a store write takes, but it must not call back into that race.
+	OnResult func(Result)
+	// MayInvite, when set, says whether from may invite to (the wiring asks
+	// the store whether from follows to). It is called without any lock
+	// of the hub held.
+	MayInvite func(from, to string) bool
+}
+
+// Room is what the hub keeps of any live room: races now, tables later.
+type Room interface {
+	Code() string
+	Kind() RoomKind
+	// Done is closed once the room's goroutine has returned.
+	Done() <-chan struct{}
+	describe() string // "race of klondike/draw3/7", for invitations
+	shut(reason string)
+}
+
+// RoomKind tells rooms apart.
+type RoomKind int
+
+const (
+	RaceRoom RoomKind = iota + 1
+	TableRoom
+)
+
+func (k RoomKind) String() string {
+	switch k {
+	case RaceRoom:
+		return "race"
+	case TableRoom:
+		return "table"
+	}
+	return "room"
+}
+
+// Hub owns presence and the registry of live rooms. Its state sits behind
+// one mutex, held only for map work: no sink, no room and no callback of
+// the wiring is ever called while it is held.
+type Hub struct {
+	clock     Clock
+	grace     time.Duration
+	onResult  func(Result)
+	mayInvite func(from, to string) bool
+
+	mu       sync.Mutex
+	rand     Rand
+	closed   bool
+	rooms    map[string]Room
+	expired  map[string]time.Time
+	expiredQ []string // codes in the order they expired, to forget the oldest first
+	accounts map[string]*account
+	nextID   uint64
+}
+
+// account is one online account: alive while any of its sessions is.
+type account struct {
+	person      Person
+	sessions    []*Session
+	invitations bool
+	pending     []Invitation // invitations to this account, oldest first
+}
+
+// New makes a hub.
+func New(cfg Config) *Hub {
+	h := &Hub{
+		clock:     cfg.Clock,
+		grace:     cfg.Grace,
+		onResult:  cfg.OnResult,
+		mayInvite: cfg.MayInvite,
+		rand:      cfg.Rand,
+		rooms:     map[string]Room{},
+		expired:   map[string]time.Time{},
+		accounts:  map[string]*account{},
+	}
+	if h.clock == nil {
+		h.clock = RealClock{}
+	}
+	if h.grace <= 0 {
+		h.grace = time.Minute
+	}
+	if h.rand == nil {
+		var seed [32]byte
+		_, _ = crand.Read(seed[:]) // crypto/rand.Read does not fail on supported systems
+		h.rand = rand.NewChaCha8(seed)
+	}
+	return h
+}
+
+// register gives a new room a code unique among live rooms and unlike any
+// recently ended one.
+func (h *Hub) register(make func(code string) Room) (Room, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrHubClosed
+	}
+	h.forgetExpired()
+	for {
+		code := drawCode(h.rand)
+		if _, live := h.rooms[code]; live {
+			continue
+		}
+		if _, gone := h.expired[code]; gone {
+			continue
+		}
+		r := make(code)
+		h.rooms[code] = r
+		return r, nil
+	}
+}
+
+// unregister is called by a room's goroutine as it ends.
+func (h *Hub) unregister(code string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.rooms, code)
+	h.expired[code] = h.clock.Now()
+	h.expiredQ = append(h.expiredQ, code)
+	h.forgetExpired()
+	for _, a := range h.accounts {
+		a.pending = slices.DeleteFunc(a.pending, func(inv Invitation) bool { return inv.Code == code })
+	}
+}
+
+func (h *Hub) forgetExpired() {
+	now := h.clock.Now()
+	n := 0
+	for n < len(h.expiredQ) {
+		c := h.expiredQ[n]
+		if len(h.expiredQ)-n <= expiredMax && now.Sub(h.expired[c]) < expiredFor {
+			break
+		}
+		delete(h.expired, c)
+		n++
+	}
+	if n > 0 {
+		h.expiredQ = slices.Delete(h.expiredQ, 0, n)
+	}
+}
+
+// Room finds a live room by its code as a player typed it. The error says
+// whether the code is malformed, unknown or expired.
+func (h *Hub) Room(text string) (Room, error) {
+	code, err := NormalizeCode(text)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r, ok := h.rooms[code]; ok {
+		return r, nil
+	}
+	if _, ok := h.expired[code]; ok {
+		return nil, refuse(ErrExpired, "The room %s has ended, and its code with it.", code)
+	}
+	return nil, refuse(ErrNoRoom, "No room has the code %s; check the letters.", code)
+}
+
+// Race finds a live race by its code.
+func (h *Hub) Race(text string) (*Race, error) {
+	r, err := h.Room(text)
+	if err != nil {
+		return nil, err
+	}
+	race, ok := r.(*Race)
+	if !ok {
+		return nil, refuse(ErrNoRoom, "The code %s is for a %s, not a race.", r.Code(), r.Kind())
+	}
+	return race, nil
+}
+
+// Rooms is how many rooms are live.
+func (h *Hub) Rooms() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.rooms)
+}
+
+// codes lists the live codes, for the tests' invariants.
+func (h *Hub) codes() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]string, 0, len(h.rooms))
+	for c := range h.rooms {
+		out = append(out, c)
+	}
+	return out
+}
+
+// Close ends every room (their members get a closing state, which their
+// drains deliver as their sinks allow) and every session's outbox, and
+// waits until every room's goroutine has returned.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	rooms := make([]Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	var sessions []*Session
+	for _, a := range h.accounts {
+		sessions = append(sessions, a.sessions...)
+	}
+	h.mu.Unlock()
+	for _, r := range rooms {
+		r.shut("The arcade is shutting down.")
+		<-r.Done()
+	}
+	for _, s := range sessions {
+		s.Close()
+	}
+}
+
+// Activity is what a session is doing, as its screens tell the hub.
+type Activity struct {
+	Doing Doing
+	Game  string // the game's name, when playing, racing or at a table
+	Room  string // the room's code, when in one
+	// Watchable says others may join the room as watchers.
+	Watchable bool
+}
+
+// Doing is the kind of thing a session is doing.
+type Doing int
+
+const (
+	AtMenu Doing = iota
+	InGame       // a solitaire, alone
+	Racing
+	Watching
+	AtTable
+)
+
+func (d Doing) String() string {
+	switch d {
+	case InGame:
+		return "playing"
+	case Racing:
+		return "racing"
+	case Watching:
+		return "watching"
+	case AtTable:
+		return "at a table"
+	}
+	return "at the menu"
+}
+
+// Presence is one account as its friends see it.
+type Presence struct {
+	Person
+	Online      bool
+	Sessions    int
+	Activity    Activity // of the session that last changed what it does
+	Invitations bool     // accepts invitations
+}
+
+// Presence reports each of the given accounts, in the order given. The
+// wiring asks the store whom a player follows and passes those IDs; an
+// account that is offline comes back with Online false and only its ID
+// (the store has its name).
+func (h *Hub) Presence(ids ...string) []Presence {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]Presence, len(ids))
+	for i, id := range ids {
+		out[i].ID = id
+		a, ok := h.accounts[id]
+		if !ok {
+			continue
+		}
+		out[i].Person = a.person
+		out[i].Online = true
+		out[i].Sessions = len(a.sessions)
+		out[i].Invitations = a.invitations
+		var latest *Session
+		for _, s := range a.sessions {
+			if latest == nil || s.changed > latest.changed {
+				latest = s
+			}
+		}
+		out[i].Activity = latest.activity
+	}
+	return out
+}
+
+// Online lists everyone online, for an operator's view; friends screens
+// use Presence.
+func (h *Hub) Online() []Presence {
+	h.mu.Lock()
+	ids := make([]string, 0, len(h.accounts))
+	for id := range h.accounts {
+		ids = append(ids, id)
+	}
+	h.mu.Unlock()
+	slices.Sort(ids)
+	return h.Presence(ids...)
+}
+
+// Session is one connection of an account. Invitations and answers to
+// them reach it through its outbox, on whatever screen it is showing.
+type Session struct {
+	h        *Hub
+	person   Person
+	out      *Outbox[Notice]
+	activity Activity // under h.mu
+	changed  uint64   // under h.mu: when activity was set, on the hub's counter
+	closed   bool     // under h.mu
+}
+
+// Connect puts a session of p online. invitations is the player's stored
+// preference; the latest session's word counts for the account. sink gets
+// the session's notices and follows the Outbox rules.
+func (h *Hub) Connect(p Person, invitations bool, sink func(Notice)) *Session {
+	s := &Session{h: h, person: p, out: NewOutbox(sink)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a, ok := h.accounts[p.ID]
+	if !ok {
+		a = &account{}
+		h.accounts[p.ID] = a
+	}
+	a.person = p // a rename shows at the next connection
+	a.invitations = invitations
+	a.sessions = append(a.sessions, s)
+	h.nextID++
+	s.changed = h.nextID
+	return s
+}
+
+// Person is whom the session belongs to.
+func (s *Session) Person() Person { return s.person }
+
+// SetActivity records what the session is doing now.
+func (s *Session) SetActivity(act Activity) {
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s.closed {
+		return
+	}
+	h.nextID++
+	s.activity, s.changed = act, h.nextID
+}
+
+// SetInvitations turns invitations to this account on or off. Turning
+// them off clears the ones waiting.
+func (s *Session) SetInvitations(on bool) {
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if a, ok := h.accounts[s.person.ID]; ok && !s.closed {
+		a.invitations = on
+		if !on {
+			a.pending = nil
+		}
+	}
+}
+
+// Close takes the session offline; the account stays online while another
+// of its sessions is. It does not leave rooms: the screens do that (Drop on
+// a lost connection), because only they know which rooms the session is in.
+func (s *Session) Close() {
+	h := s.h
+	h.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		if a, ok := h.accounts[s.person.ID]; ok {
+			a.sessions = slices.DeleteFunc(a.sessions, func(x *Session) bool { return x == s })
+			if len(a.sessions) == 0 {
+				delete(h.accounts, s.person.ID)
+			}
+		}
+	}
+	h.mu.Unlock()
+	s.out.Close()
+}
+
+// Done is closed once the session's notice goroutine has returned.
+func (s *Session) Done() <-chan struct{} { return s.out.Done() }
+
+// Invitation asks one player into one room.
+type Invitation struct {
+	ID   uint64
+	From Person
+	To   Person
+	Code string
+	Kind RoomKind
+	What string // "race of klondike/draw3/7"
+	Sent time.Time
+}
+
+// NoticeKind says what a notice is about.
+type NoticeKind int
+
+const (
+	Invited  NoticeKind = iota + 1 // someone invites this session's player
+	Accepted                       // someone accepted this player's invitation
+	Declined                       // someone declined it
+)
+
+// Notice is what a session's outbox carries: the invitation concerned and
+// a line to show, made from validated names and hub text only. Newest wins
+// in the outbox, so a screen that wants every open invitation asks
+// Invitations.
+type Notice struct {
+	Kind       NoticeKind
+	Invitation Invitation
+	Text       string
+}
+
+// maxPending bounds the invitations waiting for one player, so that a
+// flood of them costs a bounded amount of memory; the oldest go first.
+const maxPending = 16
+
+// Invite asks to (a validated account, as the wiring found it) into the
+// live room with the given code.
+func (s *Session) Invite(to Person, code string) error {
+	room, err := s.h.Room(code)
+	if err != nil {
+		return err
+	}
+	if to.ID == s.person.ID {
+		return ErrSelf
+	}
+	if s.h.mayInvite != nil && !s.h.mayInvite(s.person.ID, to.ID) {
+		return refuse(ErrNotFollowing, "You can invite only players you follow, and you do not follow %s.", to.Name)
+	}
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, live := h.rooms[room.Code()]; !live {
+		return refuse(ErrExpired, "The room %s has ended, and its code with it.", room.Code())
+	}
+	a, ok := h.accounts[to.ID]
+	if !ok {
+		return refuse(ErrOffline, "%s is offline; send them the invite line instead.", to.Name)
+	}
+	if !a.invitations {
+		return refuse(ErrInvitesOff, "%s has invitations turned off.", a.person.Name)
+	}
+	for _, inv := range a.pending {
+		if inv.From.ID == s.person.ID && inv.Code == room.Code() {
+			return refuse(ErrAlreadyInvited, "You have already invited %s to this %s.", a.person.Name, room.Kind())
+		}
+	}
+	h.nextID++
+	inv := Invitation{
+		ID: h.nextID, From: s.person, To: a.person, Code: room.Code(), Kind: room.Kind(),
+		What: room.describe(), Sent: h.clock.Now(),
+	}
+	if len(a.pending) >= maxPending {
+		a.pending = slices.Delete(a.pending, 0, 1)
+	}
+	a.pending = append(a.pending, inv)
+	n := Notice{Kind: Invited, Invitation: inv, Text: s.person.Name + " invites you to a " + inv.What + "."}
+	for _, ts := range a.sessions {
+		ts.out.Put(n)
+	}
+	return nil
+}
+
+// Invitations lists the invitations waiting for this session's player,
+// oldest first.
+func (s *Session) Invitations() []Invitation {
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if a, ok := h.accounts[s.person.ID]; ok {
+		return slices.Clone(a.pending)
+	}
+	return nil
+}
+
+// Answer accepts or declines an invitation. Accepting returns the room's
+// code, which the wiring joins as it would a pasted invite line; the
+// inviter hears either way, if online.
+func (s *Session) Answer(id uint64, accept bool) (string, error) {
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a, ok := h.accounts[s.person.ID]
+	if !ok {
+		return "", ErrNoInvitation
+	}
+	i := slices.IndexFunc(a.pending, func(inv Invitation) bool { return inv.ID == id })
+	if i < 0 {
+		return "", ErrNoInvitation
+	}
+	inv := a.pending[i]
+	a.pending = slices.Delete(a.pending, i, i+1)
+	if _, live := h.rooms[inv.Code]; !live {
+		return "", refuse(ErrExpired, "The room %s has ended, and its code with it.", inv.Code)
+	}
+	n := Notice{Kind: Declined, Invitation: inv, Text: inv.To.Name + " declined your invitation."}
+	if accept {
+		n = Notice{Kind: Accepted, Invitation: inv, Text: inv.To.Name + " accepted your invitation."}
+	}
+	if from, ok := h.accounts[inv.From.ID]; ok {
+		for _, fs := range from.sessions {
+			fs.out.Put(n)
+		}
+	}
+	if !accept {
+		return "", nil
+	}
+	return inv.Code, nil
+}
+
+func describeSpec(kind RoomKind, spec engine.Spec) string {
+	return kind.String() + " of " + spec.String()
+}
