@@ -24,7 +24,7 @@ func (s *Server) commandMiddleware() wish.Middleware {
 				return
 			}
 			args := sess.Command()
-			if len(args) == 0 && pty {
+			if pty && (len(args) == 0 || playCommand(args)) {
 				next(sess)
 				return
 			}

@@ -19,7 +19,9 @@ func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.Menu:
 		return menu.New(e, r.Note), nil
 	case ui.Name:
-		return account.NewName(e, r.Tried), nil
+		return account.NewName(e, r.Tried, r.Then), nil
+	case ui.Race:
+		return solitaire.OpenRace(e, r)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)
 	case ui.Won:

@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"runtime"
+	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,6 +22,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/format"
@@ -57,6 +60,13 @@ type Config struct {
 	// FillPools runs the solver in the background to find fresh winnable
 	// deals; off, winnable deals come from the kept solver reports only.
 	FillPools bool
+	// InviteHost and InvitePort are where players reach the server, for
+	// invite lines; empty and 0 mean this machine's name and the port
+	// Serve listens on.
+	InviteHost string
+	InvitePort int
+	// HubClock is the live rooms' clock; nil means the wall clock.
+	HubClock hub.Clock
 }
 
 func (c *Config) defaults() {
@@ -102,6 +112,13 @@ func (c *Config) defaults() {
 	if c.Games == nil {
 		c.Games = games.Default()
 	}
+	if c.InviteHost == "" {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			c.InviteHost = h
+		} else {
+			c.InviteHost = "localhost"
+		}
+	}
 }
 
 // Server is the arcade's SSH server.
@@ -116,6 +133,10 @@ type Server struct {
 
 	metrics   *metrics
 	searches  *searches
+	hub       *hub.Hub
+	// invitePort is the port invite lines name: the configured one, else
+	// the one Serve listens on.
+	invitePort atomic.Int64
 	stopSweep chan struct{}
 
 	mu        sync.Mutex
@@ -154,6 +175,8 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	s.invitePort.Store(int64(cfg.InvitePort))
+	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite})
 	st.ObserveWrites(s.metrics.observeWrite)
 	s.pools = deals.NewPools(cfg.Games, cfg.Logger)
 	s.pools.Share(s.searches)
@@ -204,6 +227,9 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 
 // Serve accepts connections on l until Shutdown.
 func (s *Server) Serve(l net.Listener) error {
+	if a, ok := l.Addr().(*net.TCPAddr); ok {
+		s.invitePort.CompareAndSwap(0, int64(a.Port))
+	}
 	err := s.ssh.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -249,6 +275,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			p.Kill()
 		}
 	}
+	// The sessions have dropped out of their rooms; close what is left
+	// (a race's result is stored on the way out).
+	s.hub.Close()
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if err := s.ssh.Shutdown(sctx); err != nil {
@@ -415,6 +444,7 @@ func (s *Server) programMiddleware() wish.Middleware {
 				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
 				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
 			p := tea.NewProgram(app, opts...)
+			app.Env().SetSend(p.Send)
 			s.mu.Lock()
 			if s.closing {
 				s.mu.Unlock()
@@ -469,7 +499,8 @@ func (s *Server) programMiddleware() wish.Middleware {
 			}
 			p.Kill()
 			close(app.Env().Done)
-			app.Close()
+			app.Close() // a racer drops out of their race here
+			app.Env().Disconnect()
 			_ = sess.Exit(0)
 			next(sess)
 		}

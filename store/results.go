@@ -28,7 +28,22 @@ type Result struct {
 	// store knows records, not games: the caller says so from the game
 	// registry, and it is kept on the record.
 	ByPoints bool `json:",omitempty"`
+	// Total is the number of cards Home counts to in Timeline.
+	Total int `json:",omitempty"`
+	// Timeline is the game's progress move by move, at the time of each,
+	// so a later race can replay this run as a ghost at its real pace.
+	Timeline []Step `json:",omitempty"`
 }
+
+// Step is one point of a result's timeline.
+type Step struct {
+	At    time.Duration `json:"t"`
+	Home  int           `json:"h"` // cards home or cleared
+	Moves int           `json:"m"`
+}
+
+// MaxTimeline bounds the steps kept with a result.
+const MaxTimeline = 4096
 
 // Stats are one account's totals for one key.
 type Stats struct {
@@ -82,6 +97,9 @@ func (r *Result) check() error {
 	}
 	if r.Elapsed < 0 || r.Moves < 0 {
 		return fmt.Errorf("%w: negative time or moves", ErrInvalid)
+	}
+	if len(r.Timeline) > MaxTimeline {
+		return fmt.Errorf("%w: a timeline of %d steps (at most %d)", ErrInvalid, len(r.Timeline), MaxTimeline)
 	}
 	if r.Finished.IsZero() {
 		return fmt.Errorf("%w: result without a Finished time", ErrInvalid)

@@ -328,6 +328,8 @@ const (
 	kDaily   = 'D' // D key 0 day              -> spec
 	kSave    = 'V' // V id 0 key               -> bytes
 	kSetting = 'P' // P id 0 name              -> value
+	kFollow  = 'F' // F id 0 followed-id       -> followed since (RFC 3339)
+	kRace    = 'C' // C id 0 when(8) code      -> RaceRecord JSON (one copy per racer)
 )
 
 func dbKey(kind byte, parts ...string) []byte {

@@ -35,7 +35,7 @@ type command struct {
 var commands = map[string]command{}
 
 // order is the order help lists them in.
-var order = []string{"help", "health", "whoami", "stats", "top"}
+var order = []string{"help", "health", "whoami", "stats", "top", "race", "join"}
 
 func register(c command) { commands[c.names[0]] = c }
 

@@ -16,13 +16,14 @@ import (
 
 type namePicker struct {
 	env   *ui.Env
+	then  *ui.Route
 	input textinput.Model
 	msg   string
 }
 
 // NewName is the name picker, for a first visit whose SSH user name could
 // not be used (tried).
-func NewName(e *ui.Env, tried string) ui.Screen {
+func NewName(e *ui.Env, tried string, then *ui.Route) ui.Screen {
 	ti := textinput.New()
 	ti.Placeholder = "3-20 letters, digits, _ or -"
 	ti.CharLimit = 20
@@ -31,7 +32,7 @@ func NewName(e *ui.Env, tried string) ui.Screen {
 	// the player's terminal still arrives as a PasteMsg.
 	ti.KeyMap.Paste.SetEnabled(false)
 	ti.Focus()
-	n := &namePicker{env: e, input: ti}
+	n := &namePicker{env: e, input: ti, then: then}
 	if tried != "" {
 		if err := store.ValidName(tried); err != nil {
 			n.msg = fmt.Sprintf("Your SSH user name %q can't be a player name: %v", format.Clean(tried, 40), err)
@@ -64,6 +65,13 @@ func (n *namePicker) Update(msg tea.Msg) tea.Cmd {
 				return nil
 			}
 			n.env.Player.Name = acc.Name
+			if n.env.Hub != nil && n.env.Live == nil {
+				// Named now: the player can be seen, invited and race.
+				n.env.Connect()
+			}
+			if n.then != nil {
+				return n.env.Go(*n.then)
+			}
 			return n.env.Go(ui.Route{Page: ui.Menu})
 		case "esc":
 			return n.env.Go(ui.Route{Page: ui.Menu})

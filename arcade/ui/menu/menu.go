@@ -3,6 +3,7 @@ package menu
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,6 +40,10 @@ type menu struct {
 	cursor int
 	msg    string
 	top    int // first line of the list on screen, for mouse hits
+	// race: r was pressed, and the next key says which deal to race;
+	// number: typing a deal number to race.
+	race   bool
+	number *string
 }
 
 // New is the menu, showing note (a sentence about what just happened, or
@@ -53,7 +58,16 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		m.msg = ""
+		if m.race || m.number != nil {
+			return m.raceKey(msg)
+		}
 		switch msg.String() {
+		case "r":
+			if it := m.items[m.cursor]; it.soon == "" {
+				m.race = true
+			}
+		case "f":
+			return m.env.Go(ui.Route{Page: ui.Friends})
 		case "up", "k", "shift+tab":
 			m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
 		case "down", "j", "tab":
@@ -108,6 +122,45 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// raceKey takes the key after r: which deal of the highlighted game to race.
+func (m *menu) raceKey(k tea.KeyPressMsg) tea.Cmd {
+	it := m.items[m.cursor]
+	if m.number != nil {
+		switch k.String() {
+		case "esc":
+			m.number = nil
+		case "backspace":
+			if p := *m.number; p != "" {
+				*m.number = p[:len(p)-1]
+			}
+		case "enter":
+			n, err := strconv.ParseUint(*m.number, 10, 64)
+			m.number = nil
+			if err != nil || n == 0 {
+				m.msg = "A deal number is a whole number from 1 up."
+				return nil
+			}
+			return m.env.Go(ui.Route{Page: ui.Race, Game: it.info, Spec: it.info.Spec(n)})
+		default:
+			if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' && len(*m.number) < 12 {
+				*m.number += t
+			}
+		}
+		return nil
+	}
+	m.race = false
+	switch k.String() {
+	case "t":
+		return m.env.Go(ui.Route{Page: ui.Race, Game: it.info, Daily: true})
+	case "n", "r", "enter":
+		return m.env.Go(ui.Route{Page: ui.Race, Game: it.info})
+	case "#":
+		empty := ""
+		m.number = &empty
+	}
+	return nil
+}
+
 func (m *menu) open() tea.Cmd {
 	it := m.items[m.cursor]
 	if it.soon != "" {
@@ -146,13 +199,18 @@ func (m *menu) View() string {
 	} else {
 		b.WriteString("\n")
 	}
-	if m.msg != "" {
+	switch {
+	case m.number != nil:
+		b.WriteString("Race deal number (enter to open the room, esc to cancel): " + *m.number + "_\n")
+	case m.race:
+		b.WriteString(ui.HelpBar(m.env.Width, "Race", m.items[m.cursor].title+":", "t", "today's deal (ranked)", "n", "a new deal", "#", "a deal number", "esc", "cancel") + "\n")
+	case m.msg != "":
 		b.WriteString(ui.WarnStyle.Render(m.msg) + "\n")
-	} else {
+	default:
 		b.WriteString("\n")
 	}
-	b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "b", "leaderboards") + "\n")
-	b.WriteString(ui.HelpBar(m.env.Width, "i", "rules and strategy", "p", "profile", "?", "help", "q", "quit"))
+	b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "r", "race", "b", "boards") + "\n")
+	b.WriteString(ui.HelpBar(m.env.Width, "f", "friends", "i", "rules", "p", "profile", "?", "help", "q", "quit"))
 	return b.String()
 }
 
