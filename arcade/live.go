@@ -111,4 +111,3 @@ func (s *Server) raceFinished(res hub.Result) {
 		s.log.Error("recording a race", "code", res.Code, "error", err.Error())
 	}
 }
-

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"runtime"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -131,13 +131,13 @@ type Server struct {
 	pools     *deals.Pools
 	stopPools context.CancelFunc
 
-	metrics   *metrics
-	searches  *searches
-	hub       *hub.Hub
+	metrics  *metrics
+	searches *searches
+	hub      *hub.Hub
 	// invitePort is the port invite lines name: the configured one, else
 	// the one Serve listens on.
 	invitePort atomic.Int64
-	stopSweep chan struct{}
+	stopSweep  chan struct{}
 
 	mu        sync.Mutex
 	sessions  map[*tea.Program]*ui.Router
