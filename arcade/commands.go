@@ -46,6 +46,6 @@ func (s *Server) commandMiddleware() wish.Middleware {
 
 func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 	return command.Run(command.Request{
-		Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Health: s.Health, Now: s.cfg.Now,
+		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Health: s.Health, Now: s.cfg.Now,
 	})
 }

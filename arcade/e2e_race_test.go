@@ -197,7 +197,7 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 	// Stored: the race on every racer's record, alice's win as a result.
 	var races []store.RaceRecord
 	require.Eventually(t, func() bool {
-		races, err = ts.store.Races(bobID(t, ts, "bob"), 10)
+		races, err = ts.store.Races(t.Context(), bobID(t, ts, "bob"), 10)
 		return err == nil && len(races) == 1
 	}, 10*time.Second, 20*time.Millisecond)
 	rec := races[0]
@@ -211,7 +211,7 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 		require.Equal(t, 0, r.Place)
 		require.Equal(t, "gave up", r.Status)
 	}
-	results, err := ts.store.Results(bobID(t, ts, "alice"), 5)
+	results, err := ts.store.Results(t.Context(), bobID(t, ts, "alice"), 5)
 	require.NoError(t, err)
 	require.NotEmpty(t, results)
 	require.True(t, results[0].Won)
@@ -224,7 +224,7 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 // bobID is the account id of a named player.
 func bobID(t *testing.T, ts *testServer, name string) string {
 	t.Helper()
-	a, err := ts.store.AccountByName(name)
+	a, err := ts.store.AccountByName(t.Context(), name)
 	require.NoError(t, err)
 	return a.ID
 }

@@ -14,12 +14,13 @@ import (
 	"sshuffle/hostkeys"
 	"sshuffle/internal/sshtest"
 	"sshuffle/store"
+	"sshuffle/store/badger"
 )
 
 type testServer struct {
 	addr  string
 	srv   *Server
-	store *store.Store
+	store store.Store
 }
 
 func startServer(t *testing.T) *testServer {
@@ -32,7 +33,7 @@ func startServerWith(t *testing.T, cfg Config) *testServer {
 	dir := t.TempDir()
 	key, err := hostkeys.LoadOrCreate(dir)
 	require.NoError(t, err)
-	st, err := store.Open(filepath.Join(dir, "store"), slog.New(slog.DiscardHandler))
+	st, err := badger.Open(filepath.Join(dir, "store"), slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	cfg.HostKeyPEM = key.PEM
 	if cfg.Logger == nil {

@@ -3,6 +3,7 @@ package arcade
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -412,12 +413,47 @@ func (s *Server) sweeper(stop <-chan struct{}) {
 	every := min(time.Second, max(s.cfg.StartTimeout/4, 10*time.Millisecond))
 	t := time.NewTicker(every)
 	defer t.Stop()
+	var b burst
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
 			s.sweep(s.cfg.Now())
+			s.mu.Lock()
+			n := s.channels
+			s.mu.Unlock()
+			if b.over(n, time.Now()) {
+				debug.FreeOSMemory()
+				s.log.Info("memory handed back after a crowd left", "sessions", n)
+			}
 		}
 	}
+}
+
+// burst notices when most of a crowd has left. The Go runtime keeps freed
+// pages for reuse and hands them back slowly, so after a burst of sessions
+// (each ~0.75 MB of screen buffers, a big window far more) the process
+// would stay near its peak size for many minutes. Once the sessions have
+// stayed at a quarter of a peak of 32 or more for 45 s (long enough for
+// ended programs' last timers to let go of them), one forced collection
+// returns the memory; it costs a few milliseconds, nothing a player sees.
+type burst struct {
+	peak int
+	low  time.Time // when the count first fell to a quarter of peak
+}
+
+func (b *burst) over(n int, now time.Time) bool {
+	switch {
+	case n > b.peak:
+		b.peak, b.low = n, time.Time{}
+	case b.peak < 32 || n > b.peak/4:
+		b.low = time.Time{}
+	case b.low.IsZero():
+		b.low = now
+	case now.Sub(b.low) >= 45*time.Second:
+		b.peak, b.low = n, time.Time{}
+		return true
+	}
+	return false
 }

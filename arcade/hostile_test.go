@@ -307,3 +307,17 @@ func TestHealthCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "ok\n", string(out))
 }
+
+func TestBurstIsOverAfterTheCrowdLeaves(t *testing.T) {
+	var b burst
+	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	require.False(t, b.over(200, t0))
+	require.False(t, b.over(40, t0.Add(time.Second)), "a quarter of the peak starts the wait")
+	require.False(t, b.over(45, t0.Add(30*time.Second)))
+	require.True(t, b.over(10, t0.Add(46*time.Second)))
+	require.False(t, b.over(10, t0.Add(200*time.Second)), "once per crowd")
+	require.False(t, b.over(20, t0.Add(201*time.Second)))
+	var small burst
+	small.over(10, t0)
+	require.False(t, small.over(0, t0.Add(time.Hour)), "a small crowd is not worth a collection")
+}

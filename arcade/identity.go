@@ -58,11 +58,12 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 		return identity{Name: "guest", Guest: true}
 	}
 	id := gossh.FingerprintSHA256(k)
-	acc, err := s.store.Account(id)
+	ctx := sess.Context()
+	acc, err := s.store.Account(ctx, id)
 	switch {
 	case err == nil:
 		if create {
-			_ = s.store.Touch(id, s.cfg.Now())
+			_ = s.store.Touch(ctx, id, s.cfg.Now())
 		}
 		return identity{ID: id, Name: acc.Name}
 	case !create && errors.Is(err, store.ErrNotFound):
@@ -74,9 +75,9 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 	if store.ValidName(name) != nil {
 		name = ""
 	}
-	acc, err = s.store.CreateAccount(id, name)
+	acc, err = s.store.CreateAccount(ctx, id, name)
 	if errors.Is(err, store.ErrNameTaken) {
-		acc, err = s.store.CreateAccount(id, "") // taken: the player picks another
+		acc, err = s.store.CreateAccount(ctx, id, "") // taken: the player picks another
 	}
 	if errors.Is(err, store.ErrExists) {
 		// Two connections with one new key raced; the other one made it.

@@ -1,7 +1,9 @@
 package arcade
 
 import (
+	"context"
 	"errors"
+	"slices"
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
@@ -60,8 +62,8 @@ func (s *Server) firstRoute(args []string) (*ui.Route, string) {
 
 // mayInvite: a player may invite only someone they follow.
 func (s *Server) mayInvite(from, to string) bool {
-	ok, err := s.store.Follows(from, to)
-	return err == nil && ok
+	ids, err := s.store.Following(context.Background(), from)
+	return err == nil && slices.Contains(ids, to)
 }
 
 // raceFinished stores a finished race: the race itself for every racer,
@@ -69,6 +71,7 @@ func (s *Server) mayInvite(from, to string) bool {
 // again as a ghost). On today's deal, a racer's first attempt counts as
 // their ranked daily one. It runs on the race's goroutine.
 func (s *Server) raceFinished(res hub.Result) {
+	ctx := context.Background() // the race is over; its racers may be gone
 	now := s.cfg.Now().UTC()
 	e, _, err := s.games.Lookup(res.Spec)
 	if err != nil {
@@ -99,15 +102,15 @@ func (s *Server) raceFinished(res hub.Result) {
 			result.Timeline = append(result.Timeline, store.Step{At: st.At, Home: st.Home, Moves: st.Moves})
 		}
 		if res.Ranked {
-			if _, _, err := s.store.Rank(r.ID, res.Spec.Key(), day); errors.Is(err, store.ErrNotFound) {
+			if _, _, err := s.store.Rank(ctx, r.ID, res.Spec.Key(), day); errors.Is(err, store.ErrNotFound) {
 				result.Daily, result.Day = true, day
 			}
 		}
-		if err := s.store.RecordResult(result); err != nil {
+		if err := s.store.RecordResult(ctx, result); err != nil {
 			s.log.Error("recording a race result", "account", r.ID, "error", err.Error())
 		}
 	}
-	if err := s.store.RecordRace(rec); err != nil {
+	if err := s.store.RecordRace(ctx, rec); err != nil {
 		s.log.Error("recording a race", "code", res.Code, "error", err.Error())
 	}
 }

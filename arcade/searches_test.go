@@ -1,6 +1,7 @@
 package arcade
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -13,7 +14,7 @@ import (
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games"
-	"sshuffle/store"
+	"sshuffle/store/badger"
 )
 
 // hintCounter counts the hint searches the games really run, and the
@@ -56,11 +57,11 @@ func countedFreeCell(t *testing.T, c *hintCounter) games.Entry {
 // with an account.
 func testEnv(t testing.TB) *ui.Env {
 	t.Helper()
-	st, err := store.OpenInMemory()
+	st, err := badger.OpenInMemory()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	id := "SHA256:testkey"
-	_, err = st.CreateAccount(id, "tess")
+	_, err = st.CreateAccount(context.Background(), id, "tess")
 	require.NoError(t, err)
 	return &ui.Env{
 		Games: games.Default(), Store: st, Log: slog.New(slog.DiscardHandler), Now: time.Now,

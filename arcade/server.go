@@ -124,7 +124,7 @@ func (c *Config) defaults() {
 // Server is the arcade's SSH server.
 type Server struct {
 	cfg       Config
-	store     *store.Store
+	store     store.Store
 	games     *games.Catalogue
 	ssh       *ssh.Server
 	log       *slog.Logger
@@ -157,8 +157,14 @@ type Server struct {
 
 var errClosing = errors.New("the server is shutting down")
 
+// writeObserver is a store that reports each write's time and error, for
+// the metrics (the Badger backend does).
+type writeObserver interface {
+	ObserveWrites(fn func(time.Duration, error))
+}
+
 // New builds the server; call Serve or ListenAndServe to run it.
-func New(cfg Config, st *store.Store) (*Server, error) {
+func New(cfg Config, st store.Store) (*Server, error) {
 	cfg.defaults()
 	s := &Server{
 		cfg:       cfg,
@@ -177,7 +183,9 @@ func New(cfg Config, st *store.Store) (*Server, error) {
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
 	s.invitePort.Store(int64(cfg.InvitePort))
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite})
-	st.ObserveWrites(s.metrics.observeWrite)
+	if o, ok := st.(writeObserver); ok {
+		o.ObserveWrites(s.metrics.observeWrite)
+	}
 	s.pools = deals.NewPools(cfg.Games, cfg.Logger)
 	s.pools.Share(s.searches)
 	go s.sweeper(s.stopSweep)

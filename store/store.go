@@ -1,23 +1,22 @@
-// Package store keeps sshuffle's records in Badger: accounts and their names,
-// results, per-game stats, daily streaks, leaderboards, today's deals, saved
-// games and settings. It knows records, not game rules.
+// Package store is what sshuffle keeps: the record types, the errors, and
+// one interface per concern (accounts, results and boards, saves, today's
+// deals, settings). It knows records, not game rules: whether a board
+// ranks by points comes from the game registry, on the record. Backends
+// live beside it (store/badger, the default); store/storetest is the one
+// suite every backend must pass. Nothing above cmd names a backend.
 //
-// Every method is safe for concurrent use. Missing records give ErrNotFound;
-// a record that cannot be decoded gives an error wrapping ErrCorrupt that
-// names the record.
+// Every call takes a context and is safe for concurrent use. Missing
+// records give ErrNotFound; a record that cannot be decoded gives an error
+// wrapping ErrCorrupt that names the record. Friends and live tables will
+// be interfaces of their own here, beside these.
 package store
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"sync"
-	"sync/atomic"
+	"strings"
 	"time"
-
-	"github.com/dgraph-io/badger/v4"
 )
 
 // Errors callers can test with errors.Is.
@@ -30,430 +29,239 @@ var (
 	ErrInvalid   = errors.New("store: invalid input")
 )
 
-// Limits on what callers may store.
+// Limits on what callers may store; a backend refuses more with ErrInvalid.
 const (
 	MaxIDLen      = 256     // account ids (SHA256 fingerprints are ~50 bytes)
 	MaxKeyLen     = 100     // "game/variant" keys
 	MaxSpecLen    = 200     // deal spec strings
 	MaxSettingLen = 4096    // setting names and values
 	MaxSaveLen    = 1 << 20 // saved game bytes
-	maxBoard      = 1000    // largest n Board and Results return
-	maxAttempts   = 200     // conflict retries before giving up
+	MaxBoard      = 1000    // largest n Board and Results return
 )
 
-// gcEvery is how often the value-log GC loop runs.
-var gcEvery = 5 * time.Minute
-
-// Store is the sshuffle database. The zero value is not usable; call Open.
-type Store struct {
-	db  *badger.DB
-	log *slog.Logger
-	now func() time.Time // only for CreateAccount's Created/LastSeen stamps
-
-	mu      sync.RWMutex // read-held by every operation; Close takes it to write
-	closed  bool
-	stop    chan struct{}
-	gcDone  chan struct{}
-	gcRuns  atomic.Int64
-	retries atomic.Int64 // transactions retried after ErrConflict
-
-	dailyMu    sync.Mutex
-	dailyLocks map[string]*dailyLock
-
-	// On disk only (dir != ""): the markers and the free-space floor.
-	dir        string
-	opts       Options
-	id         string
-	markerMu   sync.Mutex
-	seq        uint64        // the markers' last Seq, under markerMu
-	dirty      chan struct{} // a write happened since the markers were written
-	markerDone chan struct{}
-	observe    atomic.Pointer[func(time.Duration, error)]
+// Account is a player, known by the SHA256 fingerprint of their SSH key.
+type Account struct {
+	ID       string // SHA256 key fingerprint
+	Name     string // lower-case, unique; "" until claimed
+	Created  time.Time
+	LastSeen time.Time
 }
 
-// ObserveWrites has fn called after every write with its time and error
-// (nil on success), for metrics. fn must be quick.
-func (s *Store) ObserveWrites(fn func(time.Duration, error)) { s.observe.Store(&fn) }
-
-// smallProfile is the tested small-memory profile from STACK-NOTES.
-func smallProfile(opts badger.Options, logger *slog.Logger) badger.Options {
-	return opts.
-		WithMemTableSize(8 << 20).
-		WithNumMemtables(2).
-		WithBlockCacheSize(8 << 20).
-		WithIndexCacheSize(4 << 20).
-		WithNumCompactors(2).
-		WithValueLogFileSize(16 << 20).
-		WithSyncWrites(true).
-		WithLogger(badgerLogger{logger}).
-		WithLoggingLevel(badger.WARNING).
-		WithMetricsEnabled(false)
-}
-
-// Open opens (or creates) the store in dir with the default options.
-// Badger's own messages go to logger at warning level and above; a nil
-// logger discards them.
-func Open(dir string, logger *slog.Logger) (*Store, error) {
-	return OpenWith(dir, Options{Logger: logger})
-}
-
-// OpenWith opens (or creates) the store in dir. It refuses, with an error
-// that says why and what to do, a disk below the free-space floor, a
-// directory Badger would silently empty, files Badger cannot read, and a
-// store that is not the one last written here (see agree).
-func OpenWith(dir string, o Options) (*Store, error) {
-	if dir == "" {
-		return nil, fmt.Errorf("%w: empty directory (use OpenInMemory)", ErrInvalid)
-	}
-	logger := o.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	if o.MinFree == 0 {
-		o.MinFree = DefaultMinFree
-	}
-	if o.freeSpace == nil {
-		o.freeSpace = statfsFree
-	}
-	if err := o.checkFree(dir); err != nil {
-		return nil, err
-	}
-	beside, err := readMarkerFile(markerPath(dir))
-	if err != nil {
-		return nil, err
-	}
-	fresh, err := preflight(dir, beside)
-	if err != nil && !(o.Accept && errors.Is(err, ErrWrongStore)) {
-		return nil, err
-	}
-	bo := smallProfile(badger.DefaultOptions(dir), logger)
-	if err := checkTables(dir, bo); err != nil {
-		return nil, err
-	}
-	db, err := openBadger(bo)
-	if err != nil {
-		return nil, err
-	}
-	inside, empty, err := readInsideMarker(db)
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("%w: reading the marker of %s: %v", ErrDamaged, dir, err)
-	}
-	adopt, warn, err := agree(dir, inside, beside, empty)
-	if err != nil {
-		if !o.Accept {
-			_ = db.Close()
-			return nil, err
-		}
-		logger.Warn("store: accepted as it is (--accept-store)", "dir", dir, "found", err.Error())
-		adopt = true
-	}
-	if warn != "" {
-		logger.Warn("store: "+warn, "dir", dir)
-	}
-	s := newStore(db, logger)
-	s.dir, s.opts = dir, o
-	switch {
-	case inside != nil && !adopt:
-		s.id, s.seq = inside.ID, max(inside.Seq, beside.Seq)
-	case inside != nil:
-		s.id, s.seq = inside.ID, inside.Seq
-	default:
-		s.id = newStoreID()
-	}
-	if fresh || adopt {
-		if err := s.writeMarkers(); err != nil {
-			_ = db.Close()
-			return nil, err
-		}
-		logger.Info("store: markers written", "dir", dir, "id", s.id, "new", fresh)
-	}
-	go s.gcLoop(gcEvery)
-	go s.markerLoop()
-	return s, nil
-}
-
-// OpenInMemory opens a store that lives in memory only, for tests.
-func OpenInMemory() (*Store, error) {
-	logger := slog.New(slog.DiscardHandler)
-	db, err := badger.Open(smallProfile(badger.DefaultOptions("").WithInMemory(true), logger).WithSyncWrites(false))
-	if err != nil {
-		return nil, fmt.Errorf("store: open in memory: %w", err)
-	}
-	s := newStore(db, logger)
-	close(s.gcDone) // no value log to collect
-	close(s.markerDone)
-	return s, nil
-}
-
-func newStore(db *badger.DB, logger *slog.Logger) *Store {
-	return &Store{
-		db:         db,
-		log:        logger,
-		now:        time.Now,
-		stop:       make(chan struct{}),
-		gcDone:     make(chan struct{}),
-		dirty:      make(chan struct{}, 1),
-		markerDone: make(chan struct{}),
-		dailyLocks: map[string]*dailyLock{},
-	}
-}
-
-// Close stops the GC loop and closes the database. It is safe to call more
-// than once; later calls return nil.
-func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	close(s.stop)
-	s.mu.Unlock()
-	<-s.gcDone
-	<-s.markerDone
-	var merr error
-	if len(s.dirty) > 0 {
-		merr = s.writeMarkers()
-	}
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("store: close: %w", err)
-	}
-	return merr
-}
-
-func (s *Store) gcLoop(every time.Duration) {
-	defer close(s.gcDone)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-			s.runGC()
-		}
-	}
-}
-
-func (s *Store) runGC() {
-	s.gcRuns.Add(1)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return
-	}
-	n := 0
-	for {
-		select {
-		case <-s.stop:
-			return
-		default:
-		}
-		if err := s.db.RunValueLogGC(0.5); err != nil {
-			if !errors.Is(err, badger.ErrNoRewrite) && !errors.Is(err, badger.ErrRejected) {
-				s.log.Warn("store: value-log GC", "err", err)
-			}
-			break
-		}
-		n++
-	}
-	if n > 0 {
-		s.log.Info("store: value-log GC", "rewritten", n)
-	}
-}
-
-// view runs fn in a read-only transaction.
-func (s *Store) view(fn func(txn *badger.Txn) error) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return ErrClosed
-	}
-	return s.db.View(fn)
-}
-
-// update runs fn in a read-write transaction, retrying on conflicts. fn may
-// run several times and must not have side effects outside txn. Below the
-// free-space floor it writes nothing and returns ErrNoSpace; a panic inside
-// Badger's write path comes back as an error, so one failed write is one
-// player's "not saved", never the server's end.
-func (s *Store) update(fn func(txn *badger.Txn) error) (err error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return ErrClosed
-	}
-	start := time.Now()
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("store: write failed: %v", r)
-		}
-		if fn := s.observe.Load(); fn != nil {
-			(*fn)(time.Since(start), err)
-		}
-	}()
-	if err := s.checkSpace(); err != nil {
-		return err
-	}
-	for attempt := 0; attempt < maxAttempts; attempt++ {
-		err = s.db.Update(fn)
-		if !errors.Is(err, badger.ErrConflict) {
-			if err == nil {
-				select {
-				case s.dirty <- struct{}{}:
-				default:
-				}
-			}
-			return err
-		}
-		s.retries.Add(1)
-		if attempt > 2 {
-			time.Sleep(time.Duration(attempt) * 100 * time.Microsecond)
-		}
-	}
-	return fmt.Errorf("store: gave up after %d conflicts: %w", maxAttempts, err)
-}
-
-// Record kinds: the first byte of every key. Fields after it are separated by
-// a NUL byte, which no id, key, name or day may contain.
+// Name rules.
 const (
-	kAccount = 'A' // A id                     -> Account JSON
-	kName    = 'N' // N name                   -> id
-	kResult  = 'R' // R id 0 when(8) spec      -> Result JSON
-	kStats   = 'S' // S id 0 key               -> Stats JSON
-	kStreak  = 'K' // K id 0 key               -> streak JSON
-	kBoard   = 'B' // B key 0 day 0 rank(33) id -> Result JSON
-	kEntry   = 'E' // E key 0 day 0 id         -> rank(33) of the account's entry
-	kDaily   = 'D' // D key 0 day              -> spec
-	kSave    = 'V' // V id 0 key               -> bytes
-	kSetting = 'P' // P id 0 name              -> value
-	kFollow  = 'F' // F id 0 followed-id       -> followed since (RFC 3339)
-	kRace    = 'C' // C id 0 when(8) code      -> RaceRecord JSON (one copy per racer)
+	MinNameLen = 3
+	MaxNameLen = 20
 )
 
-func dbKey(kind byte, parts ...string) []byte {
-	n := 1
-	for _, p := range parts {
-		n += len(p) + 1
+// ValidName says whether name can be claimed (case-insensitively). The error
+// is a sentence to show the player.
+func ValidName(name string) error {
+	n := len(name)
+	if n < MinNameLen || n > MaxNameLen {
+		return fmt.Errorf("A name needs %d to %d characters.", MinNameLen, MaxNameLen)
 	}
-	b := make([]byte, 0, n)
-	b = append(b, kind)
-	for i, p := range parts {
-		if i > 0 {
-			b = append(b, 0)
+	for i := 0; i < n; i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
+		default:
+			return errors.New("A name may use only letters a-z, digits, _ and -.")
 		}
-		b = append(b, p...)
-	}
-	return b
-}
-
-// prefix is key(kind, parts...) followed by the separator.
-func prefix(kind byte, parts ...string) []byte {
-	return append(dbKey(kind, parts...), 0)
-}
-
-// getJSONOrZero reads a record that may not exist yet (a player's stats or
-// streak before their first game): a missing one leaves v at its zero value.
-func getJSONOrZero(txn *badger.Txn, k []byte, what string, v any) error {
-	if err := getJSON(txn, k, what, v); err != nil && !errors.Is(err, ErrNotFound) {
-		return err
 	}
 	return nil
 }
 
-// getJSON reads key into v. what names the record in errors. It returns
-// ErrNotFound (wrapped) when the key is missing.
-func getJSON(txn *badger.Txn, k []byte, what string, v any) error {
-	item, err := txn.Get(k)
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return fmt.Errorf("%s: %w", what, ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("store: read %s: %w", what, err)
-	}
-	return item.Value(func(val []byte) error { return decode(val, what, v) })
+// NormalName is the form a valid name is stored in: lower-case.
+func NormalName(name string) string { return strings.ToLower(name) }
+
+// Result is one finished game.
+type Result struct {
+	Account  string        // account id
+	Name     string        // the player's name when it was played (Board shows the current one)
+	Spec     string        // engine.Spec.String()
+	Key      string        // engine.Spec.Key(): "game/variant"
+	Won      bool          //
+	Score    int           // points (may be negative in TriPeaks)
+	Moves    int           //
+	Elapsed  time.Duration //
+	Finished time.Time     //
+	Daily    bool          // this was the key's deal of the day
+	Day      string        // "2026-11-30" (UTC) when Daily; the day of Finished if left empty
+	// ByPoints: the game's boards rank by points after won/lost. The
+	// store knows records, not games: the caller says so from the game
+	// registry, and it is kept on the record.
+	ByPoints bool `json:",omitempty"`
+	// Total is the number of cards Home counts to in Timeline.
+	Total int `json:",omitempty"`
+	// Timeline is the game's progress move by move, at the time of each,
+	// so a later race can replay this run as a ghost at its real pace.
+	Timeline []Step `json:",omitempty"`
 }
 
-func decode(val []byte, what string, v any) error {
-	if err := json.Unmarshal(val, v); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrCorrupt, what, err)
-	}
-	return nil
+// Step is one point of a result's timeline.
+type Step struct {
+	At    time.Duration `json:"t"`
+	Home  int           `json:"h"` // cards home or cleared
+	Moves int           `json:"m"`
 }
 
-func setJSON(txn *badger.Txn, k []byte, what string, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("store: encode %s: %w", what, err)
-	}
-	if err := txn.Set(k, b); err != nil {
-		return fmt.Errorf("store: write %s: %w", what, err)
-	}
-	return nil
+// MaxTimeline bounds the steps kept with a result.
+const MaxTimeline = 4096
+
+// Stats are one account's totals for one key.
+type Stats struct {
+	Played    int
+	Won       int
+	BestScore int           // highest score of any game played (meaningful when Played > 0)
+	BestTime  time.Duration // fastest won game; 0 until one is won
+	TotalTime time.Duration // sum of Elapsed over all games
+	Last      time.Time     // Finished of the latest game
 }
 
-// getBytes returns a copy of the value at k, or ErrNotFound.
-func getBytes(txn *badger.Txn, k []byte, what string) ([]byte, error) {
-	item, err := txn.Get(k)
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return nil, fmt.Errorf("%s: %w", what, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: read %s: %w", what, err)
-	}
-	v, err := item.ValueCopy(nil)
-	if err != nil {
-		return nil, fmt.Errorf("store: read %s: %w", what, err)
-	}
-	return v, nil
-}
-
-// checkField rejects empty, oversized or NUL-containing identifiers.
-func checkField(what, v string, max int) error {
-	switch {
-	case v == "":
-		return fmt.Errorf("%w: empty %s", ErrInvalid, what)
-	case len(v) > max:
-		return fmt.Errorf("%w: %s longer than %d bytes", ErrInvalid, what, max)
-	case bytes.IndexByte([]byte(v), 0) >= 0:
-		return fmt.Errorf("%w: %s contains a NUL byte", ErrInvalid, what)
-	}
-	return nil
-}
-
-func checkID(id string) error   { return checkField("account id", id, MaxIDLen) }
-func checkKey(k string) error   { return checkField("game key", k, MaxKeyLen) }
-func checkSpec(sp string) error { return checkField("deal spec", sp, MaxSpecLen) }
-
-// checkDay accepts "2006-01-02".
-func checkDay(day string) error {
-	if _, err := time.Parse(time.DateOnly, day); err != nil || len(day) != len(time.DateOnly) {
-		return fmt.Errorf("%w: day %q is not YYYY-MM-DD", ErrInvalid, day)
-	}
-	return nil
+// Streak counts consecutive UTC days on which the player won a key's daily deal.
+type Streak struct {
+	Current int
+	Best    int
+	LastDay string // last day whose daily deal was won, "" if none
 }
 
 // Day is the UTC day of t as the store writes it: "2026-11-30".
 func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
-// badgerLogger routes Badger's warnings and errors to slog and drops the rest.
-type badgerLogger struct{ l *slog.Logger }
-
-func (b badgerLogger) Errorf(f string, a ...any) {
-	b.l.Error("badger: " + trimNL(fmt.Sprintf(f, a...)))
+// Accounts are the players and their names.
+type Accounts interface {
+	// Account returns the account with this id, or ErrNotFound.
+	Account(ctx context.Context, id string) (Account, error)
+	// AccountByName returns the account holding name, or ErrNotFound.
+	AccountByName(ctx context.Context, name string) (Account, error)
+	// CreateAccount creates the account id, claiming name unless name is
+	// "". If the account exists it returns it and ErrExists; if the name is
+	// taken, ErrNameTaken and nothing is created.
+	CreateAccount(ctx context.Context, id, name string) (Account, error)
+	// Touch sets the account's LastSeen.
+	Touch(ctx context.Context, id string, now time.Time) error
+	// ClaimName gives name (lower-cased) to the account, releasing its old
+	// one; ErrNameTaken if another account holds it or wins a race for it.
+	ClaimName(ctx context.Context, id, name string) (Account, error)
+	// Rename is ClaimName, for an account that has a name already.
+	Rename(ctx context.Context, id, name string) (Account, error)
 }
-func (b badgerLogger) Warningf(f string, a ...any) {
-	b.l.Warn("badger: " + trimNL(fmt.Sprintf(f, a...)))
-}
-func (badgerLogger) Infof(string, ...any)  {}
-func (badgerLogger) Debugf(string, ...any) {}
 
-func trimNL(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '\n' {
-		s = s[:len(s)-1]
-	}
-	return s
+// Results are finished games and what follows from them: stats, daily
+// streaks and boards.
+type Results interface {
+	// RecordResult stores a finished game and, at once, the account's
+	// stats, its streak (a won daily deal) and its board entries. It
+	// returns once the result is durable; the same result again is a no-op.
+	RecordResult(ctx context.Context, r Result) error
+	// Stats returns the account's stats for every key it has played.
+	Stats(ctx context.Context, account string) (map[string]Stats, error)
+	// StatsFor returns the account's stats for key; zero if never played.
+	StatsFor(ctx context.Context, account, key string) (Stats, error)
+	// Streak is the account's daily streak for key as of today: Current is
+	// 0 when the last daily win is older than yesterday.
+	Streak(ctx context.Context, account, key string, today time.Time) (Streak, error)
+	// Board returns up to n results of the board for key, best first: all
+	// time when day is "", else that day's daily deal. One entry per
+	// account (its best); Name is the account's current name.
+	Board(ctx context.Context, key, day string, n int) ([]Result, error)
+	// Rank is the account's place on a board (1 is first) and its entry,
+	// or ErrNotFound.
+	Rank(ctx context.Context, account, key, day string) (int, Result, error)
+	// Results returns up to n of the account's results, newest first.
+	Results(ctx context.Context, account string, n int) ([]Result, error)
 }
 
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+// Saves are games in progress, as bytes the arcade writes.
+type Saves interface {
+	PutSave(ctx context.Context, account, key string, data []byte) error
+	// GetSave returns the save, or ErrNotFound.
+	GetSave(ctx context.Context, account, key string) ([]byte, error)
+	// DeleteSave removes a save; a missing one is not an error.
+	DeleteSave(ctx context.Context, account, key string) error
+	// Saves lists the keys the account has a save for.
+	Saves(ctx context.Context, account string) ([]string, error)
+}
+
+// Dailies are today's deals.
+type Dailies interface {
+	// Daily returns the deal spec kept for key on day ("2026-11-30"),
+	// choosing it with choose the first time and keeping it; concurrent
+	// first callers get the same answer.
+	Daily(ctx context.Context, key, day string, choose func() (string, error)) (string, error)
+}
+
+// Settings are a player's named settings.
+type Settings interface {
+	PutSetting(ctx context.Context, account, name, value string) error
+	// Setting returns one setting, or ErrNotFound.
+	Setting(ctx context.Context, account, name string) (string, error)
+	Settings(ctx context.Context, account string) (map[string]string, error)
+}
+
+// MaxFollowing caps how many accounts one account follows: a friends board
+// reads every followed account's entry, so the cap bounds that read.
+const MaxFollowing = 500
+
+// Friends is whom each account follows: one way, like following on a chess
+// site; the followed account is not asked.
+type Friends interface {
+	// Follow makes account follow other (by account id); twice is a no-op;
+	// oneself, or an account that does not exist, is refused.
+	Follow(ctx context.Context, account, other string) error
+	// Unfollow undoes Follow; unfollowing an account not followed is a no-op.
+	Unfollow(ctx context.Context, account, other string) error
+	// Following lists the ids of the accounts account follows, in id order.
+	Following(ctx context.Context, account string) ([]string, error)
+}
+
+// RaceRecord is one finished race, as every racer in it keeps it.
+type RaceRecord struct {
+	Code     string
+	Spec     string
+	Key      string
+	Ranked   bool // on the day's deal
+	Started  time.Time
+	Finished time.Time
+	Racers   []RaceRacer // in finishing order, placed first
+}
+
+// RaceRacer is one racer's line of a race.
+type RaceRacer struct {
+	Account string `json:",omitempty"` // "" for a ghost
+	Name    string
+	Ghost   bool `json:",omitempty"`
+	Place   int  // 0: no place (gave up, dropped, or not finished)
+	Status  string
+	Time    time.Duration
+	Moves   int
+	Home    int
+	Total   int
+}
+
+// MaxRaceRacers bounds a stored race's racers.
+const MaxRaceRacers = 16
+
+// Races are finished races, kept on every human racer's record.
+type Races interface {
+	// RecordRace keeps a race for each human racer in it, at once; the
+	// same race again is a no-op.
+	RecordRace(ctx context.Context, r RaceRecord) error
+	// Races returns up to n of the account's races, newest first.
+	Races(ctx context.Context, account string, n int) ([]RaceRecord, error)
+}
+
+// Store is every concern of one backend.
+type Store interface {
+	Accounts
+	Results
+	Saves
+	Dailies
+	Settings
+	Friends
+	Races
+	// Health is nil while the store takes writes.
+	Health() error
+	// Close releases the store; later calls return ErrClosed.
+	Close() error
+}

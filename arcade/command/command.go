@@ -4,6 +4,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -15,9 +16,10 @@ import (
 
 // Request is one command and what it may use.
 type Request struct {
+	Ctx    context.Context
 	Args   []string
 	ID     string // the caller's key fingerprint; "" for a guest
-	Store  *store.Store
+	Store  store.Store
 	Games  *games.Catalogue
 	Health func() error // nil: always healthy
 	Now    func() time.Time

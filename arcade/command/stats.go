@@ -15,7 +15,7 @@ func stats(r Request) (string, int) {
 	if r.ID == "" {
 		return "Guests have no stats.\n", 0
 	}
-	st, err := r.Store.Stats(r.ID)
+	st, err := r.Store.Stats(r.Ctx, r.ID)
 	if err != nil {
 		return "Stats are not available right now.\n", 1
 	}

@@ -19,7 +19,7 @@ func top(r Request) (string, int) {
 	if !ok {
 		return fmt.Sprintf("unknown game %q\n\n%s", format.Clean(r.Args[1], 40), Usage(r.Games)), 1
 	}
-	rows, err := r.Store.Board(g.Key(), "", 20)
+	rows, err := r.Store.Board(r.Ctx, g.Key(), "", 20)
 	if err != nil {
 		return "The leaderboard is not available right now.\n", 1
 	}

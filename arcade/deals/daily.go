@@ -1,6 +1,7 @@
 package deals
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -12,9 +13,9 @@ import (
 // Today is today's deal of a game: one per game and settings per UTC day,
 // the same for everyone, chosen once and kept in the store. It is a
 // solver-won deal wherever the game offers those.
-func Today(st *store.Store, pools *Pools, g games.Entry, now time.Time) (engine.Spec, string, error) {
+func Today(ctx context.Context, st store.Dailies, pools *Pools, g games.Entry, now time.Time) (engine.Spec, string, error) {
 	day := store.Day(now)
-	text, err := st.Daily(g.Key(), day, func() (string, error) {
+	text, err := st.Daily(ctx, g.Key(), day, func() (string, error) {
 		return Fresh(pools, g, games.Options{games.Winnable.Key: true}).String(), nil
 	})
 	if err != nil {

@@ -6,6 +6,7 @@
 package ui
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
@@ -27,8 +28,11 @@ type Player struct {
 
 // Env is what every screen of one session shares.
 type Env struct {
+	// Context is the session's: store calls made for the session end
+	// with it. Nil (model tests) means context.Background().
+	Context context.Context
 	Games   *games.Catalogue
-	Store   *store.Store
+	Store   store.Store
 	Pools   *deals.Pools
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -114,7 +118,7 @@ func (e *Env) Connect() {
 		return
 	}
 	on := true
-	if v, err := e.Store.Setting(p.ID, InvitationsSetting); err == nil && v == "off" {
+	if v, err := e.Store.Setting(e.Ctx(), p.ID, InvitationsSetting); err == nil && v == "off" {
 		on = false
 	}
 	e.Live = e.Hub.Connect(p, on, func(n hub.Notice) { e.Send(NoticeMsg{Notice: n}) })
@@ -156,6 +160,14 @@ func (e *Env) InviteLine(code string) string {
 // Activitied is a screen that says what its player is doing; the router
 // tells the hub whenever the screen on top changes.
 type Activitied interface{ Activity() hub.Activity }
+
+// Ctx is the session's context, for store calls.
+func (e *Env) Ctx() context.Context {
+	if e.Context == nil {
+		return context.Background()
+	}
+	return e.Context
+}
 
 // Screen is one page of the UI, its own small model. It changes the page
 // only by returning a route message (Go, Push, Back, Quit), so that no

@@ -15,7 +15,7 @@ func LoadOptions(e *Env, g games.Entry) games.Options {
 		return o
 	}
 	for _, d := range g.Options() {
-		v, err := e.Store.Setting(e.Player.ID, OptionKey(g, d.Key))
+		v, err := e.Store.Setting(e.Ctx(), e.Player.ID, OptionKey(g, d.Key))
 		if err == nil && (v == games.On || v == games.Off) {
 			o[d.Key] = v == games.On
 		}

@@ -26,6 +26,8 @@ func main() {
 	ramp := flag.Duration("ramp", 10*time.Second, "time over which the sessions are opened")
 	duration := flag.Duration("duration", 30*time.Second, "how long each session plays after the ramp")
 	every := flag.Duration("every", 2*time.Second, "one key per session this often")
+	hostileOn := flag.Bool("hostile", false, "also run one hostile client (issue 10's items 1-7 in a loop) from 127.0.0.254")
+	spread := flag.Bool("spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
 	flag.Parse()
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil || !net.ParseIP(host).IsLoopback() {
@@ -42,11 +44,23 @@ func main() {
 	)
 	stopAt := time.Now().Add(*ramp + *duration)
 	gap := *ramp / time.Duration(max(*sessions, 1))
+	var h *hostile
+	hostileDone := make(chan struct{})
+	if *hostileOn {
+		h = newHostile(*addr, net.IPv4(127, 0, 0, 254))
+		go func() { defer close(hostileDone); h.run(stopAt) }()
+	} else {
+		close(hostileDone)
+	}
 	for i := range *sessions {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lat, err := play(*addr, fmt.Sprintf("load%04d", i), stopAt, *every)
+			var local net.IP
+			if *spread {
+				local = net.IPv4(127, 1, byte(i/250), byte(i%250+1))
+			}
+			lat, err := playFrom(*addr, local, fmt.Sprintf("load%04d", i), stopAt, *every)
 			if err != nil {
 				failed.Add(1)
 				fmt.Fprintln(os.Stderr, "session", i, err)
@@ -60,6 +74,7 @@ func main() {
 		time.Sleep(gap)
 	}
 	wg.Wait()
+	<-hostileDone
 	slices.Sort(latencies)
 	q := func(p float64) time.Duration {
 		if len(latencies) == 0 {
@@ -67,22 +82,33 @@ func main() {
 		}
 		return latencies[min(int(p*float64(len(latencies))), len(latencies)-1)].Round(100 * time.Microsecond)
 	}
-	fmt.Printf("sessions %d ok, %d failed; keys %d; latency p50 %v p90 %v p99 %v max %v\n",
-		opened.Load(), failed.Load(), len(latencies), q(0.5), q(0.9), q(0.99), q(1))
+	fmt.Printf("sessions %d ok, %d failed; keys %d sent, %d answered by a frame; latency p50 %v p90 %v p99 %v max %v\n",
+		opened.Load(), failed.Load(), keysSent.Load(), len(latencies), q(0.5), q(0.9), q(0.99), q(1))
+	if h != nil {
+		fmt.Printf("hostile tries completed: %s\n", h.report())
+	}
+	if failed.Load() > 0 || keysSent.Load() != int64(len(latencies)) {
+		os.Exit(1)
+	}
 }
+
+// keysSent counts keys sent by honest sessions; each must get a frame.
+var keysSent atomic.Int64
 
 // play opens one session, enters Klondike and turns the stock or moves the
 // cursor once every interval until stopAt, timing each key's echo.
 func play(addr, user string, stopAt time.Time, every time.Duration) ([]time.Duration, error) {
+	return playFrom(addr, nil, user, stopAt, every)
+}
+
+// playFrom is play dialing from a chosen loopback address (nil: any).
+func playFrom(addr string, local net.IP, user string, stopAt time.Time, every time.Duration) ([]time.Duration, error) {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
 		return nil, err
 	}
-	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
-		User: user, Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 20 * time.Second,
-	})
+	c, err := dialFrom(addr, local, user, signer)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +172,7 @@ func play(addr, user string, stopAt time.Time, every time.Duration) ([]time.Dura
 		if _, err := io.WriteString(in, keys[i%len(keys)]); err != nil {
 			return lat, err
 		}
+		keysSent.Add(1)
 		select {
 		case t, ok := <-got:
 			if !ok {

@@ -11,7 +11,7 @@ import (
 
 	"sshuffle/arcade"
 	"sshuffle/hostkeys"
-	"sshuffle/store"
+	store "sshuffle/store/badger"
 )
 
 func TestPlayTimesEchoes(t *testing.T) {

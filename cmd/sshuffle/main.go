@@ -17,7 +17,7 @@ import (
 
 	"sshuffle/arcade"
 	"sshuffle/hostkeys"
-	"sshuffle/store"
+	store "sshuffle/store/badger"
 )
 
 func main() {

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"sshuffle/arcade"
-	"sshuffle/store"
+	store "sshuffle/store/badger"
 )
 
 // Exit codes of serve beyond 0 (clean stop), 1 (other failure) and 2 (usage).

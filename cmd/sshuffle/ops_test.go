@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -15,7 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"sshuffle/internal/sshtest"
-	"sshuffle/store"
+	store "sshuffle/store/badger"
 )
 
 // Item 10: a backup taken from a running server (a second process: the
@@ -98,10 +99,10 @@ func TestBackupOfARunningServerRestores(t *testing.T) {
 	require.NoError(t, err)
 	defer st.Close()
 	for id, name := range ids {
-		a, err := st.Account(id)
+		a, err := st.Account(context.Background(), id)
 		require.NoError(t, err, name)
 		require.Equal(t, name, a.Name)
-		rs, err := st.Results(id, 10)
+		rs, err := st.Results(context.Background(), id, 10)
 		require.NoError(t, err)
 		require.Len(t, rs, 1, name)
 		require.Equal(t, 1, rs[0].Moves)
@@ -124,7 +125,7 @@ func TestDamagedStoreStopsTheStart(t *testing.T) {
 	data := t.TempDir()
 	st, err := store.Open(filepath.Join(data, "store"), nil)
 	require.NoError(t, err)
-	_, err = st.CreateAccount("SHA256:x", "xavier")
+	_, err = st.CreateAccount(context.Background(), "SHA256:x", "xavier")
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 	require.NoError(t, os.Remove(filepath.Join(data, "store", "MANIFEST")))

@@ -54,7 +54,7 @@ func (n *namePicker) Update(msg tea.Msg) tea.Cmd {
 				n.msg = err.Error()
 				return nil
 			}
-			acc, err := n.env.Store.ClaimName(n.env.Player.ID, name)
+			acc, err := n.env.Store.ClaimName(n.env.Ctx(), n.env.Player.ID, name)
 			switch {
 			case errors.Is(err, store.ErrNameTaken):
 				n.msg = fmt.Sprintf("The name %q is taken; try another.", name)

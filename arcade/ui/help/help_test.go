@@ -1,6 +1,7 @@
 package help
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"testing"
@@ -10,16 +11,16 @@ import (
 
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
-	"sshuffle/store"
+	"sshuffle/store/badger"
 )
 
 func testEnv(t testing.TB) *ui.Env {
 	t.Helper()
-	st, err := store.OpenInMemory()
+	st, err := badger.OpenInMemory()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	id := "SHA256:testkey"
-	_, err = st.CreateAccount(id, "tess")
+	_, err = st.CreateAccount(context.Background(), id, "tess")
 	require.NoError(t, err)
 	return &ui.Env{
 		Games: games.Default(), Store: st, Log: slog.New(slog.DiscardHandler),

@@ -51,7 +51,7 @@ func (s *strategyScreen) View() string {
 	case s.env.Player.Guest:
 		b.WriteString(ui.Wrap("Guests' games are not counted.", width) + "\n")
 	default:
-		st, err := s.env.Store.StatsFor(s.env.Player.ID, s.info.Key())
+		st, err := s.env.Store.StatsFor(s.env.Ctx(), s.env.Player.ID, s.info.Key())
 		if err == nil && st.Played > 0 {
 			b.WriteString(ui.Wrap(fmt.Sprintf("You have won %d of %d games (%d%%).", st.Won, st.Played, st.Won*100/st.Played), width) + "\n")
 		} else {

@@ -50,7 +50,7 @@ func (o *optionsScreen) Update(msg tea.Msg) tea.Cmd {
 		if o.opts[d.Key] {
 			v = games.On
 		}
-		if err := o.env.Store.PutSetting(o.env.Player.ID, ui.OptionKey(o.info, d.Key), v); err != nil {
+		if err := o.env.Store.PutSetting(o.env.Ctx(), o.env.Player.ID, ui.OptionKey(o.info, d.Key), v); err != nil {
 			o.msg = "Could not save that option right now."
 		} else {
 			o.msg = "Saved. It applies from your next deal."

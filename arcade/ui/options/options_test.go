@@ -1,6 +1,7 @@
 package options
 
 import (
+	"context"
 	"log/slog"
 	"testing"
 	"time"
@@ -10,16 +11,16 @@ import (
 
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
-	"sshuffle/store"
+	"sshuffle/store/badger"
 )
 
 // Toggling an option keeps it for the player; the next deal reads it.
 func TestToggleKeepsTheOption(t *testing.T) {
-	st, err := store.OpenInMemory()
+	st, err := badger.OpenInMemory()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	id := "SHA256:testkey"
-	_, err = st.CreateAccount(id, "tess")
+	_, err = st.CreateAccount(context.Background(), id, "tess")
 	require.NoError(t, err)
 	e := &ui.Env{Games: games.Default(), Store: st, Log: slog.New(slog.DiscardHandler), Now: time.Now,
 		Player: &ui.Player{ID: id, Name: "tess"}, Width: 80, Height: 24}
@@ -30,7 +31,7 @@ func TestToggleKeepsTheOption(t *testing.T) {
 	s.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	require.Contains(t, s.View(), "[ ] Send safe cards")
 	require.Contains(t, s.View(), "applies from your next deal")
-	v, err := st.Setting(id, "freecell.auto")
+	v, err := st.Setting(context.Background(), id, "freecell.auto")
 	require.NoError(t, err)
 	require.Equal(t, games.Off, v)
 	require.False(t, ui.LoadOptions(e, fc).On("auto"))

@@ -25,8 +25,8 @@ type boardScreen struct {
 func NewBoards(e *ui.Env, info games.Entry) ui.Screen {
 	b := &boardScreen{env: e, info: info}
 	var err1, err2 error
-	b.today, err1 = e.Store.Board(info.Key(), store.Day(e.Now()), 8)
-	b.all, err2 = e.Store.Board(info.Key(), "", 8)
+	b.today, err1 = e.Store.Board(e.Ctx(), info.Key(), store.Day(e.Now()), 8)
+	b.all, err2 = e.Store.Board(e.Ctx(), info.Key(), "", 8)
 	if err1 != nil || err2 != nil {
 		b.err = "The leaderboards are not available right now."
 	}
@@ -80,7 +80,7 @@ func (b *boardScreen) View() string {
 		sb.WriteString(b.rows("All time", b.all))
 	}
 	if !b.env.Player.Guest {
-		if st, err := b.env.Store.Streak(b.env.Player.ID, b.info.Key(), b.env.Now()); err == nil {
+		if st, err := b.env.Store.Streak(b.env.Ctx(), b.env.Player.ID, b.info.Key(), b.env.Now()); err == nil {
 			sb.WriteString(fmt.Sprintf("\nYour streak: %d day(s) in a row (best %d).\n", st.Current, st.Best))
 		}
 	}

@@ -26,7 +26,7 @@ func New(e *ui.Env) ui.Screen {
 		p.err = "Guests have no profile: connect with an SSH key to keep stats."
 		return p
 	}
-	st, err := e.Store.Stats(e.Player.ID)
+	st, err := e.Store.Stats(e.Ctx(), e.Player.ID)
 	if err != nil {
 		p.err = "Your stats could not be read right now."
 		e.Log.Error("stats", "error", err.Error())
@@ -68,7 +68,7 @@ func (p *profileScreen) View() string {
 				bt = format.Duration(st.BestTime)
 			}
 			streak := "-"
-			if sk, err := p.env.Store.Streak(p.env.Player.ID, g.Key(), p.env.Now()); err == nil && sk.Best > 0 {
+			if sk, err := p.env.Store.Streak(p.env.Ctx(), p.env.Player.ID, g.Key(), p.env.Now()); err == nil && sk.Best > 0 {
 				streak = fmt.Sprintf("%d/%d", sk.Current, sk.Best)
 			}
 			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", g.Title(), st.Played, st.Won, pct, best, bt, streak))

@@ -251,7 +251,7 @@ func TestWinnableDealsAreSolverWon(t *testing.T) {
 		require.Equal(t, engine.Solved, tripeaks.Solve(spec, 2_000_000).Outcome, "%v", spec)
 	}
 	// Off: a random deal, not marked winnable.
-	require.NoError(t, e.Store.PutSetting(e.Player.ID, "tripeaks.winnable", "off"))
+	require.NoError(t, e.Store.PutSetting(e.Ctx(), e.Player.ID, "tripeaks.winnable", "off"))
 	s, err := dealNew(e, info)
 	require.NoError(t, err)
 	require.False(t, s.g.Spec().Winnable)

@@ -565,11 +565,11 @@ func (s *gameScreen) record(won bool) error {
 		return nil
 	}
 	r := s.result(won)
-	if err := s.env.Store.RecordResult(r); err != nil {
+	if err := s.env.Store.RecordResult(s.env.Ctx(), r); err != nil {
 		s.env.Log.Error("recording result", "account", r.Account, "spec", r.Spec, "error", err.Error())
 		return err
 	}
-	if err := s.env.Store.DeleteSave(s.env.Player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.env.Store.DeleteSave(s.env.Ctx(), s.env.Player.ID, s.saveKey()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.env.Log.Warn("deleting save", "error", err.Error())
 	}
 	return nil
@@ -633,7 +633,7 @@ func (s *gameScreen) trySave() error {
 	}
 	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
-		err = s.env.Store.PutSave(s.env.Player.ID, s.saveKey(), data)
+		err = s.env.Store.PutSave(s.env.Ctx(), s.env.Player.ID, s.saveKey(), data)
 	}
 	if err != nil {
 		s.env.Log.Error("saving game", "account", s.env.Player.ID, "error", err.Error())

@@ -1,6 +1,7 @@
 package solitaire
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"sshuffle/games"
 	"sshuffle/games/klondike"
 	"sshuffle/store"
+	"sshuffle/store/badger"
 )
 
 type fakeClock struct{ t time.Time }
@@ -24,12 +26,12 @@ func (c *fakeClock) now() time.Time { return c.t }
 
 func testEnv(t testing.TB) (*ui.Env, *fakeClock) {
 	t.Helper()
-	st, err := store.OpenInMemory()
+	st, err := badger.OpenInMemory()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	clk := &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
 	id := "SHA256:testkey"
-	_, err = st.CreateAccount(id, "tess")
+	_, err = st.CreateAccount(context.Background(), id, "tess")
 	require.NoError(t, err)
 	return &ui.Env{
 		Games: games.Default(), Store: st, Log: slog.New(slog.DiscardHandler), Now: clk.now,
@@ -180,7 +182,7 @@ func TestKeyboardWinRecordsBeforeResult(t *testing.T) {
 	res, ok := sc.(*resultScreen)
 	require.True(t, ok, "a win shows the result screen, got %T", sc)
 	require.True(t, s.done, "and the game it leaves has nothing left to save")
-	st, err := e.Store.StatsFor(e.Player.ID, "klondike/draw1")
+	st, err := e.Store.StatsFor(e.Ctx(), e.Player.ID, "klondike/draw1")
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Won)
 	require.Equal(t, 95*time.Second, st.BestTime)
@@ -256,7 +258,7 @@ func TestUndoRestartNewAndSave(t *testing.T) {
 	require.NotSame(t, r, rs)
 	_, isGame := rs.(*gameScreen)
 	require.True(t, isGame, "a new deal of the same game, got %T", rs)
-	st, err := e.Store.StatsFor(e.Player.ID, info.Key())
+	st, err := e.Store.StatsFor(e.Ctx(), e.Player.ID, info.Key())
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Played)
 	require.Equal(t, 0, st.Won)
@@ -265,7 +267,7 @@ func TestUndoRestartNewAndSave(t *testing.T) {
 func TestCorruptSaveLosesNothingElse(t *testing.T) {
 	e, _ := testEnv(t)
 	info := klondikeInfo()
-	require.NoError(t, e.Store.PutSave(e.Player.ID, info.Key(), []byte("{not json")))
+	require.NoError(t, e.Store.PutSave(e.Ctx(), e.Player.ID, info.Key(), []byte("{not json")))
 	s, err := openGame(e, info)
 	require.NoError(t, err)
 	require.Equal(t, msgWarn, s.kind)
@@ -274,7 +276,7 @@ func TestCorruptSaveLosesNothingElse(t *testing.T) {
 
 	// A save whose moves don't replay is refused the same way.
 	bad := `{"v":1,"spec":"klondike/draw1/5","actions":[{"k":0,"f":99,"i":0,"t":3}],"elapsed":0}`
-	require.NoError(t, e.Store.PutSave(e.Player.ID, info.Key(), []byte(bad)))
+	require.NoError(t, e.Store.PutSave(e.Ctx(), e.Player.ID, info.Key(), []byte(bad)))
 	s, err = openGame(e, info)
 	require.NoError(t, err)
 	require.Contains(t, s.msg, "does not replay")
@@ -329,7 +331,7 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	}
 	require.Equal(t, 1, sc.(*gameScreen).g.Moves())
 	require.Equal(t, msgErr, sc.(*gameScreen).kind, "FreeCell deals stop at 1,000,000")
-	st, err := e.Store.StatsFor(e.Player.ID, "freecell")
+	st, err := e.Store.StatsFor(e.Ctx(), e.Player.ID, "freecell")
 	require.NoError(t, err)
 	require.Zero(t, st.Played)
 
@@ -339,7 +341,7 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	g = sc.(*gameScreen)
 	sc = press(rt, "o")
 	require.Equal(t, ui.Options, pageOf(t, sc))
-	require.NoError(t, e.Store.PutSetting(e.Player.ID, ui.OptionKey(info, "auto"), games.Off))
+	require.NoError(t, e.Store.PutSetting(e.Ctx(), e.Player.ID, ui.OptionKey(info, "auto"), games.Off))
 	sc = press(rt, "esc")
 	require.Same(t, g, sc)
 	require.True(t, g.opts.On("auto"), "the game in progress keeps its options")
@@ -425,7 +427,7 @@ func TestTodaysDealStreakAndBoards(t *testing.T) {
 	res, won := rt.Current().(*resultScreen)
 	require.True(t, won, "got %T", rt.Current())
 	require.True(t, res.r.Daily, "a daily result")
-	st, err := e.Store.Streak(e.Player.ID, info.Key(), clk.t)
+	st, err := e.Store.Streak(e.Ctx(), e.Player.ID, info.Key(), clk.t)
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Current)
 	// The profile and the boards show it (their package's own test).
@@ -435,9 +437,9 @@ func TestTodaysDealStreakAndBoards(t *testing.T) {
 	require.NoError(t, err)
 	c.do(engine.Action{Kind: engine.Draw})
 	c.leave()
-	_, err = e.Store.GetSave("SHA256:other", "tripeaks#daily")
+	_, err = e.Store.GetSave(e.Ctx(), "SHA256:other", "tripeaks#daily")
 	require.NoError(t, err)
-	_, err = e.Store.GetSave("SHA256:other", "tripeaks")
+	_, err = e.Store.GetSave(e.Ctx(), "SHA256:other", "tripeaks")
 	require.ErrorIs(t, err, store.ErrNotFound)
 	d, err := openDaily(&e2, info)
 	require.NoError(t, err)

@@ -32,7 +32,7 @@ func Open(e *ui.Env, r ui.Route) (ui.Screen, error) {
 // openGame resumes the player's saved game of this kind, or deals a new one.
 func openGame(e *ui.Env, info games.Entry) (*gameScreen, error) {
 	if !e.Player.Guest {
-		data, err := e.Store.GetSave(e.Player.ID, info.Key())
+		data, err := e.Store.GetSave(e.Ctx(), e.Player.ID, info.Key())
 		switch {
 		case err == nil:
 			g, sv, err := decodeSave(data, info.Game.New)
@@ -76,12 +76,12 @@ func dailySaveKey(key string) string { return key + "#daily" }
 
 // openDaily opens today's deal of a game, resuming the player's game of it.
 func openDaily(e *ui.Env, info games.Entry) (*gameScreen, error) {
-	spec, day, err := deals.Today(e.Store, e.Pools, info, e.Now())
+	spec, day, err := deals.Today(e.Ctx(), e.Store, e.Pools, info, e.Now())
 	if err != nil {
 		return nil, err
 	}
 	if !e.Player.Guest {
-		data, err := e.Store.GetSave(e.Player.ID, dailySaveKey(info.Key()))
+		data, err := e.Store.GetSave(e.Ctx(), e.Player.ID, dailySaveKey(info.Key()))
 		if err == nil {
 			if g, sv, err := decodeSave(data, info.Game.New); err == nil && g.Spec() == spec {
 				s := newGameScreen(e, info, g, sv.Options)

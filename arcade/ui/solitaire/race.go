@@ -77,7 +77,7 @@ func OpenRace(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		spec, ranked := r.Spec, false
 		switch {
 		case r.Daily:
-			spec, _, err = deals.Today(e.Store, e.Pools, r.Game, e.Now())
+			spec, _, err = deals.Today(e.Ctx(), e.Store, e.Pools, r.Game, e.Now())
 			ranked = true
 		case spec.Seed == 0:
 			spec = deals.Fresh(e.Pools, r.Game, ui.LoadOptions(e, r.Game))
@@ -402,7 +402,7 @@ func (s *raceScreen) invite(name string) {
 		s.setMsg(msgErr, err.Error())
 		return
 	}
-	acc, err := s.env.Store.AccountByName(store.NormalName(name))
+	acc, err := s.env.Store.AccountByName(s.env.Ctx(), store.NormalName(name))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		s.setMsg(msgErr, fmt.Sprintf("Nobody here is called %s.", name))
@@ -452,12 +452,12 @@ func GhostRuns(e *ui.Env, spec engine.Spec) ([]hub.Run, error) {
 		seen[r.Account] = true
 		found = append(found, r)
 	}
-	ids, err := e.Store.Following(e.Player.ID)
+	ids, err := e.Store.Following(e.Ctx(), e.Player.ID)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
-		rs, err := e.Store.Results(id, 200)
+		rs, err := e.Store.Results(e.Ctx(), id, 200)
 		if err != nil {
 			return nil, err
 		}
@@ -473,7 +473,7 @@ func GhostRuns(e *ui.Env, spec engine.Spec) ([]hub.Run, error) {
 	}
 	friends := len(found)
 	if day := store.Day(e.Now()); true {
-		rows, err := e.Store.Board(spec.Key(), day, 20)
+		rows, err := e.Store.Board(e.Ctx(), spec.Key(), day, 20)
 		if err == nil {
 			for _, r := range rows {
 				add(r)

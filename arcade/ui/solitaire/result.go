@@ -25,7 +25,7 @@ type resultScreen struct {
 func NewResult(e *ui.Env, rt ui.Route) ui.Screen {
 	rs := &resultScreen{env: e, info: rt.Game, r: rt.Result, err: rt.Err}
 	if !e.Player.Guest && rt.Err == nil {
-		rs.best, _ = e.Store.StatsFor(e.Player.ID, rt.Game.Key())
+		rs.best, _ = e.Store.StatsFor(e.Ctx(), e.Player.ID, rt.Game.Key())
 	}
 	return rs
 }

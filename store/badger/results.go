@@ -1,7 +1,8 @@
-package store
+package badger
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,62 +10,13 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"sshuffle/store"
 )
-
-// Result is one finished game.
-type Result struct {
-	Account  string        // account id
-	Name     string        // the player's name when it was played (Board shows the current one)
-	Spec     string        // engine.Spec.String()
-	Key      string        // engine.Spec.Key(): "game/variant"
-	Won      bool          //
-	Score    int           // points (may be negative in TriPeaks)
-	Moves    int           //
-	Elapsed  time.Duration //
-	Finished time.Time     //
-	Daily    bool          // this was the key's deal of the day
-	Day      string        // "2026-11-30" (UTC) when Daily; the day of Finished if left empty
-	// ByPoints: the game's boards rank by points after won/lost. The
-	// store knows records, not games: the caller says so from the game
-	// registry, and it is kept on the record.
-	ByPoints bool `json:",omitempty"`
-	// Total is the number of cards Home counts to in Timeline.
-	Total int `json:",omitempty"`
-	// Timeline is the game's progress move by move, at the time of each,
-	// so a later race can replay this run as a ghost at its real pace.
-	Timeline []Step `json:",omitempty"`
-}
-
-// Step is one point of a result's timeline.
-type Step struct {
-	At    time.Duration `json:"t"`
-	Home  int           `json:"h"` // cards home or cleared
-	Moves int           `json:"m"`
-}
-
-// MaxTimeline bounds the steps kept with a result.
-const MaxTimeline = 4096
-
-// Stats are one account's totals for one key.
-type Stats struct {
-	Played    int
-	Won       int
-	BestScore int           // highest score of any game played (meaningful when Played > 0)
-	BestTime  time.Duration // fastest won game; 0 until one is won
-	TotalTime time.Duration // sum of Elapsed over all games
-	Last      time.Time     // Finished of the latest game
-}
-
-// Streak counts consecutive UTC days on which the player won a key's daily deal.
-type Streak struct {
-	Current int
-	Best    int
-	LastDay string // last day whose daily deal was won, "" if none
-}
 
 // rankKey is 33 bytes that sort in board order: won first, then higher
 // points (if the result ranks by points), less time, fewer moves, earlier finish.
-func rankKey(r Result) []byte {
+func rankKey(r store.Result) []byte {
 	b := make([]byte, 33)
 	if !r.Won {
 		b[0] = 1
@@ -82,7 +34,7 @@ func rankKey(r Result) []byte {
 // timeKey orders times as unsigned big-endian integers.
 func timeKey(t time.Time) uint64 { return uint64(t.UnixNano()) ^ (1 << 63) }
 
-func (r *Result) check() error {
+func check(r *store.Result) error {
 	if err := checkID(r.Account); err != nil {
 		return err
 	}
@@ -93,32 +45,32 @@ func (r *Result) check() error {
 		return err
 	}
 	if len(r.Name) > 64 {
-		return fmt.Errorf("%w: player name longer than 64 bytes", ErrInvalid)
+		return fmt.Errorf("%w: player name longer than 64 bytes", store.ErrInvalid)
 	}
 	if r.Elapsed < 0 || r.Moves < 0 {
-		return fmt.Errorf("%w: negative time or moves", ErrInvalid)
+		return fmt.Errorf("%w: negative time or moves", store.ErrInvalid)
 	}
-	if len(r.Timeline) > MaxTimeline {
-		return fmt.Errorf("%w: a timeline of %d steps (at most %d)", ErrInvalid, len(r.Timeline), MaxTimeline)
+	if len(r.Timeline) > store.MaxTimeline {
+		return fmt.Errorf("%w: a timeline of %d steps (at most %d)", store.ErrInvalid, len(r.Timeline), store.MaxTimeline)
 	}
 	if r.Finished.IsZero() {
-		return fmt.Errorf("%w: result without a Finished time", ErrInvalid)
+		return fmt.Errorf("%w: result without a Finished time", store.ErrInvalid)
 	}
 	if r.Daily {
 		if r.Day == "" {
-			r.Day = Day(r.Finished)
+			r.Day = store.Day(r.Finished)
 		}
 		if err := checkDay(r.Day); err != nil {
 			return err
 		}
 	} else if r.Day != "" {
-		return fmt.Errorf("%w: Day %q on a result that is not Daily", ErrInvalid, r.Day)
+		return fmt.Errorf("%w: Day %q on a result that is not Daily", store.ErrInvalid, r.Day)
 	}
 	r.Finished = r.Finished.UTC()
 	return nil
 }
 
-func resultKey(r Result) []byte {
+func resultKey(r store.Result) []byte {
 	var when [8]byte
 	binary.BigEndian.PutUint64(when[:], timeKey(r.Finished))
 	k := prefix(kResult, r.Account)
@@ -131,8 +83,8 @@ func resultKey(r Result) []byte {
 // its entries on the all-time board and (for a daily deal) the day's board.
 // It returns after the commit is synced to disk. Recording the same result
 // (same account, Finished and Spec) again is a no-op.
-func (s *Store) RecordResult(r Result) error {
-	if err := r.check(); err != nil {
+func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
+	if err := check(&r); err != nil {
 		return err
 	}
 	val, err := jsonBytes(r)
@@ -140,7 +92,7 @@ func (s *Store) RecordResult(r Result) error {
 		return err
 	}
 	rk := resultKey(r)
-	return s.update(func(txn *badger.Txn) error {
+	return s.update(ctx, func(txn *badger.Txn) error {
 		_, err := txn.Get(rk)
 		if err == nil {
 			return nil // already recorded
@@ -169,10 +121,10 @@ func (s *Store) RecordResult(r Result) error {
 	})
 }
 
-func addStats(txn *badger.Txn, r Result) error {
+func addStats(txn *badger.Txn, r store.Result) error {
 	k := dbKey(kStats, r.Account, r.Key)
 	what := "stats " + r.Key + " of " + r.Account
-	var st Stats
+	var st store.Stats
 	if err := getJSONOrZero(txn, k, what, &st); err != nil {
 		return err
 	}
@@ -196,10 +148,10 @@ func addStats(txn *badger.Txn, r Result) error {
 // addStreak counts a won daily deal. A win for the day already counted, or
 // for an earlier day, leaves the streak alone; the day after the last counts
 // one more; any later day starts again at 1.
-func addStreak(txn *badger.Txn, r Result) error {
+func addStreak(txn *badger.Txn, r store.Result) error {
 	k := dbKey(kStreak, r.Account, r.Key)
 	what := "streak " + r.Key + " of " + r.Account
-	var st Streak
+	var st store.Streak
 	if err := getJSONOrZero(txn, k, what, &st); err != nil {
 		return err
 	}
@@ -209,7 +161,7 @@ func addStreak(txn *badger.Txn, r Result) error {
 		st.Current = 1
 	case r.Day <= st.LastDay:
 		return nil
-	case Day(day.AddDate(0, 0, -1)) == st.LastDay:
+	case store.Day(day.AddDate(0, 0, -1)) == st.LastDay:
 		st.Current++
 	default:
 		st.Current = 1
@@ -220,14 +172,14 @@ func addStreak(txn *badger.Txn, r Result) error {
 }
 
 // putBoard keeps r on the board (key, day) if it beats the account's entry.
-func putBoard(txn *badger.Txn, r Result, day string, val []byte) error {
+func putBoard(txn *badger.Txn, r store.Result, day string, val []byte) error {
 	ek := dbKey(kEntry, r.Key, day, r.Account)
 	rank := rankKey(r)
 	old, err := getBytes(txn, ek, "board entry "+r.Key+" "+day+" of "+r.Account)
 	switch {
 	case err == nil:
 		if len(old) != len(rank) {
-			return fmt.Errorf("%w: board entry %s %s of %s: %d bytes", ErrCorrupt, r.Key, day, r.Account, len(old))
+			return fmt.Errorf("%w: board entry %s %s of %s: %d bytes", store.ErrCorrupt, r.Key, day, r.Account, len(old))
 		}
 		if bytes.Compare(rank, old) >= 0 {
 			return nil // the old entry is as good or better
@@ -235,7 +187,7 @@ func putBoard(txn *badger.Txn, r Result, day string, val []byte) error {
 		if err := txn.Delete(boardKey(r.Key, day, old, r.Account)); err != nil {
 			return fmt.Errorf("store: drop board entry: %w", err)
 		}
-	case !errors.Is(err, ErrNotFound):
+	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
 	if err := txn.Set(ek, rank); err != nil {
@@ -253,7 +205,7 @@ func boardKey(key, day string, rank []byte, account string) []byte {
 	return append(k, account...)
 }
 
-func jsonBytes(r Result) ([]byte, error) {
+func jsonBytes(r store.Result) ([]byte, error) {
 	b, err := jsonMarshal(r)
 	if err != nil {
 		return nil, fmt.Errorf("store: encode result: %w", err)
@@ -262,18 +214,18 @@ func jsonBytes(r Result) ([]byte, error) {
 }
 
 // Stats returns the account's stats for every key it has played.
-func (s *Store) Stats(account string) (map[string]Stats, error) {
+func (s *Store) Stats(ctx context.Context, account string) (map[string]store.Stats, error) {
 	if err := checkID(account); err != nil {
 		return nil, err
 	}
-	out := map[string]Stats{}
-	err := s.view(func(txn *badger.Txn) error {
+	out := map[string]store.Stats{}
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		p := prefix(kStats, account)
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, PrefetchValues: true, PrefetchSize: 16})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := string(it.Item().Key()[len(p):])
-			var st Stats
+			var st store.Stats
 			if err := it.Item().Value(func(v []byte) error {
 				return decode(v, "stats "+k+" of "+account, &st)
 			}); err != nil {
@@ -289,16 +241,16 @@ func (s *Store) Stats(account string) (map[string]Stats, error) {
 	return out, nil
 }
 
-// StatsFor returns the account's stats for key; zero Stats if never played.
-func (s *Store) StatsFor(account, key string) (Stats, error) {
+// StatsFor returns the account's stats for key; zero store.Stats if never played.
+func (s *Store) StatsFor(ctx context.Context, account, key string) (store.Stats, error) {
 	if err := checkID(account); err != nil {
-		return Stats{}, err
+		return store.Stats{}, err
 	}
 	if err := checkKey(key); err != nil {
-		return Stats{}, err
+		return store.Stats{}, err
 	}
-	var st Stats
-	err := s.view(func(txn *badger.Txn) error {
+	var st store.Stats
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		return getJSONOrZero(txn, dbKey(kStats, account, key), "stats "+key+" of "+account, &st)
 	})
 	return st, err
@@ -306,21 +258,21 @@ func (s *Store) StatsFor(account, key string) (Stats, error) {
 
 // Streak returns the account's daily streak for key as of today's UTC day:
 // Current is 0 when the last daily win is older than yesterday.
-func (s *Store) Streak(account, key string, today time.Time) (Streak, error) {
+func (s *Store) Streak(ctx context.Context, account, key string, today time.Time) (store.Streak, error) {
 	if err := checkID(account); err != nil {
-		return Streak{}, err
+		return store.Streak{}, err
 	}
 	if err := checkKey(key); err != nil {
-		return Streak{}, err
+		return store.Streak{}, err
 	}
-	var st Streak
-	err := s.view(func(txn *badger.Txn) error {
+	var st store.Streak
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		return getJSONOrZero(txn, dbKey(kStreak, account, key), "streak "+key+" of "+account, &st)
 	})
 	if err != nil {
-		return Streak{}, err
+		return store.Streak{}, err
 	}
-	if st.LastDay != Day(today) && st.LastDay != Day(today.UTC().AddDate(0, 0, -1)) {
+	if st.LastDay != store.Day(today) && st.LastDay != store.Day(today.UTC().AddDate(0, 0, -1)) {
 		st.Current = 0
 	}
 	return st, nil
@@ -329,7 +281,7 @@ func (s *Store) Streak(account, key string, today time.Time) (Streak, error) {
 // Board returns up to n results of the board for key, best first: the
 // all-time board when day is "", else the board of that day's daily deal.
 // One entry per account (its best); Name is the account's current name.
-func (s *Store) Board(key, day string, n int) ([]Result, error) {
+func (s *Store) Board(ctx context.Context, key, day string, n int) ([]store.Result, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
@@ -338,12 +290,12 @@ func (s *Store) Board(key, day string, n int) ([]Result, error) {
 			return nil, err
 		}
 	}
-	n = min(max(n, 0), maxBoard)
-	out := []Result{}
+	n = min(max(n, 0), store.MaxBoard)
+	out := []store.Result{}
 	if n == 0 {
 		return out, nil
 	}
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
 		out, err = scanResults(txn, prefix(kBoard, key, day), false, n, func(k []byte) string {
 			return fmt.Sprintf("board %s %q entry %x", key, day, k)
@@ -352,7 +304,7 @@ func (s *Store) Board(key, day string, n int) ([]Result, error) {
 			return err
 		}
 		for i := range out {
-			var a Account
+			var a store.Account
 			if getJSON(txn, dbKey(kAccount, out[i].Account), "", &a) == nil && a.Name != "" {
 				out[i].Name = a.Name
 			}
@@ -366,24 +318,24 @@ func (s *Store) Board(key, day string, n int) ([]Result, error) {
 }
 
 // Rank returns the account's place on a board (1 is first) and its entry,
-// or ErrNotFound if it has none. It walks the board up to the entry.
-func (s *Store) Rank(account, key, day string) (int, Result, error) {
+// or store.ErrNotFound if it has none. It walks the board up to the entry.
+func (s *Store) Rank(ctx context.Context, account, key, day string) (int, store.Result, error) {
 	if err := checkID(account); err != nil {
-		return 0, Result{}, err
+		return 0, store.Result{}, err
 	}
 	if err := checkKey(key); err != nil {
-		return 0, Result{}, err
+		return 0, store.Result{}, err
 	}
 	if day != "" {
 		if err := checkDay(day); err != nil {
-			return 0, Result{}, err
+			return 0, store.Result{}, err
 		}
 	}
 	var (
 		place int
-		r     Result
+		r     store.Result
 	)
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		what := "board entry " + key + " " + day + " of " + account
 		rank, err := getBytes(txn, dbKey(kEntry, key, day, account), what)
 		if err != nil {
@@ -402,25 +354,25 @@ func (s *Store) Rank(account, key, day string) (int, Result, error) {
 				return nil
 			}
 		}
-		return fmt.Errorf("%w: %s not on its board", ErrCorrupt, what)
+		return fmt.Errorf("%w: %s not on its board", store.ErrCorrupt, what)
 	})
 	if err != nil {
-		return 0, Result{}, err
+		return 0, store.Result{}, err
 	}
 	return place, r, nil
 }
 
 // Results returns up to n of the account's results, newest first.
-func (s *Store) Results(account string, n int) ([]Result, error) {
+func (s *Store) Results(ctx context.Context, account string, n int) ([]store.Result, error) {
 	if err := checkID(account); err != nil {
 		return nil, err
 	}
-	n = min(max(n, 0), maxBoard)
-	out := []Result{}
+	n = min(max(n, 0), store.MaxBoard)
+	out := []store.Result{}
 	if n == 0 {
 		return out, nil
 	}
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
 		out, err = scanResults(txn, prefix(kResult, account), true, n, func(k []byte) string {
 			return fmt.Sprintf("result %x of %s", k, account)
@@ -436,8 +388,8 @@ func (s *Store) Results(account string, n int) ([]Result, error) {
 // scanResults reads up to n results under prefix p in key order, or
 // backwards from the end when reverse is set. what names an entry (by its
 // key after p) in the message a damaged one gets.
-func scanResults(txn *badger.Txn, p []byte, reverse bool, n int, what func(key []byte) string) ([]Result, error) {
-	out := []Result{}
+func scanResults(txn *badger.Txn, p []byte, reverse bool, n int, what func(key []byte) string) ([]store.Result, error) {
+	out := []store.Result{}
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: p, Reverse: reverse, PrefetchValues: true, PrefetchSize: min(n, 100)})
 	defer it.Close()
 	if reverse {
@@ -448,7 +400,7 @@ func scanResults(txn *badger.Txn, p []byte, reverse bool, n int, what func(key [
 		it.Rewind()
 	}
 	for ; it.Valid() && len(out) < n; it.Next() {
-		var r Result
+		var r store.Result
 		if err := it.Item().Value(func(v []byte) error {
 			return decode(v, what(it.Item().Key()[len(p):]), &r)
 		}); err != nil {

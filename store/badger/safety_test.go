@@ -1,7 +1,8 @@
-package store
+package badger
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/stretchr/testify/require"
+
+	"sshuffle/store"
 )
 
 // Tests of a damaged or replaced store directory (issue 10, items 8-10).
@@ -40,9 +43,9 @@ func fill(t *testing.T, s *Store, from, n int) {
 	t.Helper()
 	for i := from; i < from+n; i++ {
 		id := fmt.Sprintf("SHA256:acct%03d", i)
-		_, err := s.CreateAccount(id, fmt.Sprintf("p%03d", i))
+		_, err := s.CreateAccount(context.Background(), id, fmt.Sprintf("p%03d", i))
 		require.NoError(t, err)
-		require.NoError(t, s.RecordResult(Result{Account: id, Name: fmt.Sprintf("p%03d", i), Spec: "freecell 1",
+		require.NoError(t, s.RecordResult(context.Background(), store.Result{Account: id, Name: fmt.Sprintf("p%03d", i), Spec: "freecell 1",
 			Key: "freecell", Won: true, Moves: 90 + i, Elapsed: time.Minute, Finished: t0}))
 	}
 }
@@ -69,7 +72,7 @@ func TestFreshStoreWritesMarkers(t *testing.T) {
 	s, err = Open(dir, nil)
 	require.NoError(t, err, "the store sshuffle wrote last opens")
 	require.Equal(t, m.ID, s.id)
-	_, err = s.Account("SHA256:acct002")
+	_, err = s.Account(context.Background(), "SHA256:acct002")
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 }
@@ -264,17 +267,17 @@ func TestFreeSpaceFloor(t *testing.T) {
 	mu.Lock()
 	free = 1 << 20
 	mu.Unlock()
-	err = s.RecordResult(Result{Account: "SHA256:acct000", Spec: "freecell 2", Key: "freecell", Finished: t0})
+	err = s.RecordResult(context.Background(), store.Result{Account: "SHA256:acct000", Spec: "freecell 2", Key: "freecell", Finished: t0})
 	require.ErrorIs(t, err, ErrNoSpace)
 	require.ErrorIs(t, s.Health(), ErrNoSpace)
-	rs, err := s.Results("SHA256:acct000", 10)
+	rs, err := s.Results(context.Background(), "SHA256:acct000", 10)
 	require.NoError(t, err)
 	require.Len(t, rs, 1, "reads go on; the acknowledged result is there")
 
 	mu.Lock()
 	free = 1 << 30
 	mu.Unlock()
-	require.NoError(t, s.RecordResult(Result{Account: "SHA256:acct000", Spec: "freecell 2", Key: "freecell", Finished: t0}))
+	require.NoError(t, s.RecordResult(context.Background(), store.Result{Account: "SHA256:acct000", Spec: "freecell 2", Key: "freecell", Finished: t0}))
 }
 
 // Item 10: a backup taken while the store serves, restored into a new
@@ -297,19 +300,19 @@ func TestBackupAndRestore(t *testing.T) {
 	require.NotEqual(t, s.id, r.id, "a restored store is a store of its own")
 	for i := range 40 {
 		id := fmt.Sprintf("SHA256:acct%03d", i)
-		a, err := r.Account(id)
+		a, err := r.Account(context.Background(), id)
 		require.NoError(t, err)
 		require.Equal(t, fmt.Sprintf("p%03d", i), a.Name)
-		rs, err := r.Results(id, 10)
+		rs, err := r.Results(context.Background(), id, 10)
 		require.NoError(t, err)
 		require.Len(t, rs, 1)
 		require.Equal(t, 90+i, rs[0].Moves)
 	}
-	_, err = r.Account("SHA256:acct040")
-	require.ErrorIs(t, err, ErrNotFound, "written after the backup")
+	_, err = r.Account(context.Background(), "SHA256:acct040")
+	require.ErrorIs(t, err, store.ErrNotFound, "written after the backup")
 
 	err = Restore(dir, strings.NewReader(""), Options{})
-	require.ErrorIs(t, err, ErrInvalid)
+	require.ErrorIs(t, err, store.ErrInvalid)
 	require.Contains(t, err.Error(), "not empty")
 	_ = io.Discard
 }

@@ -1,18 +1,21 @@
-package store
+package badger
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"sshuffle/store"
 )
 
 // Daily returns the deal spec kept for key on day ("2026-11-30"), choosing it
 // with choose the first time and keeping it. Concurrent first callers get the
 // same answer; choose runs once per key and day in this process (again only
 // if it failed).
-func (s *Store) Daily(key, day string, choose func() (string, error)) (string, error) {
+func (s *Store) Daily(ctx context.Context, key, day string, choose func() (string, error)) (string, error) {
 	if err := checkKey(key); err != nil {
 		return "", err
 	}
@@ -20,27 +23,27 @@ func (s *Store) Daily(key, day string, choose func() (string, error)) (string, e
 		return "", err
 	}
 	if choose == nil {
-		return "", fmt.Errorf("%w: nil choose", ErrInvalid)
+		return "", fmt.Errorf("%w: nil choose", store.ErrInvalid)
 	}
 	k := dbKey(kDaily, key, day)
 	what := "daily deal " + key + " " + day
 	read := func() (string, error) {
 		var spec string
-		err := s.view(func(txn *badger.Txn) error {
+		err := s.view(ctx, func(txn *badger.Txn) error {
 			v, err := getBytes(txn, k, what)
 			spec = string(v)
 			return err
 		})
 		return spec, err
 	}
-	if spec, err := read(); !errors.Is(err, ErrNotFound) {
+	if spec, err := read(); !errors.Is(err, store.ErrNotFound) {
 		return spec, err
 	}
 
 	// One chooser per key and day at a time in this process.
 	unlock := s.lockDaily(string(k))
 	defer unlock()
-	if spec, err := read(); !errors.Is(err, ErrNotFound) {
+	if spec, err := read(); !errors.Is(err, store.ErrNotFound) {
 		return spec, err
 	}
 	chosen, err := choose()
@@ -51,13 +54,13 @@ func (s *Store) Daily(key, day string, choose func() (string, error)) (string, e
 		return "", fmt.Errorf("store: choose %s: %w", what, err)
 	}
 	var spec string
-	err = s.update(func(txn *badger.Txn) error {
+	err = s.update(ctx, func(txn *badger.Txn) error {
 		v, err := getBytes(txn, k, what)
 		if err == nil {
 			spec = string(v) // someone else was first
 			return nil
 		}
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		spec = chosen
@@ -95,24 +98,24 @@ func (s *Store) lockDaily(k string) (unlock func()) {
 }
 
 // PutSave keeps data as the account's save for key, replacing any earlier one.
-func (s *Store) PutSave(account, key string, data []byte) error {
+func (s *Store) PutSave(ctx context.Context, account, key string, data []byte) error {
 	if err := checkID(account); err != nil {
 		return err
 	}
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	if len(data) > MaxSaveLen {
-		return fmt.Errorf("%w: save of %d bytes (max %d)", ErrInvalid, len(data), MaxSaveLen)
+	if len(data) > store.MaxSaveLen {
+		return fmt.Errorf("%w: save of %d bytes (max %d)", store.ErrInvalid, len(data), store.MaxSaveLen)
 	}
 	b := append([]byte(nil), data...)
-	return s.update(func(txn *badger.Txn) error {
+	return s.update(ctx, func(txn *badger.Txn) error {
 		return txn.Set(dbKey(kSave, account, key), b)
 	})
 }
 
-// GetSave returns the account's save for key, or ErrNotFound.
-func (s *Store) GetSave(account, key string) ([]byte, error) {
+// GetSave returns the account's save for key, or store.ErrNotFound.
+func (s *Store) GetSave(ctx context.Context, account, key string) ([]byte, error) {
 	if err := checkID(account); err != nil {
 		return nil, err
 	}
@@ -120,7 +123,7 @@ func (s *Store) GetSave(account, key string) ([]byte, error) {
 		return nil, err
 	}
 	var data []byte
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
 		data, err = getBytes(txn, dbKey(kSave, account, key), "save "+key+" of "+account)
 		return err
@@ -129,25 +132,25 @@ func (s *Store) GetSave(account, key string) ([]byte, error) {
 }
 
 // DeleteSave removes the account's save for key; a missing save is not an error.
-func (s *Store) DeleteSave(account, key string) error {
+func (s *Store) DeleteSave(ctx context.Context, account, key string) error {
 	if err := checkID(account); err != nil {
 		return err
 	}
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	return s.update(func(txn *badger.Txn) error {
+	return s.update(ctx, func(txn *badger.Txn) error {
 		return txn.Delete(dbKey(kSave, account, key))
 	})
 }
 
 // Saves lists the keys the account has a save for.
-func (s *Store) Saves(account string) ([]string, error) {
+func (s *Store) Saves(ctx context.Context, account string) ([]string, error) {
 	if err := checkID(account); err != nil {
 		return nil, err
 	}
 	var keys []string
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		p := prefix(kSave, account)
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
 		defer it.Close()
@@ -160,31 +163,31 @@ func (s *Store) Saves(account string) ([]string, error) {
 }
 
 // PutSetting stores one named setting of the account.
-func (s *Store) PutSetting(account, name, value string) error {
+func (s *Store) PutSetting(ctx context.Context, account, name, value string) error {
 	if err := checkID(account); err != nil {
 		return err
 	}
-	if err := checkField("setting name", name, MaxSettingLen); err != nil {
+	if err := checkField("setting name", name, store.MaxSettingLen); err != nil {
 		return err
 	}
-	if len(value) > MaxSettingLen {
-		return fmt.Errorf("%w: setting %s longer than %d bytes", ErrInvalid, name, MaxSettingLen)
+	if len(value) > store.MaxSettingLen {
+		return fmt.Errorf("%w: setting %s longer than %d bytes", store.ErrInvalid, name, store.MaxSettingLen)
 	}
-	return s.update(func(txn *badger.Txn) error {
+	return s.update(ctx, func(txn *badger.Txn) error {
 		return txn.Set(dbKey(kSetting, account, name), []byte(value))
 	})
 }
 
-// Setting returns one named setting of the account, or ErrNotFound.
-func (s *Store) Setting(account, name string) (string, error) {
+// Setting returns one named setting of the account, or store.ErrNotFound.
+func (s *Store) Setting(ctx context.Context, account, name string) (string, error) {
 	if err := checkID(account); err != nil {
 		return "", err
 	}
-	if err := checkField("setting name", name, MaxSettingLen); err != nil {
+	if err := checkField("setting name", name, store.MaxSettingLen); err != nil {
 		return "", err
 	}
 	var v []byte
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
 		v, err = getBytes(txn, dbKey(kSetting, account, name), "setting "+name+" of "+account)
 		return err
@@ -193,12 +196,12 @@ func (s *Store) Setting(account, name string) (string, error) {
 }
 
 // Settings returns all settings of the account.
-func (s *Store) Settings(account string) (map[string]string, error) {
+func (s *Store) Settings(ctx context.Context, account string) (map[string]string, error) {
 	if err := checkID(account); err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		p := prefix(kSetting, account)
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, PrefetchValues: true, PrefetchSize: 16})
 		defer it.Close()

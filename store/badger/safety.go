@@ -1,4 +1,4 @@
-package store
+package badger
 
 import (
 	"crypto/rand"
@@ -19,6 +19,8 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dgraph-io/badger/v4/table"
 	"github.com/dgraph-io/ristretto/v2/z"
+
+	"sshuffle/store"
 )
 
 // Errors of opening a store that is not safe to run on. Each message says
@@ -356,7 +358,7 @@ func (s *Store) Health() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	return s.checkSpace()
 }
@@ -376,7 +378,7 @@ func (s *Store) Backup(w io.Writer) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	_, err := s.db.Backup(w, 0)
 	if err != nil {
@@ -390,10 +392,10 @@ func (s *Store) Backup(w io.Writer) error {
 // store of its own: it gets fresh markers.
 func Restore(dir string, r io.Reader, o Options) error {
 	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
-		return fmt.Errorf("%w: %s is not empty; restore only into a new directory", ErrInvalid, dir)
+		return fmt.Errorf("%w: %s is not empty; restore only into a new directory", store.ErrInvalid, dir)
 	}
 	if m, _ := readMarkerFile(markerPath(dir)); m != nil {
-		return fmt.Errorf("%w: %s exists (store %s was there); move it aside to restore here", ErrInvalid, markerPath(dir), m.ID)
+		return fmt.Errorf("%w: %s exists (store %s was there); move it aside to restore here", store.ErrInvalid, markerPath(dir), m.ID)
 	}
 	s, err := OpenWith(dir, o)
 	if err != nil {

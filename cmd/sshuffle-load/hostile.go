@@ -1,0 +1,211 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// hostile is one client that loops through what issue 10 found a client
+// could do to the server: a huge window, floods of env requests and
+// channels, connections that hold a slot, a resize before the shell, a
+// 100 KB command, and a hint flood on FreeCell deal 11982. It dials from
+// its own loopback address, so the per-address caps apply to it alone.
+type hostile struct {
+	addr  string
+	local net.IP
+	stats map[string]*atomic.Int64
+}
+
+func newHostile(addr string, local net.IP) *hostile {
+	h := &hostile{addr: addr, local: local, stats: map[string]*atomic.Int64{}}
+	for _, k := range hostileItems {
+		h.stats[k] = &atomic.Int64{}
+	}
+	return h
+}
+
+var hostileItems = []string{"1-huge-window", "2-env-flood", "3-channel-flood", "4-idle-conns", "5-early-resize", "6-long-command", "7-hint-flood"}
+
+func (h *hostile) dial() (*gossh.Client, error) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		return nil, err
+	}
+	return dialFrom(h.addr, h.local, "hostile", signer)
+}
+
+// dialFrom connects from a chosen loopback source address.
+func dialFrom(addr string, local net.IP, user string, signer gossh.Signer) (*gossh.Client, error) {
+	d := net.Dialer{Timeout: 20 * time.Second}
+	if local != nil {
+		d.LocalAddr = &net.TCPAddr{IP: local}
+	}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &gossh.ClientConfig{User: user, Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 20 * time.Second}
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	c, chans, reqs, err := gossh.NewClientConn(conn, addr, cfg)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	_ = conn.SetDeadline(time.Time{})
+	return gossh.NewClient(c, chans, reqs), nil
+}
+
+// run loops until stopAt; each item's count of completed tries is kept.
+func (h *hostile) run(stopAt time.Time) {
+	var idle []*gossh.Client
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
+	for time.Now().Before(stopAt) {
+		for _, item := range hostileItems {
+			if !time.Now().Before(stopAt) {
+				return
+			}
+			var err error
+			switch item {
+			case "1-huge-window":
+				err = h.shell(func(s *gossh.Session) error { return s.RequestPty("xterm", 65535, 65535, nil) }, nil)
+			case "2-env-flood":
+				err = h.shell(func(s *gossh.Session) error {
+					big := strings.Repeat("x", 200<<10)
+					for i := range 200 {
+						_ = s.Setenv(fmt.Sprintf("LC_%d", i), big)
+					}
+					return s.RequestPty("xterm", 24, 80, nil)
+				}, nil)
+			case "3-channel-flood":
+				err = h.channels()
+			case "4-idle-conns":
+				// Hold a few logged-in connections open with no session;
+				// the server closes them at its start deadline.
+				for range 3 {
+					if c, derr := h.dial(); derr == nil {
+						idle = append(idle, c)
+					}
+				}
+				if len(idle) > 12 {
+					for _, c := range idle[:len(idle)-12] {
+						c.Close()
+					}
+					idle = idle[len(idle)-12:]
+				}
+			case "5-early-resize":
+				err = h.shell(func(s *gossh.Session) error {
+					if err := s.RequestPty("xterm", 24, 80, nil); err != nil {
+						return err
+					}
+					return s.WindowChange(40, 120)
+				}, nil)
+			case "6-long-command":
+				err = h.exec(strings.Repeat("'a b' ", 100<<10/6))
+			case "7-hint-flood":
+				err = h.shell(func(s *gossh.Session) error { return s.RequestPty("xterm-256color", 24, 80, nil) },
+					func(in io.Writer) {
+						_, _ = io.WriteString(in, "3")
+						time.Sleep(300 * time.Millisecond)
+						_, _ = io.WriteString(in, "#11982\r")
+						time.Sleep(300 * time.Millisecond)
+						for range 60 {
+							_, _ = io.WriteString(in, "t")
+							time.Sleep(20 * time.Millisecond)
+						}
+					})
+			}
+			if err == nil {
+				h.stats[item].Add(1)
+			}
+		}
+	}
+}
+
+// shell opens a session, applies setup, starts the shell (with a 15 s
+// limit: a hang here is what item 5 was), runs act, and closes it.
+func (h *hostile) shell(setup func(*gossh.Session) error, act func(io.Writer)) error {
+	c, err := h.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	s, err := c.NewSession()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := setup(s); err != nil {
+		return err
+	}
+	in, _ := s.StdinPipe()
+	out, _ := s.StdoutPipe()
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	started := make(chan error, 1)
+	go func() { started <- s.Shell() }()
+	select {
+	case err := <-started:
+		if err != nil {
+			return err
+		}
+	case <-time.After(15 * time.Second):
+		return fmt.Errorf("shell not answered in 15 s")
+	}
+	if act != nil {
+		act(in)
+	}
+	time.Sleep(200 * time.Millisecond)
+	return nil
+}
+
+func (h *hostile) channels() error {
+	c, err := h.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	for range 100 {
+		ch, _, err := c.OpenChannel("session", nil)
+		if err != nil {
+			continue // refused past the cap, as it should be
+		}
+		go func() { _, _ = ch.Write(make([]byte, 1<<20)) }()
+	}
+	return nil
+}
+
+func (h *hostile) exec(cmd string) error {
+	c, err := h.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	s, err := c.NewSession()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_ = s.Run(cmd) // refused with exit 1
+	return nil
+}
+
+func (h *hostile) report() string {
+	var b strings.Builder
+	for _, k := range hostileItems {
+		fmt.Fprintf(&b, " %s=%d", k, h.stats[k].Load())
+	}
+	return strings.TrimSpace(b.String())
+}
