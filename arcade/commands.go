@@ -47,5 +47,6 @@ func (s *Server) commandMiddleware() wish.Middleware {
 func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 	return command.Run(command.Request{
 		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Health: s.Health, Now: s.cfg.Now,
+		Presence: s.hub.Presence,
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/games"
 	"sshuffle/internal/format"
 	"sshuffle/store"
@@ -22,6 +23,9 @@ type Request struct {
 	Store  store.Store
 	Games  *games.Catalogue
 	Health func() error // nil: always healthy
+	// Presence reports the given accounts as the live hub sees them; nil:
+	// everyone offline.
+	Presence func(ids ...string) []hub.Presence
 	Now    func() time.Time
 }
 
@@ -37,7 +41,7 @@ type command struct {
 var commands = map[string]command{}
 
 // order is the order help lists them in.
-var order = []string{"help", "health", "whoami", "stats", "top", "race", "join"}
+var order = []string{"help", "health", "whoami", "stats", "top", "friends", "friend", "race", "join"}
 
 func register(c command) { commands[c.names[0]] = c }
 

@@ -49,6 +49,8 @@ type Route struct {
 	// Race: the room's invite code to join; empty opens a new race on
 	// Spec (Daily: today's deal of Game, the ranked daily attempt).
 	Code string
+	// Race: join Code as a watcher (a racer coming back races anyway).
+	Watch bool
 	// Menu: a sentence for the player about what just happened ("Not
 	// saved: ...").
 	Note string

@@ -98,7 +98,11 @@ func OpenRace(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	}
 	s := &raceScreen{env: e, info: info}
 	sink := func(st hub.RaceState) { e.Send(raceMsg{screen: s, st: st}) }
-	m, err := race.Join(p, hub.Racer, sink)
+	role := hub.Racer
+	if r.Watch {
+		role = hub.Watcher
+	}
+	m, err := race.Join(p, role, sink)
 	if errors.Is(err, hub.ErrStarted) || errors.Is(err, hub.ErrFull) {
 		s.setMsg(msgInfo, err.Error()+" You are watching.")
 		m, err = race.Join(p, hub.Watcher, sink)
