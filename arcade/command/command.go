@@ -26,7 +26,7 @@ type Request struct {
 	// Presence reports the given accounts as the live hub sees them; nil:
 	// everyone offline.
 	Presence func(ids ...string) []hub.Presence
-	Now    func() time.Time
+	Now      func() time.Time
 }
 
 // command is one text command.
