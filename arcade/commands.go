@@ -46,7 +46,8 @@ func (s *Server) commandMiddleware() wish.Middleware {
 
 func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 	return command.Run(command.Request{
-		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Health: s.Health, Now: s.cfg.Now,
+		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Pools: s.pools,
+		Health: s.Health, Log: s.log, Now: s.cfg.Now, Host: sess.LocalAddr().String(),
 		Presence: s.hub.Presence,
 	})
 }

@@ -1,8 +1,6 @@
 package arcade
 
 import (
-	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
@@ -14,24 +12,18 @@ import (
 	"sshuffle/internal/sshtest"
 )
 
-// run runs a text command on its own session and returns its output.
-func run(t *testing.T, c *gossh.Client, cmd string) string {
+// say runs a text command on its own session and returns what it
+// printed, stdout and stderr together.
+func say(t *testing.T, c *gossh.Client, cmd string) string {
 	t.Helper()
-	sess, err := c.NewSession()
-	require.NoError(t, err)
-	defer sess.Close()
-	out, err := sess.CombinedOutput(cmd)
-	var exit *gossh.ExitError
-	if !errors.As(err, &exit) {
-		require.NoError(t, err, "%s: %s", cmd, out)
-	}
-	return string(out)
+	out, errOut, _ := run(t, c, cmd)
+	return out + errOut
 }
 
 func friendsJSON(t *testing.T, c *gossh.Client) command.FriendList {
 	t.Helper()
 	var l command.FriendList
-	require.NoError(t, json.Unmarshal([]byte(run(t, c, "friends --json")), &l))
+	runJSON(t, c, "friends", &l)
 	return l
 }
 
@@ -50,8 +42,8 @@ func TestEndToEndFriendsPresenceAndInvitations(t *testing.T) {
 	bob := sshtest.OpenTerm(t, cb, nil)
 	bob.WaitFor("Playing as bob")
 
-	require.Contains(t, run(t, ca, "friend add bob"), "You follow bob now")
-	require.Contains(t, run(t, ca, "friend add nobody-here"), "Nobody here is called nobody-here")
+	require.Contains(t, say(t, ca, "friend add bob"), "You follow bob now")
+	require.Contains(t, say(t, ca, "friend add nobody-here"), "Nobody here is called nobody-here")
 	l := friendsJSON(t, ca)
 	require.Len(t, l.Friends, 1)
 	require.Equal(t, command.Friend{Name: "bob", Online: true, Doing: "at the menu"}, l.Friends[0])
@@ -65,7 +57,7 @@ func TestEndToEndFriendsPresenceAndInvitations(t *testing.T) {
 		f := friendsJSON(t, ca).Friends[0]
 		return f.Doing == "racing" && f.Room == code && f.Game == "klondike/draw1" && f.Watchable
 	}, 10e9, 20e6)
-	require.Contains(t, run(t, ca, "friends"), "bob                  online, racing klondike/draw1 in race "+code)
+	require.Contains(t, say(t, ca, "friends"), "bob                  online, racing klondike/draw1 in race "+code)
 
 	// Alice's friends screen shows him too, and enter watches his race.
 	alice.Send("f")
@@ -81,7 +73,7 @@ func TestEndToEndFriendsPresenceAndInvitations(t *testing.T) {
 	bob.Send("i")
 	bob.Send("alice\r")
 	bob.WaitFor("You can invite only players you follow")
-	require.Contains(t, run(t, cb, "friend add alice"), "You follow alice now")
+	require.Contains(t, say(t, cb, "friend add alice"), "You follow alice now")
 	bob.Send("ialice\r")
 	bob.WaitFor("Invited alice")
 	alice.WaitFor("bob invites you to a race of klondike/draw1")
@@ -107,11 +99,11 @@ func TestEndToEndFriendsPresenceAndInvitations(t *testing.T) {
 	require.Equal(t, "off", v)
 
 	// Unfollowing by name.
-	require.Contains(t, run(t, ca, "friend remove bob"), "You no longer follow bob")
+	require.Contains(t, say(t, ca, "friend remove bob"), "You no longer follow bob")
 	require.Empty(t, friendsJSON(t, ca).Friends)
 	bob.Send("q")
 	bob.WaitFor("Playing as bob")
-	require.True(t, strings.Contains(run(t, ca, "friends"), "You follow nobody yet"))
+	require.True(t, strings.Contains(say(t, ca, "friends"), "You follow nobody yet"))
 }
 
 // An invite line pasted as a command opens the room; a new key goes
@@ -153,5 +145,5 @@ func TestEndToEndInviteLinePasted(t *testing.T) {
 	w := sshtest.OpenTermCmd(t, cw, nil, "join "+wrong)
 	w.WaitFor("No room has the code " + wrong)
 	w.WaitFor("Playing as walt")
-	require.Contains(t, run(t, cw, "join "+code), "needs a terminal")
+	require.Contains(t, say(t, cw, "join "+code), "needs a terminal")
 }

@@ -122,6 +122,8 @@ func TestEndToEndEveryGame(t *testing.T) {
 			}
 			tm.Send("q")
 			tm.WaitFor("Playing as gina")
+			tm.Send("q") // the menu asks once before quitting
+			tm.WaitFor("q again to quit")
 			tm.Send("q")
 			tm.WaitExit()
 		})

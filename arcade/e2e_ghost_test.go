@@ -36,7 +36,7 @@ func TestEndToEndGhostRace(t *testing.T) {
 	alice.WaitFor("Invite: ")
 	alice.Send("g")
 	alice.WaitFor("No stored run of this deal") // she follows nobody yet
-	require.Contains(t, run(t, ca, "friend add bob"), "You follow bob now")
+	require.Contains(t, say(t, ca, "friend add bob"), "You follow bob now")
 	alice.Send("g")
 	alice.WaitFor("Added the ghost of bob's run")
 	alice.WaitFor("bob (ghost)")

@@ -70,6 +70,8 @@ func TestEndToEndKlondikeAndReconnect(t *testing.T) {
 	require.Contains(t, s, "23", "the stock count drops to 23")
 	tm.Send("q") // back to the menu: the game is saved
 	tm.WaitFor("Playing as alice")
+	tm.Send("q") // the menu asks once before quitting
+	tm.WaitFor("q again to quit")
 	tm.Send("q")
 	tm.WaitExit()
 	c.Close()
@@ -113,7 +115,9 @@ func TestGuestAndCommands(t *testing.T) {
 	require.NoError(t, err)
 	out, err := sess.Output("help")
 	require.NoError(t, err)
-	require.Contains(t, string(out), "ssh -p 2222 HOST")
+	// The address the client reached, not a fixed 2222 (issue 11).
+	_, port, _ := net.SplitHostPort(ts.addr)
+	require.Contains(t, string(out), "ssh -p "+port+" 127.0.0.1 help")
 
 	sess, err = kc.NewSession()
 	require.NoError(t, err)

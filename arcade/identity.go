@@ -103,6 +103,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		Height:       pty.Window.Height,
 		Idle:         s.cfg.IdleTimeout,
 		Searches:     s.searches,
+		Holds:        s.holds,
 		Done:         make(chan struct{}),
 		GameFinished: s.metrics.gameFinished,
 		Hub:          s.hub,
@@ -124,6 +125,11 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	case id.First && id.Name == "":
 		first = ui.Route{Page: ui.Name, Tried: sess.User(), Then: then}
 		then = nil // after the name
+	case id.Name == "":
+		// The name picker was skipped (esc, or a dropped first session):
+		// ask again, or the boards show this player as "(no name)".
+		first = ui.Route{Page: ui.Name, Then: then}
+		then = nil
 	case id.First:
 		notice = fmt.Sprintf("Welcome, %s! Your key is your account: no sign-up needed.", id.Name)
 	default:

@@ -20,7 +20,7 @@ func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.Menu:
 		return menu.New(e, r.Note), nil
 	case ui.Name:
-		return account.NewName(e, r.Tried, r.Then), nil
+		return account.NewName(e, r), nil
 	case ui.Friends:
 		return friends.New(e), nil
 	case ui.Race:

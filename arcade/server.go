@@ -133,6 +133,7 @@ type Server struct {
 
 	metrics  *metrics
 	searches *searches
+	holds    *ui.Holds // which session holds each game in progress
 	hub      *hub.Hub
 	// invitePort is the port invite lines name: the configured one, else
 	// the one Serve listens on.
@@ -181,6 +182,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite})
 	if o, ok := st.(writeObserver); ok {

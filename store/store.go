@@ -7,8 +7,8 @@
 //
 // Every call takes a context and is safe for concurrent use. Missing
 // records give ErrNotFound; a record that cannot be decoded gives an error
-// wrapping ErrCorrupt that names the record. Friends and live tables will
-// be interfaces of their own here, beside these.
+// wrapping ErrCorrupt that names the record. Live tables will be an
+// interface of their own here, beside these.
 package store
 
 import (
@@ -37,6 +37,9 @@ const (
 	MaxSettingLen = 4096    // setting names and values
 	MaxSaveLen    = 1 << 20 // saved game bytes
 	MaxBoard      = 1000    // largest n Board and Results return
+	// MaxFollowing caps how many accounts one account follows: a friends
+	// board reads every followed account's entry, so the cap bounds it.
+	MaxFollowing = 500
 )
 
 // Account is a player, known by the SHA256 fingerprint of their SSH key.
@@ -96,6 +99,10 @@ type Result struct {
 	// Timeline is the game's progress move by move, at the time of each,
 	// so a later race can replay this run as a ghost at its real pace.
 	Timeline []Step `json:",omitempty"`
+	// Abandoned: the player left the game for another deal before it was
+	// over. It counts as played, never as a best score, and stays off
+	// the boards: a board ranks games played out.
+	Abandoned bool `json:",omitempty"`
 }
 
 // Step is one point of a result's timeline.
@@ -110,9 +117,13 @@ const MaxTimeline = 4096
 
 // Stats are one account's totals for one key.
 type Stats struct {
-	Played    int
+	Played    int // every game, abandoned ones too
 	Won       int
-	BestScore int           // highest score of any game played (meaningful when Played > 0)
+	Abandoned int // games left for another deal before they were over
+	// BestScore is the highest score of a game played out, won or lost
+	// (meaningful once Played > Abandoned): an abandoned game's score
+	// says where the player stopped, not how well they played.
+	BestScore int
 	BestTime  time.Duration // fastest won game; 0 until one is won
 	TotalTime time.Duration // sum of Elapsed over all games
 	Last      time.Time     // Finished of the latest game
@@ -199,21 +210,19 @@ type Settings interface {
 	Settings(ctx context.Context, account string) (map[string]string, error)
 }
 
-// MaxFollowing caps how many accounts one account follows: a friends board
-// reads every followed account's entry, so the cap bounds that read.
-const MaxFollowing = 500
-
-// Friends is whom each account follows: one way, like following on a chess
-// site; the followed account is not asked.
+// Friends are whom each account follows, for the friends boards. Following
+// is one way, needs no consent and tells the other nothing.
 type Friends interface {
-	// Follow makes account follow other (by account id); twice is a no-op;
-	// oneself, or an account that does not exist, is refused.
+	// Follow makes account follow other (account ids); again is a no-op.
+	// Following oneself is ErrInvalid, an account that does not exist
+	// ErrNotFound, more than MaxFollowing ErrInvalid.
 	Follow(ctx context.Context, account, other string) error
-	// Unfollow undoes Follow; unfollowing an account not followed is a no-op.
+	// Unfollow undoes Follow; unfollowing one not followed is a no-op.
 	Unfollow(ctx context.Context, account, other string) error
-	// Following lists the ids of the accounts account follows, in id order.
+	// Following lists the ids account follows, in id order.
 	Following(ctx context.Context, account string) ([]string, error)
 }
+
 
 // RaceRecord is one finished race, as every racer in it keeps it.
 type RaceRecord struct {

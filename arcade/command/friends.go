@@ -1,7 +1,6 @@
 package command
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -61,7 +60,7 @@ func (l FriendList) Text() string {
 // Friends builds the friend list of account id: names from the store
 // (validated account names), presence from the hub.
 func Friends(r Request) (FriendList, error) {
-	ids, err := r.Store.Following(r.Ctx, r.ID)
+	ids, err := r.Store.Following(r.ctx(), r.ID)
 	if err != nil {
 		return FriendList{}, err
 	}
@@ -71,7 +70,7 @@ func Friends(r Request) (FriendList, error) {
 	}
 	out := FriendList{Friends: []Friend{}}
 	for i, id := range ids {
-		acc, err := r.Store.Account(r.Ctx, id)
+		acc, err := r.Store.Account(r.ctx(), id)
 		if err != nil || acc.Name == "" {
 			continue // an account without a name shows nowhere
 		}
@@ -94,75 +93,82 @@ func Friends(r Request) (FriendList, error) {
 	return out, nil
 }
 
-func wantsJSON(args []string) ([]string, bool) {
-	var out []string
-	j := false
-	for _, a := range args {
-		if a == "--json" {
-			j = true
-			continue
-		}
-		out = append(out, a)
-	}
-	return out, j
+// Followed is the answer of friend add and friend remove.
+type Followed struct {
+	Name      string `json:"name"`
+	Following bool   `json:"following"`
 }
 
-func friends(r Request) (string, int) {
-	args, asJSON := wantsJSON(r.Args[1:])
-	if len(args) != 0 {
-		return "usage: friends [--json]\n", 1
+// Text is the answer for a person.
+func (f Followed) Text() string {
+	if f.Following {
+		return fmt.Sprintf("You follow %s now: you see when they are online and can invite them to races.\n", f.Name)
+	}
+	return fmt.Sprintf("You no longer follow %s.\n", f.Name)
+}
+
+func friends(r Request, name string, args []string) (value, error) {
+	usage := name + " [--json]"
+	rest, err := flags(usage, args, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) != 0 {
+		return nil, refuse(usage, "%s takes no words", name)
 	}
 	if r.ID == "" {
-		return "Guests have no friends list: connect with an SSH key.\n", 1
+		return nil, refuse(usage, "Guests have no friends list: connect with an SSH key (ssh-keygen -t ed25519).")
 	}
 	l, err := Friends(r)
 	if err != nil {
-		return "Your friends list is not available right now.\n", 2
+		return nil, fail("your friends list", err)
 	}
-	if asJSON {
-		b, _ := json.MarshalIndent(l, "", "  ")
-		return string(b) + "\n", 0
-	}
-	return l.Text(), 0
+	return l, nil
 }
 
-func friend(r Request) (string, int) {
-	args, _ := wantsJSON(r.Args[1:])
-	if len(args) != 2 || (args[0] != "add" && args[0] != "remove") {
-		return "usage: friend add NAME | friend remove NAME\n", 1
+func friend(r Request, name string, args []string) (value, error) {
+	usage := name + " add NAME | " + name + " remove NAME"
+	rest, err := flags(usage, args, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) != 2 || (rest[0] != "add" && rest[0] != "remove") {
+		return nil, refuse(usage, "%s needs add or remove and a name", name)
 	}
 	if r.ID == "" {
-		return "Guests cannot follow anyone: connect with an SSH key.\n", 1
+		return nil, refuse(usage, "Guests cannot follow anyone: connect with an SSH key (ssh-keygen -t ed25519).")
 	}
-	if _, err := r.Store.Account(r.Ctx, r.ID); err != nil {
-		return "Play once first (ssh -t HOST), so that you have an account.\n", 1
+	if _, err := r.Store.Account(r.ctx(), r.ID); errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(usage, "Play once first (ssh -t HOST), so that you have an account.")
+	} else if err != nil {
+		return nil, fail("your account", err)
 	}
-	name := args[1]
-	if err := store.ValidName(name); err != nil {
-		return fmt.Sprintf("%q is not a player name: %v\n", format.Clean(name, 40), err), 1
+	who := rest[1]
+	if err := store.ValidName(who); err != nil {
+		return nil, refuse(usage, "%q is not a player name: %v", format.Clean(who, 40), err)
 	}
-	acc, err := r.Store.AccountByName(r.Ctx, store.NormalName(name))
+	acc, err := r.Store.AccountByName(r.ctx(), store.NormalName(who))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return fmt.Sprintf("Nobody here is called %s.\n", store.NormalName(name)), 1
+		return nil, refuse(usage, "Nobody here is called %s.", store.NormalName(who))
 	case err != nil:
-		return "Players cannot be looked up right now.\n", 2
+		return nil, fail("looking players up", err)
 	}
-	if args[0] == "remove" {
-		if err := r.Store.Unfollow(r.Ctx, r.ID, acc.ID); err != nil {
-			return "That could not be saved right now.\n", 2
+	if rest[0] == "remove" {
+		if err := r.Store.Unfollow(r.ctx(), r.ID, acc.ID); err != nil {
+			return nil, fail("unfollowing", err)
 		}
-		return fmt.Sprintf("You no longer follow %s.\n", acc.Name), 0
+		return Followed{Name: acc.Name}, nil
 	}
 	if acc.ID == r.ID {
-		return "You cannot follow yourself.\n", 1
+		return nil, refuse(usage, "You cannot follow yourself.")
 	}
-	err = r.Store.Follow(r.Ctx, r.ID, acc.ID)
+	err = r.Store.Follow(r.ctx(), r.ID, acc.ID)
 	switch {
 	case errors.Is(err, store.ErrInvalid):
-		return fmt.Sprintf("You already follow %d players, the most there can be.\n", store.MaxFollowing), 1
+		return nil, refuse(usage, "You follow %d players already, the most there can be.", store.MaxFollowing)
 	case err != nil:
-		return "That could not be saved right now.\n", 2
+		return nil, fail("following", err)
 	}
-	return fmt.Sprintf("You follow %s now: you see when they are online and can invite them to races.\n", acc.Name), 0
+	return Followed{Name: acc.Name, Following: true}, nil
 }

@@ -44,6 +44,9 @@ type Env struct {
 	Idle    time.Duration
 	// Searches is the server's cap on background searches; nil: none.
 	Searches Searcher
+	// Holds is the server's record of which session holds each game in
+	// progress; nil: none (each session on its own).
+	Holds *Holds
 	// GameFinished counts a finished game for the server's metrics; nil
 	// in model tests.
 	GameFinished func(key string, won bool)
@@ -122,6 +125,16 @@ func (e *Env) Connect() {
 		on = false
 	}
 	e.Live = e.Hub.Connect(p, on, func(n hub.Notice) { e.Send(NoticeMsg{Notice: n}) })
+}
+
+// Reconnect puts the session online again under the player's name now
+// (after they picked or changed it).
+func (e *Env) Reconnect() {
+	if e.Live != nil {
+		e.Live.Close()
+		e.Live = nil
+	}
+	e.Connect()
 }
 
 // Disconnect takes the session offline; safe to call twice.

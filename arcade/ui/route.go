@@ -51,6 +51,9 @@ type Route struct {
 	Code string
 	// Race: join Code as a watcher (a racer coming back races anyway).
 	Watch bool
+	// Name: a change of name asked for from the profile (Push it), as
+	// opposed to a player who has none yet being asked for one.
+	Rename bool
 	// Menu: a sentence for the player about what just happened ("Not
 	// saved: ...").
 	Note string

@@ -284,10 +284,7 @@ func (r *Router) View() (v tea.View) {
 		msg := fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, e.Width, e.Height)
 		body = strings.Join(FitLines(msg, e.Width, max(e.Height, 1)), "\n")
 	default:
-		body = cur.View()
-		if r.notice != "" {
-			body = placeNotice(body, r.notice, e.Width, e.Height)
-		}
+		body = r.viewWithNotice(cur)
 	}
 	if !e.Unicode {
 		body = asciiReplacer.Replace(body)
@@ -301,16 +298,30 @@ func (r *Router) View() (v tea.View) {
 	return v
 }
 
-// placeNotice puts a one-line notice on the screen's last line.
-func placeNotice(body, notice string, width, height int) string {
+// viewWithNotice draws the screen with the notice under it, wrapped whole:
+// the screen is drawn for the lines the notice leaves, so the notice
+// covers nothing (a game's key bar least of all).
+func (r *Router) viewWithNotice(cur Screen) string {
+	e := r.env
+	if r.notice == "" {
+		return cur.View()
+	}
+	_, minH := cur.MinSize()
+	notice := FitLines(r.notice, e.Width, max(min(3, e.Height-minH), 1))
+	full := e.Height
+	e.Height = max(full-len(notice), minH)
+	body := cur.View()
+	e.Height = full
 	lines := strings.Split(body, "\n")
-	for len(lines) < height {
+	keep := max(full-len(notice), 0)
+	for len(lines) < keep {
 		lines = append(lines, "")
 	}
-	if l := FitLines(notice, width, 1); len(l) > 0 {
-		lines[height-1] = noticeStyle.Render(l[0])
+	lines = lines[:min(len(lines), keep)]
+	for _, l := range notice {
+		lines = append(lines, noticeStyle.Render(l))
 	}
-	return strings.Join(lines[:height], "\n")
+	return strings.Join(lines[:min(len(lines), full)], "\n")
 }
 
 // asciiReplacer turns the few non-ASCII marks of the UI into plain text for

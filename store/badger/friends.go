@@ -10,10 +10,9 @@ import (
 	"sshuffle/store"
 )
 
-// Follow makes account follow other (by account id). Following is one way,
-// needs no consent and tells other nothing. Following an account twice is
-// a no-op; following oneself is refused, as is an account that does not
-// exist.
+// Follow makes account follow other (see store.Friends). The count under
+// the cap is read in the same transaction as the write, so two follows at
+// once cannot both slip under it.
 func (s *Store) Follow(ctx context.Context, account, other string) error {
 	if err := checkID(account); err != nil {
 		return err
@@ -50,7 +49,7 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 	})
 }
 
-// Unfollow undoes Follow; unfollowing an account not followed is a no-op.
+// Unfollow undoes Follow.
 func (s *Store) Unfollow(ctx context.Context, account, other string) error {
 	if err := checkID(account); err != nil {
 		return err
@@ -63,7 +62,7 @@ func (s *Store) Unfollow(ctx context.Context, account, other string) error {
 	})
 }
 
-// Following lists the ids of the accounts account follows, in id order.
+// Following lists whom account follows, in id order (key order).
 func (s *Store) Following(ctx context.Context, account string) ([]string, error) {
 	if err := checkID(account); err != nil {
 		return nil, err

@@ -47,6 +47,9 @@ func check(r *store.Result) error {
 	if len(r.Name) > 64 {
 		return fmt.Errorf("%w: player name longer than 64 bytes", store.ErrInvalid)
 	}
+	if r.Won && r.Abandoned {
+		return fmt.Errorf("%w: a won game cannot be abandoned", store.ErrInvalid)
+	}
 	if r.Elapsed < 0 || r.Moves < 0 {
 		return fmt.Errorf("%w: negative time or moves", store.ErrInvalid)
 	}
@@ -111,6 +114,9 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 				return err
 			}
 		}
+		if r.Abandoned {
+			return nil
+		}
 		if err := putBoard(txn, r, "", val); err != nil {
 			return err
 		}
@@ -128,10 +134,13 @@ func addStats(txn *badger.Txn, r store.Result) error {
 	if err := getJSONOrZero(txn, k, what, &st); err != nil {
 		return err
 	}
-	if st.Played == 0 || r.Score > st.BestScore {
+	if !r.Abandoned && (st.Played == st.Abandoned || r.Score > st.BestScore) {
 		st.BestScore = r.Score
 	}
 	st.Played++
+	if r.Abandoned {
+		st.Abandoned++
+	}
 	if r.Won {
 		st.Won++
 		if st.BestTime == 0 || (r.Elapsed > 0 && r.Elapsed < st.BestTime) {

@@ -1,6 +1,6 @@
 // Package storetest is the one suite every store backend must pass: what a
 // store does (accounts and names, results, stats, streaks, boards, today's
-// deals, saves, settings), never how a backend keeps it. A backend runs it
+// deals, saves, settings, friends), never how a backend keeps it. A backend runs it
 // with Run from its own test, opening a fresh, empty store each time.
 package storetest
 
@@ -41,6 +41,9 @@ func Run(t *testing.T, open Opener) {
 	t.Run("BoardOrder", func(t *testing.T) { testBoardOrder(t, open) })
 	t.Run("BoardOnePerAccount", func(t *testing.T) { testBoardOnePerAccount(t, open) })
 	t.Run("ConcurrentResults", func(t *testing.T) { testConcurrentResults(t, open) })
+	t.Run("Following", func(t *testing.T) { testFollowing(t, open) })
+	t.Run("FollowingCap", func(t *testing.T) { testFollowingCap(t, open) })
+	t.Run("AbandonedCountApart", func(t *testing.T) { testAbandonedCountApart(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }

@@ -15,15 +15,20 @@ import (
 )
 
 type namePicker struct {
-	env   *ui.Env
-	then  *ui.Route
-	input textinput.Model
-	msg   string
+	env    *ui.Env
+	input  textinput.Model
+	msg    string
+	rename bool // opened from the profile: done or esc go back to it
+	// then is where to go once the name is picked (the room of a pasted
+	// invite line); nil: the menu.
+	then *ui.Route
 }
 
-// NewName is the name picker, for a first visit whose SSH user name could
-// not be used (tried).
-func NewName(e *ui.Env, tried string, then *ui.Route) ui.Screen {
+// NewName is the name picker: for a visit of a player with no name yet
+// (r.Tried: the SSH user name a first visit could not use), or to change
+// the name (r.Rename, pushed over the profile).
+func NewName(e *ui.Env, r ui.Route) ui.Screen {
+	tried := r.Tried
 	ti := textinput.New()
 	ti.Placeholder = "3-20 letters, digits, _ or -"
 	ti.CharLimit = 20
@@ -32,8 +37,16 @@ func NewName(e *ui.Env, tried string, then *ui.Route) ui.Screen {
 	// the player's terminal still arrives as a PasteMsg.
 	ti.KeyMap.Paste.SetEnabled(false)
 	ti.Focus()
-	n := &namePicker{env: e, input: ti, then: then}
-	if tried != "" {
+	n := &namePicker{env: e, input: ti, rename: r.Rename, then: r.Then}
+	switch {
+	case r.Rename:
+		if e.Player.Name != "" {
+			ti.SetValue(e.Player.Name)
+			n.input = ti
+		}
+	case tried == "" && e.Player.Name == "":
+		n.msg = "You have no player name yet: boards show you as \"(no name)\" until you pick one."
+	case tried != "":
 		if err := store.ValidName(tried); err != nil {
 			n.msg = fmt.Sprintf("Your SSH user name %q can't be a player name: %v", format.Clean(tried, 40), err)
 		} else {
@@ -65,16 +78,13 @@ func (n *namePicker) Update(msg tea.Msg) tea.Cmd {
 				return nil
 			}
 			n.env.Player.Name = acc.Name
-			if n.env.Hub != nil && n.env.Live == nil {
-				// Named now: the player can be seen, invited and race.
-				n.env.Connect()
-			}
+			n.env.Reconnect() // seen, invited and raced under the new name
 			if n.then != nil {
 				return n.env.Go(*n.then)
 			}
-			return n.env.Go(ui.Route{Page: ui.Menu})
+			return n.leave()
 		case "esc":
-			return n.env.Go(ui.Route{Page: ui.Menu})
+			return n.leave()
 		}
 	}
 	var cmd tea.Cmd
@@ -82,14 +92,30 @@ func (n *namePicker) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+func (n *namePicker) leave() tea.Cmd {
+	if n.rename {
+		return n.env.Back()
+	}
+	return n.env.Go(ui.Route{Page: ui.Menu})
+}
+
 func (n *namePicker) View() string {
 	var b strings.Builder
-	b.WriteString(ui.TitleStyle.Render("Welcome to sshuffle") + "\n\n")
-	b.WriteString("Your key is your account. Pick a player name:\n\n")
+	if n.rename {
+		b.WriteString(ui.TitleStyle.Render("Change your player name") + "\n\n")
+		b.WriteString("Your results keep their place on the boards under the new name:\n\n")
+	} else {
+		b.WriteString(ui.TitleStyle.Render("Welcome to sshuffle") + "\n\n")
+		b.WriteString("Your key is your account. Pick a player name:\n\n")
+	}
 	b.WriteString(n.input.View() + "\n\n")
 	if n.msg != "" {
 		b.WriteString(ui.WarnStyle.Render(n.msg) + "\n")
 	}
-	b.WriteString(ui.HelpBar(n.env.Width, "enter", "save", "esc", "later"))
+	if n.rename {
+		b.WriteString(ui.HelpBar(n.env.Width, "enter", "save", "esc", "keep the old one"))
+	} else {
+		b.WriteString(ui.HelpBar(n.env.Width, "enter", "save", "esc", "later (you are asked again next time)"))
+	}
 	return b.String()
 }

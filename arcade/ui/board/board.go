@@ -55,6 +55,7 @@ type Canvas struct {
 	w, h  int
 	cells [][]cell
 	hits  [][]Hit
+	marks []mark // drawn last (see mark)
 }
 
 func newCanvas(w, h int) *Canvas {
@@ -72,6 +73,7 @@ func newCanvas(w, h int) *Canvas {
 // clear blanks the canvas so a screen can redraw into it: a frame then
 // allocates nothing for the grid, which matters with thousands of players.
 func (c *Canvas) clear() {
+	c.marks = c.marks[:0]
 	for y := range c.h {
 		for x := range c.w {
 			c.cells[y][x] = cell{ch: ' '}
@@ -205,6 +207,62 @@ func (b View) backText(n int) string {
 	return strings.Repeat(fill, cardWidth)
 }
 
+// Without colour the cursor and the held cards are marked in the text
+// itself, beside the card: a terminal without colour (TERM=dumb) may show
+// no reverse or underline either, and then a style alone shows nothing.
+// The cursor's card reads ">[ 7S]<", a held card "*( 7H)*", the held card
+// under the cursor ">( 7H)*". The marks sit in the gap between piles and
+// are drawn last, so no pile drawn later covers them.
+type mark struct {
+	x, y         int
+	cursor, held bool
+	hit          Hit
+}
+
+// markCard notes the marks a face-up card drawn at x, y needs.
+func (b View) markCard(c *Canvas, x, y int, h Hit) {
+	if b.Color {
+		return
+	}
+	cursor := b.Cursor.OK && b.Cursor.Pile == h.Pile && b.Cursor.Index == h.Index
+	held := b.Sel.OK && b.Sel.Pile == h.Pile && h.Index >= b.Sel.Index
+	if cursor || held {
+		h.OK = true
+		c.marks = append(c.marks, mark{x: x, y: y, cursor: cursor, held: held, hit: h})
+	}
+}
+
+// markCursor notes the cursor's marks on something that is not a face-up
+// card (a back, an empty place, a folded run).
+func (b View) markCursor(c *Canvas, x, y int, on bool, h Hit) {
+	if !b.Color && on {
+		c.marks = append(c.marks, mark{x: x, y: y, cursor: true, hit: h})
+	}
+}
+
+func (c *Canvas) drawMarks() {
+	for _, m := range c.marks {
+		left, right := '*', '*'
+		if m.cursor {
+			left, right = '>', '<'
+			if m.held {
+				right = '*'
+			}
+		}
+		c.putFree(m.x-1, m.y, left, m.hit)
+		c.putFree(m.x+cardWidth, m.y, right, m.hit)
+	}
+}
+
+// putFree draws a mark where nothing is drawn yet: in a Draw 3 fan the
+// cell left of the top card is the card under it.
+func (c *Canvas) putFree(x, y int, r rune, h Hit) {
+	if y >= 0 && y < c.h && x >= 0 && x < c.w && c.cells[y][x] == (cell{ch: ' '}) {
+		c.cells[y][x] = cell{ch: r}
+		c.hits[y][x] = h
+	}
+}
+
 func (b View) styleFor(c engine.Card, h Hit, blocked bool) cellStyle {
 	red := c.Red()
 	switch {
@@ -259,6 +317,7 @@ func (b View) Render(piles []engine.Pile, w, h int, old *Canvas) *Canvas {
 			b.drawSingle(c, i, p, x)
 		}
 	}
+	c.drawMarks()
 	return c
 }
 
@@ -273,14 +332,14 @@ func (b View) drawEmpty(c *Canvas, pile int, p engine.Pile, x, y int) {
 		// cursor needs something to show when it rests there.
 		if st == stCursorOther {
 			c.put(x, y, "     ", st, h)
+			b.markCursor(c, x, y, true, h)
 		}
 		return
 	}
-	inner := "   "
-	if p.Kind == engine.Stock && p.Label != "" && len(p.Label) <= 3 {
-		inner = fmt.Sprintf("%-3s", p.Label)
-	}
-	c.put(x, y, "["+inner+"]", st, h)
+	// An empty stock is drawn as empty as any other place: its count
+	// (0) inside the outline read as a card.
+	c.put(x, y, "[   ]", st, h)
+	b.markCursor(c, x, y, st == stCursorOther, h)
 }
 
 func (b View) drawSingle(c *Canvas, pile int, p engine.Pile, x int) {
@@ -296,8 +355,10 @@ func (b View) drawSingle(c *Canvas, pile int, p engine.Pile, x int) {
 				st = stCursorOther
 			}
 			c.put(x, y, b.backText(1), st, h)
+			b.markCursor(c, x, y, st == stCursorOther, h)
 		} else {
 			c.put(x, y, b.cardText(p.Cards[top]), b.styleFor(p.Cards[top], h, p.Blocked), h)
+			b.markCard(c, x, y, h)
 		}
 	}
 	if p.Label != "" && p.Kind != engine.Slot {
@@ -320,6 +381,7 @@ func (b View) drawFanRight(c *Canvas, pile int, p engine.Pile, x int) {
 		}
 		st := b.styleFor(p.Cards[i], Hit{Pile: pile, Index: i}, false)
 		c.put(x+(i-start)*halfCol, p.Y, b.cardText(p.Cards[i]), st, h)
+		b.markCard(c, x+(i-start)*halfCol, p.Y, Hit{Pile: pile, Index: i})
 	}
 }
 
@@ -353,6 +415,7 @@ func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
 			st = stCursorOther
 		}
 		c.put(x, row, b.backText(down), st, Hit{Pile: pile, Index: down - 1, OK: true})
+		b.markCursor(c, x, row, st == stCursorOther, Hit{Pile: pile, Index: down - 1, OK: true})
 		row++
 	} else {
 		for i := 0; i < down; i++ {
@@ -368,12 +431,14 @@ func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
 				st = stCursorOther
 			}
 			c.put(x, row, fmt.Sprintf(" +%-3d", fold), st, hh)
+			b.markCursor(c, x, row, st == stCursorOther, hh)
 			row++
 			i += fold - 1
 			continue
 		}
 		hh := Hit{Pile: pile, Index: i, OK: true}
 		c.put(x, row, b.cardText(p.Cards[i]), b.styleFor(p.Cards[i], hh, false), hh)
+		b.markCard(c, x, row, hh)
 		row++
 	}
 }

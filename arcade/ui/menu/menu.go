@@ -39,7 +39,8 @@ type menu struct {
 	items  []menuItem
 	cursor int
 	msg    string
-	top    int // first line of the list on screen, for mouse hits
+	top    int  // first line of the list on screen, for mouse hits
+	quit   bool // q was pressed once: the next q quits
 	// race: r was pressed, and the next key says which deal to race;
 	// number: typing a deal number to race.
 	race   bool
@@ -61,6 +62,8 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 		if m.race || m.number != nil {
 			return m.raceKey(msg)
 		}
+		asked := m.quit
+		m.quit = false
 		switch msg.String() {
 		case "r":
 			if it := m.items[m.cursor]; it.soon == "" {
@@ -94,8 +97,19 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 			}
 		case "?":
 			return m.env.Push(ui.Route{Page: ui.Help})
-		case "q", "esc":
-			return m.env.Quit()
+		case "q":
+			// Asked once: a q meant for a game that had just ended
+			// must not close the session.
+			if asked {
+				return m.env.Quit()
+			}
+			m.quit = true
+			m.msg = "Press q again to quit sshuffle."
+		case "esc":
+			// Esc backs out of everything else, so here it stays: it
+			// never closes the session.
+			m.msg = "This is the menu: q twice quits sshuffle."
+
 		default:
 			if t := msg.Text; len(t) == 1 && t[0] >= '1' && t[0] <= '9' {
 				if i := int(t[0] - '1'); i < len(m.items) {

@@ -38,6 +38,9 @@ func New(e *ui.Env) ui.Screen {
 func (p *profileScreen) MinSize() (int, int) { return 76, 16 }
 
 func (p *profileScreen) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "n" && !p.env.Player.Guest {
+		return p.env.Push(ui.Route{Page: ui.Name, Rename: true})
+	}
 	if ui.Pressed(msg) {
 		return p.env.Back()
 	}
@@ -60,7 +63,7 @@ func (p *profileScreen) View() string {
 			pct, best, bt := "-", "-", "-"
 			if st.Played > 0 {
 				pct = fmt.Sprintf("%d%%", st.Won*100/st.Played)
-				if g.Game.Points {
+				if g.Game.Points && st.Played > st.Abandoned {
 					best = fmt.Sprint(st.BestScore)
 				}
 			}
@@ -74,6 +77,11 @@ func (p *profileScreen) View() string {
 			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", g.Title(), st.Played, st.Won, pct, best, bt, streak))
 		}
 	}
-	b.WriteString("\n" + ui.FaintStyle.Render("Streak: days in a row you won today's deal, now/best. Any key to go back."))
+	b.WriteString("\n" + ui.FaintStyle.Render("Streak: days in a row you won today's deal, now/best.") + "\n")
+	if p.env.Player.Guest {
+		b.WriteString(ui.FaintStyle.Render("Any key to go back."))
+	} else {
+		b.WriteString(ui.HelpBar(p.env.Width, "n", "change your name", "any other key", "back"))
+	}
 	return b.String()
 }

@@ -49,7 +49,7 @@ func keyPath(t *testing.T, s *gameScreen, pile, index int, anyIndex bool) []stri
 			case k == "j":
 				s.moveCursor(0, 1)
 			default:
-				s.jumpColumn(int(k[0] - '0'))
+				s.jumpPlace(int(k[0] - '0'))
 			}
 			if !seen[s.cursor] {
 				seen[s.cursor] = true

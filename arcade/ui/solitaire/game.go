@@ -18,6 +18,7 @@ import (
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/save"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
@@ -66,7 +67,6 @@ type gameScreen struct {
 	prior time.Duration // play time before it (from a save)
 	hints int           // hints used
 	opts  games.Options // the options this deal was dealt with
-	total int           // cards Home counts to, read at the deal
 	daily bool          // today's deal, for the daily board and streaks
 	day   string        // which day's deal ("2026-11-30")
 
@@ -82,6 +82,17 @@ type gameScreen struct {
 	canvas   *board.Canvas
 	done     bool // won and recorded: nothing left to save
 
+	// hold is this session's claim on the game (nil for a guest): a
+	// second session of the account that opens it takes it over, and
+	// taken says this one was, so it neither moves nor saves again.
+	hold  *ui.Hold
+	taken bool
+	// saved: the store holds a save of this game (it was resumed or has
+	// been saved), so leaving at move 0 must save too, or the old
+	// position would come back.
+	saved bool
+
+	total int // cards Home counts to, read at the deal
 	// steps is the timeline of the game's progress, kept with its result
 	// so a later ghost can replay it at its pace.
 	steps []store.Step
@@ -94,7 +105,7 @@ type gameScreen struct {
 
 // maxSteps bounds the timeline kept with a result (as the hub bounds its
 // own): a longer game keeps its first steps and its last one.
-const maxSteps = 4096
+const maxSteps = store.MaxTimeline
 
 // step adds the position now to the timeline.
 func (s *gameScreen) step() {
@@ -163,9 +174,7 @@ func newGameScreen(e *ui.Env, info games.Entry, g engine.Solitaire, opts games.O
 func (s *gameScreen) Init() tea.Cmd { return s.tick() }
 
 // Activity: playing this game alone.
-func (s *gameScreen) Activity() hub.Activity {
-	return hub.Activity{Doing: hub.InGame, Game: s.info.Key()}
-}
+func (s *gameScreen) Activity() hub.Activity { return hub.Activity{Doing: hub.InGame, Game: s.info.Key()} }
 
 func (s *gameScreen) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{screen: s} })
@@ -202,6 +211,7 @@ func (s *gameScreen) Update(msg tea.Msg) tea.Cmd {
 		if msg.screen != s || s.done {
 			return nil // a tick from a screen that was left
 		}
+		s.checkTaken()
 		return s.tick()
 	case tea.KeyPressMsg:
 		return s.key(msg)
@@ -240,6 +250,16 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		s.confirm = ""
 	}
 	s.msg = ""
+	if s.checkTaken() {
+		switch key {
+		case "q", "esc":
+			return s.env.Go(ui.Route{Page: ui.Menu})
+		case "?":
+			return s.env.Push(ui.Route{Page: ui.Help, Game: s.info})
+		}
+		s.setMsg(msgWarn, takenText)
+		return nil
+	}
 	switch key {
 	case "left", "h":
 		s.moveCursor(-1, 0)
@@ -262,8 +282,12 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		return s.do(engine.Action{Kind: engine.Draw})
 	case "u", "z", "backspace", "ctrl+z":
 		s.sel = board.Hit{}
+		hist := s.g.History()
 		if !s.g.Undo() {
 			s.setMsg(msgWarn, "Nothing to undo.")
+		} else if !s.keep() {
+			_ = s.g.Do(hist[len(hist)-1]) // taken over: the undo must not stand either
+			return nil
 		} else {
 			s.step()
 		}
@@ -287,11 +311,18 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	case "esc":
 		if s.sel.OK {
 			s.sel = board.Hit{}
+			s.setMsg(msgInfo, "Put back.")
 			return nil
 		}
-		return s.leave()
+		return s.askLeave(key)
 	case "q":
-		return s.leave()
+		return s.askLeave(key)
+	case "w":
+		s.jumpKind(engine.Waste)
+	case "c":
+		s.jumpKind(engine.Cell)
+	case "a":
+		s.jumpKind(engine.Foundation)
 	case "?":
 		return s.env.Push(ui.Route{Page: ui.Help, Game: s.info})
 	case "o":
@@ -303,27 +334,98 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		s.prompt = &empty
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
-			s.jumpColumn(int(t[0] - '0'))
+			s.jumpPlace(int(t[0] - '0'))
 		}
 	}
 	return nil
 }
 
-// jumpColumn puts the cursor on tableau column n (1-9, 0 for the tenth).
-func (s *gameScreen) jumpColumn(n int) {
+const takenText = "This game continued in another session, with every move: q goes back to the menu."
+
+// checkTaken notices that another session took the game over: from then
+// on this screen neither moves nor saves, so it cannot overwrite the
+// other's moves.
+func (s *gameScreen) checkTaken() bool {
+	if !s.taken && s.hold.Taken() {
+		s.taken, s.done, s.sel = true, true, board.Hit{}
+		s.setMsg(msgWarn, takenText)
+	}
+	return s.taken
+}
+
+// places are the numbered places of the layout, in the order the digit
+// keys count them: the tableau columns, or, in a game without columns
+// (TriPeaks, Pyramid), the cards free to play, from the left.
+func places(piles []engine.Pile) (idx []int, columns bool) {
+	for i, p := range piles {
+		if p.Kind == engine.Tableau {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) > 0 {
+		return idx, true
+	}
+	for i, p := range piles {
+		if p.Kind == engine.Slot && len(p.Cards) > 0 && !p.Blocked && p.FaceDown < len(p.Cards) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		pa, pb := piles[idx[a]], piles[idx[b]]
+		return pa.X < pb.X || (pa.X == pb.X && pa.Y < pb.Y)
+	})
+	return idx, false
+}
+
+// jumpPlace puts the cursor on numbered place n (1-9, 0 for the tenth).
+func (s *gameScreen) jumpPlace(n int) {
 	if n == 0 {
 		n = 10
 	}
-	seen := 0
-	for i, p := range s.g.Piles() {
-		if p.Kind == engine.Tableau {
-			seen++
-			if seen == n {
-				s.cursor = board.Hit{Pile: i, Index: len(p.Cards) - 1, OK: true}
-				return
+	piles := s.g.Piles()
+	idx, columns := places(piles)
+	if n > len(idx) {
+		what := "column"
+		if !columns {
+			what = "free card"
+		}
+		s.setMsg(msgWarn, fmt.Sprintf("There is no %s %d here: there are %d.", what, n, len(idx)))
+		return
+	}
+	i := idx[n-1]
+	s.cursor = board.Hit{Pile: i, Index: len(piles[i].Cards) - 1, OK: true}
+}
+
+// jumpKind puts the cursor on the first pile of a kind (the waste, a free
+// cell, a foundation), or on the next one when it is on one already.
+func (s *gameScreen) jumpKind(kind engine.PileKind) {
+	piles := s.g.Piles()
+	var idx []int
+	at := -1
+	for i, p := range piles {
+		if p.Kind == kind {
+			if s.cursor.OK && s.cursor.Pile == i {
+				at = len(idx)
 			}
+			idx = append(idx, i)
 		}
 	}
+	if len(idx) == 0 {
+		return // the bar does not offer a key for a kind the game lacks
+	}
+	i := idx[(at+1)%len(idx)]
+	s.cursor = board.Hit{Pile: i, Index: len(piles[i].Cards) - 1, OK: true}
+}
+
+// askLeave leaves for the menu, asking first only when leaving loses
+// something: a guest's game in progress is not kept.
+func (s *gameScreen) askLeave(key string) tea.Cmd {
+	if s.env.Player.Guest && s.g.Moves() > 0 && s.confirm != key {
+		s.confirm = key
+		s.setMsg(msgWarn, fmt.Sprintf("A guest's game is not kept: press %s again to leave it, any other key to play on.", key))
+		return nil
+	}
+	return s.leave()
 }
 
 // pick is the one gesture: with nothing held it takes up the card (or taps
@@ -398,6 +500,10 @@ func (s *gameScreen) release(x, y int) tea.Cmd {
 func (s *gameScreen) do(a engine.Action) tea.Cmd {
 	if err := s.g.Do(a); err != nil {
 		s.setMsg(msgErr, err.Error())
+		return nil
+	}
+	if !s.keep() {
+		s.g.Undo() // taken over just now: the other session has the game
 		return nil
 	}
 	s.clampCursor()
@@ -545,6 +651,8 @@ func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
 	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d: %s", s.hints, ui.HintsPerGame, why))
 }
 
+// result is the game as the store records it; a game that is not won is
+// recorded only when the player leaves it for another deal (abandoned).
 func (s *gameScreen) result(won bool) store.Result {
 	spec := s.g.Spec()
 	return store.Result{
@@ -552,7 +660,7 @@ func (s *gameScreen) result(won bool) store.Result {
 		Spec: spec.String(), Key: spec.Key(), Won: won,
 		Score: s.g.Score(), Moves: s.g.Moves(), Elapsed: s.elapsed().Round(time.Second),
 		Finished: s.env.Now().UTC(), Daily: s.daily, Day: s.day, ByPoints: s.info.Game.Points,
-		Total: s.total, Timeline: s.steps,
+		Abandoned: !won, Total: s.total, Timeline: s.steps,
 	}
 }
 
@@ -580,6 +688,7 @@ func (s *gameScreen) win() tea.Cmd {
 	if s.moved != nil {
 		return nil // the race records it
 	}
+	defer s.hold.Release()
 	r := s.result(true)
 	err := s.record(true)
 	return s.env.Go(ui.Route{Page: ui.Won, Game: s.info, Result: r, Err: err})
@@ -596,8 +705,14 @@ func (s *gameScreen) redeal(r ui.Route) tea.Cmd {
 	}
 	if s.g.Moves() > 0 {
 		_ = s.record(false)
+	} else if s.saved {
+		// Undone back to move 0: the save of this game must not outlive it.
+		if err := s.env.Store.DeleteSave(s.env.Ctx(), s.env.Player.ID, s.saveKey()); err != nil {
+			s.env.Log.Warn("deleting save", "error", err.Error())
+		}
 	}
 	s.done = true
+	s.hold.Release()
 	r.Page, r.Game = ui.Play, s.info
 	return s.env.Go(r)
 }
@@ -624,27 +739,51 @@ const notSaved = "Not saved: the server could not store your game just now (the 
 // Save keeps a game in progress so the player finds it again.
 func (s *gameScreen) Save() { _ = s.trySave() }
 
+// trySave saves the game exactly as it is: at move 0 too, when an older
+// save of it would come back instead.
 func (s *gameScreen) trySave() error {
 	if s.done || s.env.Player.Guest || s.g.Won() {
 		return nil
 	}
-	if len(s.g.History()) == 0 {
+	defer s.hold.Release()
+	if len(s.g.History()) == 0 && !s.saved {
 		return nil
 	}
-	data, err := encodeSave(s.g, s.opts, s.elapsed(), s.hints)
+	data, err := save.Encode(s.g, s.opts, s.elapsed(), s.hints)
 	if err == nil {
-		err = s.env.Store.PutSave(s.env.Ctx(), s.env.Player.ID, s.saveKey(), data)
+		s.hold.Write(func() { err = s.env.Store.PutSave(s.env.Ctx(), s.env.Player.ID, s.saveKey(), data) })
 	}
 	if err != nil {
 		s.env.Log.Error("saving game", "account", s.env.Player.ID, "error", err.Error())
+		return err
 	}
-	return err
+	s.saved = true
+	return nil
+}
+
+// keep hands the game's latest save to its hold after a move, so a
+// second session taking it over gets every move; false (and the move
+// must be taken back) when it was taken over already.
+func (s *gameScreen) keep() bool {
+	if s.hold == nil {
+		return true
+	}
+	data, err := save.Encode(s.g, s.opts, s.elapsed(), s.hints)
+	if err != nil {
+		s.env.Log.Error("encoding game", "account", s.env.Player.ID, "error", err.Error())
+		return true
+	}
+	if !s.hold.Keep(data) {
+		s.checkTaken()
+		return false
+	}
+	return true
 }
 
 // saveKey is where this game is kept while in progress.
 func (s *gameScreen) saveKey() string {
 	if s.daily {
-		return dailySaveKey(s.info.Key())
+		return save.DailyKey(s.info.Key())
 	}
 	return s.info.Key()
 }
@@ -750,13 +889,6 @@ func (s *gameScreen) View() string {
 	b.WriteString(line + "\n")
 	piles := s.g.Piles()
 	bw, _ := board.Size(piles)
-	// Two lines stay for the message: rule sentences can be long.
-	boardH := e.Height - 4
-	off := max((e.Width-s.reserve-bw)/2, 0)
-	bv := board.View{Unicode: e.Unicode, Color: e.Color, Cursor: s.cursor, Sel: s.sel, OffsetX: off}
-	s.canvas = bv.Render(piles, min(e.Width-s.reserve, 200), boardH, s.canvas)
-	s.boardTop = 1
-	b.WriteString(s.canvas.String(bv.Palette()) + "\n")
 	msg := s.msg
 	if s.prompt != nil {
 		s.kind = msgInfo
@@ -765,42 +897,108 @@ func (s *gameScreen) View() string {
 	if s.kind == msgErr && !e.Color {
 		msg = "! " + msg
 	}
+	kind := s.kind
+	if msg == "" && s.sel.OK {
+		// Said in words as well as drawn: a terminal without colour may
+		// show no highlight at all.
+		msg, kind = s.holding(piles), msgInfo
+	}
 	if msg == "" {
 		// The deal number, so friends can race the same deal (#).
-		msg = fmt.Sprintf("Deal #%d", s.g.Spec().Seed)
+		msg, kind = fmt.Sprintf("Deal #%d", s.g.Spec().Seed), msgInfo
 	}
-	lines := ui.FitLines(msg, e.Width, 2)
-	if len(lines) < 2 {
-		// The second line carries the keys the bottom bar has no room
-		// for, whenever a message leaves it free.
-		lines = append(lines, "")
-	}
-	for i := range 2 {
-		if i == 1 && lines[1] == "" {
-			b.WriteString(ui.HelpBar(e.Width, "1-0", "column", "esc", "drop", "#", "deal number", "o", "options", "i", "rules") + "\n")
-			continue
-		}
-		if i < len(lines) {
-			switch s.kind {
-			case msgErr:
-				b.WriteString(ui.ErrStyle.Render(lines[i]))
-			case msgWarn:
-				b.WriteString(ui.WarnStyle.Render(lines[i]))
-			case msgOK:
-				b.WriteString(ui.OkStyle.Render(lines[i]))
-			default:
-				b.WriteString(ui.FaintStyle.Render(lines[i]))
-			}
+	// A message is wrapped whole, never cut: the board gives up lines to
+	// a long one (its columns fold), and the key bar keeps its own line.
+	lines := ui.FitLines(msg, e.Width, max(e.Height-minBoardLines-2, 1))
+	rows := max(len(lines), 2)
+	boardH := max(e.Height-2-rows, 1)
+	off := max((e.Width-s.reserve-bw)/2, 0)
+	bv := board.View{Unicode: e.Unicode, Color: e.Color, Cursor: s.cursor, Sel: s.sel, OffsetX: off}
+	s.canvas = bv.Render(piles, min(e.Width-s.reserve, 200), boardH, s.canvas)
+	s.boardTop = 1
+	b.WriteString(s.canvas.String(bv.Palette()) + "\n")
+	for _, l := range lines {
+		switch kind {
+		case msgErr:
+			b.WriteString(ui.ErrStyle.Render(l))
+		case msgWarn:
+			b.WriteString(ui.WarnStyle.Render(l))
+		case msgOK:
+			b.WriteString(ui.OkStyle.Render(l))
+		default:
+			b.WriteString(ui.FaintStyle.Render(l))
 		}
 		b.WriteString("\n")
 	}
-	keys := []string{"←↓↑→", "move", "space", "pick/drop", "f", "home", "d", "draw", "u", "undo",
-		"t", "hint", "n", "new", "r", "restart"}
-	if pad < 2 {
-		keys = append(keys, "?", "help", "q", "menu")
+	bar, more := s.keyBars(pad < 2)
+	if len(lines) < 2 {
+		// The keys the bottom bar has no room for, whenever a message
+		// leaves the line free.
+		b.WriteString(ui.HelpBar(e.Width, more...) + "\n")
 	}
-	b.WriteString(ui.HelpBar(e.Width, keys...))
+	b.WriteString(ui.HelpBar(e.Width, bar...))
 	return b.String()
+}
+
+// minBoardLines is what the board keeps however long a message is: the
+// top row and a few lines of columns.
+const minBoardLines = 8
+
+// holding names what is picked up: "Holding 7♥ and 2 more".
+func (s *gameScreen) holding(piles []engine.Pile) string {
+	if s.sel.Pile >= len(piles) {
+		return ""
+	}
+	p := piles[s.sel.Pile]
+	if s.sel.Index < 0 || s.sel.Index >= len(p.Cards) {
+		return ""
+	}
+	text := "Holding " + p.Cards[s.sel.Index].String()
+	if n := len(p.Cards) - 1 - s.sel.Index; n > 0 {
+		text += fmt.Sprintf(" and %d more", n)
+	}
+	return text + ": space drops it where the cursor is, esc puts it back."
+}
+
+// keyBars are the game's two key bars, each pair "key", "what": the keys
+// of the piles this game has and no others (FreeCell has no stock, so no
+// d; only games with a waste have w), and the game's own words from the
+// registry.
+func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
+	kinds := map[engine.PileKind]int{}
+	piles := s.g.Piles()
+	for _, p := range piles {
+		kinds[p.Kind]++
+	}
+	home := "home"
+	if kinds[engine.Foundation] == 0 {
+		home = "play" // TriPeaks and Pyramid: to the waste, or removed
+	}
+	bar = []string{"←↓↑→", "move", "space", "pick/drop", "f", home}
+	if s.info.Game.Keys.Draw != "" && kinds[engine.Stock] > 0 {
+		bar = append(bar, "d", "stock")
+	}
+	bar = append(bar, "u", "undo", "t", "hint", "n", "new", "r", "restart")
+	if withMenu {
+		bar = append(bar, "?", "help", "q", "menu")
+	}
+	if idx, columns := places(piles); columns {
+		last := strconv.Itoa(min(len(idx), 10) % 10)
+		more = append(more, "1-"+last, "column")
+	} else {
+		more = append(more, "1-9", "free card")
+	}
+	if kinds[engine.Waste] > 0 {
+		more = append(more, "w", "waste")
+	}
+	if kinds[engine.Cell] > 0 {
+		more = append(more, "c", "cell")
+	}
+	if kinds[engine.Foundation] > 0 {
+		more = append(more, "a", "foundation")
+	}
+	more = append(more, "esc", "drop", "#", "deal number", "o", "options", "i", "rules")
+	return bar, more
 }
 
 // promptKey edits the deal-number prompt: digits, backspace, enter, esc.

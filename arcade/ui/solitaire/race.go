@@ -13,6 +13,7 @@ import (
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/save"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
@@ -227,7 +228,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	if st.Board == nil {
 		s.view, s.viewOf = nil, nil
 	} else if !bytes.Equal(st.Board, s.viewOf) {
-		if g, sv, err := decodeSave(st.Board, s.info.Game.New); err == nil {
+		if g, sv, err := save.Decode(st.Board, s.info.Game.New); err == nil {
 			s.view = newGameScreen(s.env, s.info, g, sv.Options)
 			s.view.cursor = board.Hit{} // watched, not played: no cursor
 			s.viewOf = st.Board
@@ -240,8 +241,8 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 // save the room kept when they dropped.
 func (s *raceScreen) startGame() {
 	var gs *gameScreen
-	if save := s.m.Resume(); save != nil {
-		if g, sv, err := decodeSave(save, s.info.Game.New); err == nil && g.Spec() == s.st.Spec {
+	if kept := s.m.Resume(); kept != nil {
+		if g, sv, err := save.Decode(kept, s.info.Game.New); err == nil && g.Spec() == s.st.Spec {
 			gs = newGameScreen(s.env, s.info, g, sv.Options)
 			gs.prior, gs.hints = sv.Elapsed, sv.Hints
 			s.setMsg(msgOK, "Back in the race: your game continues where it was.")
@@ -268,12 +269,12 @@ func (s *raceScreen) report(status hub.Status) {
 	if g.Won() {
 		status = hub.Won
 	}
-	save, err := encodeSave(g, s.game.opts, s.game.elapsed(), s.game.hints)
+	data, err := save.Encode(g, s.game.opts, s.game.elapsed(), s.game.hints)
 	if err != nil {
 		s.env.Log.Error("race save", "error", err.Error())
-		save = nil
+		data = nil
 	}
-	err = s.m.Report(hub.Progress{Home: Home(g), Total: s.game.total, Moves: g.Moves(), Status: status, Save: save, Board: save})
+	err = s.m.Report(hub.Progress{Home: Home(g), Total: s.game.total, Moves: g.Moves(), Status: status, Save: data, Board: data})
 	switch {
 	case err == nil:
 	case errors.Is(err, hub.ErrDone), errors.Is(err, hub.ErrNotRunning):

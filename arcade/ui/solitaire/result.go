@@ -14,11 +14,12 @@ import (
 
 // resultScreen is the result of a won game.
 type resultScreen struct {
-	env  *ui.Env
-	info games.Entry
-	r    store.Result
-	best store.Stats
-	err  error
+	env    *ui.Env
+	info   games.Entry
+	r      store.Result
+	best   store.Stats
+	streak store.Streak // a won daily deal: the streak it makes
+	err    error
 }
 
 // NewResult builds the screen a Won route asks for.
@@ -26,6 +27,9 @@ func NewResult(e *ui.Env, rt ui.Route) ui.Screen {
 	rs := &resultScreen{env: e, info: rt.Game, r: rt.Result, err: rt.Err}
 	if !e.Player.Guest && rt.Err == nil {
 		rs.best, _ = e.Store.StatsFor(e.Ctx(), e.Player.ID, rt.Game.Key())
+		if rt.Result.Daily {
+			rs.streak, _ = e.Store.Streak(e.Ctx(), e.Player.ID, rt.Game.Key(), e.Now())
+		}
 	}
 	return rs
 }
@@ -64,6 +68,13 @@ func (r *resultScreen) View() string {
 		b.WriteString(fmt.Sprintf("   (won %d of %d)\n", r.best.Won, r.best.Played))
 		if r.best.BestTime == r.r.Elapsed {
 			b.WriteString(ui.OkStyle.Render("  A new personal best time!") + "\n")
+		}
+		if r.r.Daily && r.streak.Current > 0 {
+			days := "days"
+			if r.streak.Current == 1 {
+				days = "day"
+			}
+			b.WriteString(ui.OkStyle.Render(fmt.Sprintf("  Today's deal won: a streak of %d %s in a row (best %d).", r.streak.Current, days, r.streak.Best)) + "\n")
 		}
 	}
 	b.WriteString("\n" + ui.HelpBar(r.env.Width, "enter", "another deal", "q", "menu"))
