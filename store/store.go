@@ -223,7 +223,6 @@ type Friends interface {
 	Following(ctx context.Context, account string) ([]string, error)
 }
 
-
 // RaceRecord is one finished race, as every racer in it keeps it.
 type RaceRecord struct {
 	Code     string

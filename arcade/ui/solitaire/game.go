@@ -174,7 +174,9 @@ func newGameScreen(e *ui.Env, info games.Entry, g engine.Solitaire, opts games.O
 func (s *gameScreen) Init() tea.Cmd { return s.tick() }
 
 // Activity: playing this game alone.
-func (s *gameScreen) Activity() hub.Activity { return hub.Activity{Doing: hub.InGame, Game: s.info.Key()} }
+func (s *gameScreen) Activity() hub.Activity {
+	return hub.Activity{Doing: hub.InGame, Game: s.info.Key()}
+}
 
 func (s *gameScreen) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{screen: s} })
