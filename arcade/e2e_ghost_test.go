@@ -65,3 +65,37 @@ func TestEndToEndGhostRace(t *testing.T) {
 	require.True(t, races[0].Racers[0].Ghost)
 	require.Equal(t, 1, races[0].Racers[0].Place)
 }
+
+// daily --json rates every daily deal with the solver.
+func TestDailyJSONHasDifficulty(t *testing.T) {
+	ts := startServer(t)
+	c := sshtest.Dial(t, ts.addr, "dana", sshtest.NewClientKey(t))
+	defer c.Close()
+	var v struct {
+		Games []struct {
+			Game       string
+			Difficulty *struct {
+				Level     int
+				Name      string
+				Positions int `json:"positions_searched"`
+				Solved    bool
+			}
+		}
+	}
+	runJSON(t, c, "daily", &v)
+	require.NotEmpty(t, v.Games)
+	for _, g := range v.Games {
+		require.NotNil(t, g.Difficulty, g.Game)
+		require.Contains(t, []string{"easy", "medium", "hard", "very hard"}, g.Difficulty.Name, g.Game)
+		require.Positive(t, g.Difficulty.Positions, g.Game)
+	}
+	out, _, _ := run(t, c, "daily")
+	require.Contains(t, out, "difficulty")
+
+	// Rated now: the menu shows the highlighted game's, before it is played.
+	tm := sshtest.OpenTerm(t, c, nil)
+	s := tm.WaitFor("Today's deal: ")
+	require.Regexp(t, `Today's deal: (easy|medium|hard|very hard) \(solver: \d+ moves`, s)
+	tm.Send("t")
+	tm.WaitFor("Difficulty:")
+}

@@ -195,6 +195,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.stopPools = cancel
 	if cfg.FillPools {
 		go s.pools.Run(ctx)
+		go s.rateDailies(ctx)
 	}
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Addr),
@@ -527,4 +528,17 @@ func (s *Server) windowSizes() [][2]int {
 		out = append(out, [2]int{w, h})
 	}
 	return out
+}
+
+// rateDailies has today's deals rated by the solver, at start and then
+// each hour (a new day brings new deals), for the menu and daily.
+func (s *Server) rateDailies(ctx context.Context) {
+	for {
+		s.pools.RateToday(ctx, s.store, s.games, s.cfg.Now())
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Hour):
+		}
+	}
 }

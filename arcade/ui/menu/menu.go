@@ -8,7 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/arcade/deals"
 	"sshuffle/arcade/ui"
+	"sshuffle/engine"
 	"sshuffle/games"
 )
 
@@ -45,6 +47,7 @@ type menu struct {
 	// number: typing a deal number to race.
 	race   bool
 	number *string
+	today  map[string]engine.Spec // today's deal of each game, by key
 }
 
 // New is the menu, showing note (a sentence about what just happened, or
@@ -53,7 +56,26 @@ func New(e *ui.Env, note string) ui.Screen {
 	return &menu{env: e, items: menuItems(e.Games), msg: note}
 }
 
-func (m *menu) MinSize() (int, int) { return 44, 16 }
+func (m *menu) MinSize() (int, int) { return 44, 17 }
+
+// Init finds today's deal of every game, to show its rating (the server
+// rates them in the background; a deal not rated yet shows none).
+func (m *menu) Init() tea.Cmd {
+	e := m.env
+	if e.Store == nil || e.Pools == nil {
+		return nil
+	}
+	m.today = map[string]engine.Spec{}
+	for _, it := range m.items {
+		if it.soon != "" || it.info.Game.Solve == nil {
+			continue
+		}
+		if spec, _, err := deals.Today(e.Ctx(), e.Store, e.Pools, it.info, e.Now()); err == nil {
+			m.today[it.info.Key()] = spec
+		}
+	}
+	return nil
+}
 
 func (m *menu) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -210,6 +232,11 @@ func (m *menu) View() string {
 	b.WriteString("\n")
 	if it := m.items[m.cursor]; it.soon == "" && it.info.Variant.Blurb != "" {
 		b.WriteString(ui.FaintStyle.Render(it.info.Variant.Blurb) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
+	if d, ok := m.env.Pools.Rated(m.today[m.items[m.cursor].info.Key()]); ok && m.items[m.cursor].soon == "" {
+		b.WriteString(ui.FaintStyle.Render("Today's deal: "+d.Text()) + "\n")
 	} else {
 		b.WriteString("\n")
 	}

@@ -115,6 +115,23 @@ func OpenRace(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	return s, nil
 }
 
+type ratedMsg struct{}
+
+// Init rates the race's deal away from the screen, for the lobby.
+func (s *raceScreen) Init() tea.Cmd {
+	pools, info, spec := s.env.Pools, s.info, s.m.Race().Spec()
+	if pools == nil || info.Game.Solve == nil {
+		return nil
+	}
+	if _, ok := pools.Rated(spec); ok {
+		return nil
+	}
+	return func() tea.Msg {
+		pools.Difficulty(info, spec)
+		return ratedMsg{}
+	}
+}
+
 func (s *raceScreen) setMsg(k msgKind, text string) { s.kind, s.msg = k, text }
 
 func (s *raceScreen) MinSize() (int, int) {
@@ -722,7 +739,11 @@ func (s *raceScreen) lobbyView() string {
 		what = "today's deal (your first attempt counts as your daily)"
 	}
 	b.WriteString(ui.TitleStyle.Render("Race "+s.st.Code) + "  " + s.info.Title() + " · " + what + "\n")
-	b.WriteString("\n")
+	if d, ok := e.Pools.Rated(s.st.Spec); ok {
+		b.WriteString(ui.FaintStyle.Render("Difficulty: "+d.Text()) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
 	b.WriteString("Invite: " + ui.KeyStyle.Render(e.InviteLine(s.st.Code)) + "\n\n")
 	if s.st.Phase == hub.Countdown {
 		b.WriteString(ui.WarnStyle.Render(fmt.Sprintf("Starting in %d…", s.st.Count)) + "\n\n")
