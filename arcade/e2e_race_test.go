@@ -211,6 +211,18 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 		require.Equal(t, 0, r.Place)
 		require.Equal(t, "gave up", r.Status)
 	}
+	// On the profile too.
+	for _, tm := range []*sshtest.Term{alice, bob} {
+		tm.Send("q")
+		tm.WaitFor("Playing as")
+		tm.Send("p")
+		s = tm.WaitFor("Races: 1")
+		require.Contains(t, s, spec.String())
+	}
+	require.Contains(t, alice.Screen(), "Races: 1, first in 1")
+	require.Regexp(t, `1st\s+of 3`, alice.Screen())
+	require.Regexp(t, `out\s+of 3`, bob.Screen())
+
 	results, err := ts.store.Results(t.Context(), bobID(t, ts, "alice"), 5)
 	require.NoError(t, err)
 	require.NotEmpty(t, results)
