@@ -155,6 +155,17 @@ func openRacer(addr string, local net.IP, name, command string) (*racer, error) 
 
 var raceCode = regexp.MustCompile(`Race ([A-Z]{5})`)
 
+// runPrefix keeps one run's player names apart from an earlier run's on
+// the same server (a taken name would send a racer to the name picker).
+var runPrefix = func() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = 'a' + b[i]%26
+	}
+	return string(b[:])
+}()
+
 // raceResult is what one race measured.
 type raceResult struct {
 	lat    []time.Duration
@@ -168,7 +179,7 @@ type raceResult struct {
 func runRace(addr string, n, size int, stopAt time.Time, every time.Duration) raceResult {
 	var res raceResult
 	local := func(k int) net.IP { return net.IPv4(127, 2+byte(n/250), byte(n%250), byte(k+1)) }
-	name := func(k int) string { return fmt.Sprintf("r%04dp%d", n, k) }
+	name := func(k int) string { return fmt.Sprintf("%s%04dp%d", runPrefix, n, k) }
 	host, err := openRacer(addr, local(0), name(0), fmt.Sprintf("race klondike/draw1/%d", 1000+n))
 	if err != nil {
 		return raceResult{err: err}

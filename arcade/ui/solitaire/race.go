@@ -699,15 +699,36 @@ func (s *raceScreen) View() string {
 	if s.msg != "" && n >= 3 {
 		lines[n-3] = s.styled(ui.FitLines(s.msg, e.Width, 1)[0])
 	}
-	if !side && n >= 2 {
+	switch {
+	case !side && n >= 2:
 		lines[n-2] = s.folded(e.Width)
+	case n >= 2 && s.racing():
+		_, more := g.keyBars(false)
+		lines[n-2] = ui.HelpBar(e.Width, raceKeys(more)...)
+	case n >= 2:
+		lines[n-2] = ""
 	}
 	if !s.racing() && n >= 1 {
 		lines[n-1] = ui.HelpBar(e.Width, "1-8", "follow a racer", "0", "stop following", "q", "leave")
 	} else if n >= 1 {
-		lines[n-1] = ui.HelpBar(e.Width, "←↓↑→", "move", "space", "pick/drop", "f", "home", "d", "draw", "u", "undo", "q", "give up")
+		bar, _ := g.keyBars(false)
+		lines[n-1] = ui.HelpBar(e.Width, append(raceKeys(bar), "q", "give up")...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// raceKeys drops from a game's key pairs those a race does not take: a
+// new deal, a restart, a deal number, hints, options, rules, help, menu.
+func raceKeys(pairs []string) []string {
+	var out []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		switch pairs[i] {
+		case "n", "r", "#", "t", "o", "i", "?", "q":
+			continue
+		}
+		out = append(out, pairs[i], pairs[i+1])
+	}
+	return out
 }
 
 func (s *raceScreen) followedName() string {
@@ -736,7 +757,7 @@ func (s *raceScreen) lobbyView() string {
 	var b strings.Builder
 	what := "deal #" + fmt.Sprint(s.st.Spec.Seed)
 	if s.st.Ranked {
-		what = "today's deal (your first attempt counts as your daily)"
+		what = "today's deal, ranked"
 	}
 	b.WriteString(ui.TitleStyle.Render("Race "+s.st.Code) + "  " + s.info.Title() + " · " + what + "\n")
 	if d, ok := e.Pools.Rated(s.st.Spec); ok {
@@ -773,6 +794,8 @@ func (s *raceScreen) lobbyView() string {
 		b.WriteString("Invite whom (a name; enter sends, esc cancels): " + *s.prompt + "_\n")
 	case s.msg != "":
 		b.WriteString(s.styled(s.msg) + "\n")
+	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby && s.st.Ranked:
+		b.WriteString(ui.FaintStyle.Render("You are the host: start when everyone is in. A first try at today's deal counts as the daily one.") + "\n")
 	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby:
 		b.WriteString(ui.FaintStyle.Render("You are the host: start when everyone is in.") + "\n")
 	case s.st.Phase == hub.Lobby:
