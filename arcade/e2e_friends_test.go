@@ -55,7 +55,9 @@ func TestEndToEndFriendsPresenceAndInvitations(t *testing.T) {
 	code := codeOn(t, bob.WaitFor("Invite: "))
 	require.Eventually(t, func() bool {
 		f := friendsJSON(t, ca).Friends[0]
-		return f.Doing == "racing" && f.Room == code && f.Game == "klondike/draw1" && f.Watchable
+		_, port, _ := strings.Cut(ts.addr, ":")
+		return f.Doing == "racing" && f.Room == code && f.Game == "klondike/draw1" && f.Watchable &&
+			f.Watch == "ssh -t -p "+port+" 127.0.0.1 join "+code
 	}, 10e9, 20e6)
 	require.Contains(t, say(t, ca, "friends"), "bob                  online, racing klondike/draw1 in race "+code)
 

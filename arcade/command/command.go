@@ -42,8 +42,10 @@ type Request struct {
 	// Presence reports the given accounts as the live hub sees them; nil:
 	// everyone offline.
 	Presence func(ids ...string) []hub.Presence
-	Log      *slog.Logger // nil: discard
-	Now      func() time.Time
+	// InviteLine is the line that opens the room with a code; nil: none.
+	InviteLine func(code string) string
+	Log        *slog.Logger // nil: discard
+	Now        func() time.Time
 	// Host is the address the client connected to ("127.0.0.1:2222"),
 	// so that help prints commands that work as they are; "" prints HOST.
 	Host string

@@ -24,6 +24,8 @@ type Friend struct {
 	Game      string `json:"game,omitempty"`
 	Room      string `json:"room,omitempty"` // the race's invite code
 	Watchable bool   `json:"watchable,omitempty"`
+	// Watch is the invite line that opens the room: ssh -t -p PORT HOST join CODE.
+	Watch string `json:"watch,omitempty"`
 }
 
 // FriendList is the answer of friends.
@@ -48,8 +50,8 @@ func (l FriendList) Text() string {
 		}
 		if f.Room != "" {
 			line += " in race " + f.Room
-			if f.Watchable {
-				line += " (watch: ssh -t HOST join " + f.Room + ")"
+			if f.Watch != "" {
+				line += " (watch: " + f.Watch + ")"
 			}
 		}
 		fmt.Fprintf(&b, "%-20s online, %s\n", f.Name, line)
@@ -78,6 +80,9 @@ func Friends(r Request) (FriendList, error) {
 		if i < len(pres) && pres[i].Online {
 			a := pres[i].Activity
 			f.Online, f.Doing, f.Game, f.Room, f.Watchable = true, a.Doing.String(), a.Game, a.Room, a.Watchable
+			if a.Room != "" && a.Watchable && r.InviteLine != nil {
+				f.Watch = r.InviteLine(a.Room)
+			}
 		}
 		out.Friends = append(out.Friends, f)
 	}
