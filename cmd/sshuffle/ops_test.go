@@ -55,6 +55,8 @@ func TestBackupOfARunningServerRestores(t *testing.T) {
 		tm.WaitFor("Moves 0")
 		tm.Send("q")
 		tm.WaitFor("Playing as " + name)
+		tm.Send("q") // the menu asks once before quitting
+		tm.WaitFor("q again to quit")
 		tm.Send("q")
 		tm.WaitExit()
 		c.Close()

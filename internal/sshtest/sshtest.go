@@ -57,7 +57,14 @@ type Term struct {
 // OpenTerm opens an 80x24 PTY session running the default program.
 func OpenTerm(t *testing.T, c *gossh.Client, env map[string]string) *Term {
 	t.Helper()
-	return OpenTermCmd(t, c, env, "")
+	return OpenTermAs(t, c, "xterm-256color", env)
+}
+
+// OpenTermAs is OpenTerm for a terminal of another kind (TERM), such as
+// "dumb".
+func OpenTermAs(t *testing.T, c *gossh.Client, term string, env map[string]string) *Term {
+	t.Helper()
+	return OpenTermWith(t, c, term, env, "", 80, 24)
 }
 
 // OpenTermCmd opens an 80x24 PTY session running command (ssh -t HOST
@@ -71,12 +78,19 @@ func OpenTermCmd(t *testing.T, c *gossh.Client, env map[string]string, command s
 // program when empty).
 func OpenTermSize(t *testing.T, c *gossh.Client, env map[string]string, command string, w, h int) *Term {
 	t.Helper()
+	return OpenTermWith(t, c, "xterm-256color", env, command, w, h)
+}
+
+// OpenTermWith opens a w x h PTY session of terminal kind term running
+// command (the default program when empty).
+func OpenTermWith(t *testing.T, c *gossh.Client, term string, env map[string]string, command string, w, h int) *Term {
+	t.Helper()
 	sess, err := c.NewSession()
 	require.NoError(t, err)
 	for k, v := range env {
 		_ = sess.Setenv(k, v)
 	}
-	require.NoError(t, sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}))
+	require.NoError(t, sess.RequestPty(term, h, w, gossh.TerminalModes{}))
 	in, err := sess.StdinPipe()
 	require.NoError(t, err)
 	out, err := sess.StdoutPipe()

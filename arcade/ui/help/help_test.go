@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/ui"
@@ -53,4 +55,37 @@ func TestHelpSaysWhatAGamesKeysDo(t *testing.T) {
 	require.Contains(t, v, "All 52 cards are dealt face up", "and its rules")
 	sp, _ := games.Default().Entry("spider/2suit")
 	require.Contains(t, New(e, sp).View(), "deal a row")
+}
+
+// At 80x24 nothing is cut: the help pages and scrolls to its last line,
+// and no line is wider than the window.
+func TestHelpPagesAt80x24(t *testing.T) {
+	e := testEnv(t)
+	e.Color = false
+	fc, _ := games.Default().Entry("freecell")
+	back := 0
+	rt := ui.NewRouter(e, func(e *ui.Env, r ui.Route) (ui.Screen, error) { back++; return New(e, fc), nil }, New(e, fc), "")
+	h := rt.Current().(*helpScreen)
+	all := h.lines()
+	require.Greater(t, len(all), 23, "the text is longer than one page at 24 lines")
+	seen := map[string]bool{}
+	for range 10 {
+		v := ansi.Strip(rt.View().Content)
+		lines := strings.Split(v, "\n")
+		require.LessOrEqual(t, len(lines), 24)
+		for _, l := range lines {
+			require.LessOrEqual(t, ansi.StringWidth(l), 80, l)
+			seen[strings.TrimSpace(l)] = true
+		}
+		if h.top >= len(all)-h.page() {
+			break
+		}
+		rt.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	}
+	for _, l := range all {
+		require.True(t, seen[strings.TrimSpace(ansi.Strip(l))], "line never shown: %q", l)
+	}
+	require.Contains(t, ansi.Strip(strings.Join(all, "\n")), "jump to a free cell", "FreeCell's cells have their key")
+	require.NotContains(t, ansi.Strip(strings.Join(all, "\n")), "jump to the waste", "FreeCell has no waste")
+	require.Equal(t, 0, back, "scrolling stays on the help screen")
 }

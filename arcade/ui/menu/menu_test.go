@@ -1,0 +1,61 @@
+package menu
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/games"
+)
+
+func key(k string) tea.KeyPressMsg {
+	if k == "esc" {
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	}
+	return tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+}
+
+// Esc never leaves the arcade, and q asks once before it does.
+func TestQuitAsksOnceAndEscNeverQuits(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e := &ui.Env{Games: games.Default(), Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return now },
+		Player: &ui.Player{Name: "guest", Guest: true}, Width: 80, Height: 24, Idle: time.Hour}
+	build := func(e *ui.Env, r ui.Route) (ui.Screen, error) { return New(e, ""), nil }
+	rt := ui.NewRouter(e, build, New(e, ""), "")
+	isQuit := func(cmd tea.Cmd) bool {
+		if cmd == nil {
+			return false
+		}
+		switch m := cmd().(type) {
+		case tea.QuitMsg:
+			return true
+		case tea.BatchMsg:
+			for _, c := range m {
+				if c != nil {
+					if _, ok := c().(tea.QuitMsg); ok {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for range 3 {
+		_, cmd := rt.Update(key("esc"))
+		require.False(t, isQuit(cmd), "esc never quits")
+	}
+	require.Contains(t, rt.View().Content, "q twice quits")
+	_, cmd := rt.Update(key("q"))
+	require.False(t, isQuit(cmd), "the first q asks")
+	require.Contains(t, rt.View().Content, "Press q again to quit")
+	_, cmd = rt.Update(key("j"))
+	require.False(t, isQuit(cmd))
+	_, cmd = rt.Update(key("q"))
+	require.False(t, isQuit(cmd), "another key in between asks again")
+	_, cmd = rt.Update(key("q"))
+	require.True(t, isQuit(cmd), "q again quits")
+}
