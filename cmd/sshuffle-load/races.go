@@ -33,7 +33,6 @@ type racer struct {
 	mu    sync.Mutex
 	emu   *vt.Emulator
 	waits []*wait // moves of others this screen has yet to show
-	dead  error
 }
 
 // wait is one move of another racer this racer's screen must show.
