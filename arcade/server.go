@@ -270,8 +270,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.closing = true
 	progs := make([]*tea.Program, 0, len(s.sessions))
-	for p := range s.sessions {
-		progs = append(progs, p)
+	apps := make([]*ui.Router, 0, len(s.sessions))
+	for p, app := range s.sessions {
+		progs, apps = append(progs, p), append(apps, app)
 	}
 	s.mu.Unlock()
 	for _, p := range progs {
@@ -282,8 +283,23 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		for _, p := range progs {
-			p.Kill()
+		for i, p := range progs {
+			// Kill reads what Run sets up before its first frame, unguarded
+			// (the race detector catches it in Bubble Tea v2.1.1): a
+			// program still starting is killed once it has drawn, or after
+			// a second.
+			select {
+			case <-apps[i].FirstSize():
+				p.Kill()
+			default:
+				go func(app *ui.Router) {
+					select {
+					case <-app.FirstSize():
+					case <-time.After(time.Second):
+					}
+					p.Kill()
+				}(apps[i])
+			}
 		}
 	}
 	// The sessions have dropped out of their rooms; close what is left
