@@ -182,6 +182,21 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 	carol.WaitFor("You are out of this race")
 	alice.WaitFor("out (gave up)")
 
+	// Dave comes after the start: he watches, sees every racer, and
+	// follows alice's board.
+	cd := sshtest.Dial(t, ts.addr, "dave", sshtest.NewClientKey(t))
+	defer cd.Close()
+	dave := sshtest.OpenTermCmd(t, cd, nil, "join "+code)
+	s = dave.WaitFor("You are watching")
+	for _, who := range []string{"alice", "bob", "carol"} {
+		require.Contains(t, s, who)
+	}
+	m := regexp.MustCompile(`(?m)^(\d) .*alice`).FindStringSubmatch(s)
+	require.NotNil(t, m, "alice's line on the watcher's screen:\n%s", s)
+	dave.Send(m[1])
+	dave.WaitFor("watching alice")
+	bob.WaitFor("1 watching")
+
 	entry, _ := games.Default().Entry("klondike/draw1")
 	g, err := entry.Game.New(spec, entry.Defaults())
 	require.NoError(t, err)
@@ -189,7 +204,7 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 	for _, a := range moves {
 		mr.play(a)
 	}
-	for _, tm := range []*sshtest.Term{alice, bob, carol} {
+	for _, tm := range []*sshtest.Term{alice, bob, carol, dave} {
 		s = tm.WaitFor("results")
 		require.Regexp(t, `1\s+1st\s+alice`, s)
 	}
