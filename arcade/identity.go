@@ -43,7 +43,10 @@ func (s *Server) identityMiddleware() wish.Middleware {
 			_, _, pty := sess.Pty()
 			// RawCommand, not Command: the splitter is slow on long input,
 			// and the command middleware refuses that after this one.
-			play := pty && (strings.TrimSpace(sess.RawCommand()) == "" || playCommand(sess.Command()))
+			raw := sess.RawCommand()
+			// Fields, not Command: the library's splitter is slow on long
+			// input, and the command middleware refuses that after this one.
+			play := pty && (strings.TrimSpace(raw) == "" || (len(raw) <= MaxCommandLen && playCommand(strings.Fields(raw))))
 			sess.Context().SetValue(identityKey{}, s.identify(sess, play))
 			next(sess)
 		}
