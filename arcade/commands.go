@@ -8,6 +8,7 @@ import (
 	"charm.land/wish/v2"
 
 	"sshuffle/arcade/command"
+	"sshuffle/arcade/hub"
 )
 
 // commandMiddleware answers sessions that name a command, and sessions with
@@ -24,7 +25,7 @@ func (s *Server) commandMiddleware() wish.Middleware {
 				return
 			}
 			args := sess.Command()
-			if len(args) == 0 && pty {
+			if pty && (len(args) == 0 || playCommand(args)) {
 				next(sess)
 				return
 			}
@@ -48,5 +49,9 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 	return command.Run(command.Request{
 		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Pools: s.pools,
 		Health: s.Health, Log: s.log, Now: s.cfg.Now, Host: sess.LocalAddr().String(),
+		Presence: s.hub.Presence,
+		InviteLine: func(code string) string {
+			return hub.InviteLine(s.cfg.InviteHost, int(s.invitePort.Load()), code)
+		},
 	})
 }

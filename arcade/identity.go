@@ -43,7 +43,10 @@ func (s *Server) identityMiddleware() wish.Middleware {
 			_, _, pty := sess.Pty()
 			// RawCommand, not Command: the splitter is slow on long input,
 			// and the command middleware refuses that after this one.
-			play := pty && strings.TrimSpace(sess.RawCommand()) == ""
+			raw := sess.RawCommand()
+			// Fields, not Command: the library's splitter is slow on long
+			// input, and the command middleware refuses that after this one.
+			play := pty && (strings.TrimSpace(raw) == "" || (len(raw) <= MaxCommandLen && playCommand(strings.Fields(raw))))
 			sess.Context().SetValue(identityKey{}, s.identify(sess, play))
 			next(sess)
 		}
@@ -106,10 +109,15 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		Holds:        s.holds,
 		Done:         make(chan struct{}),
 		GameFinished: s.metrics.gameFinished,
+		Hub:          s.hub,
+		InviteHost:   s.cfg.InviteHost,
+		InvitePort:   int(s.invitePort.Load()),
 	}
+	e.Prepare()
 	id := identityOf(sess)
 	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest}
 	first, notice := ui.Route{Page: ui.Menu}, ""
+	then, refused := s.firstRoute(sess.Command())
 	switch {
 	case id.Err != nil:
 		s.log.Error("account lookup failed", "error", id.Err.Error())
@@ -118,20 +126,33 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	case id.Guest:
 		notice = "Guest: nothing is saved. Connect with a key (ssh-keygen -t ed25519) to keep stats."
 	case id.First && id.Name == "":
-		first = ui.Route{Page: ui.Name, Tried: sess.User()}
+		first = ui.Route{Page: ui.Name, Tried: sess.User(), Then: then}
+		then = nil // after the name
 	case id.Name == "":
 		// The name picker was skipped (esc, or a dropped first session):
 		// ask again, or the boards show this player as "(no name)".
-		first = ui.Route{Page: ui.Name}
+		first = ui.Route{Page: ui.Name, Then: then}
+		then = nil
 	case id.First:
 		notice = fmt.Sprintf("Welcome, %s! Your key is your account: no sign-up needed.", id.Name)
 	default:
 		notice = fmt.Sprintf("Welcome back, %s.", id.Name)
 	}
+	e.Connect()
+	if then != nil {
+		first = *then
+	}
+	if refused != "" {
+		notice = refused
+	}
 	scr, err := build(e, first)
 	if err != nil {
-		s.log.Error("first screen", "error", err.Error())
-		scr = menu.New(e, "")
+		if then == nil {
+			s.log.Error("first screen", "error", err.Error())
+		}
+		// A wrong or expired code, or a race that cannot be opened: the
+		// menu says why.
+		scr, notice = menu.New(e, ""), err.Error()
 	}
 	return ui.NewRouter(e, build, scr, notice)
 }

@@ -5,6 +5,7 @@ import (
 
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/account"
+	"sshuffle/arcade/ui/friends"
 	"sshuffle/arcade/ui/help"
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/arcade/ui/options"
@@ -20,6 +21,10 @@ func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return menu.New(e, r.Note), nil
 	case ui.Name:
 		return account.NewName(e, r), nil
+	case ui.Friends:
+		return friends.New(e), nil
+	case ui.Race:
+		return solitaire.OpenRace(e, r)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)
 	case ui.Won:

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,6 +22,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/format"
@@ -57,6 +60,13 @@ type Config struct {
 	// FillPools runs the solver in the background to find fresh winnable
 	// deals; off, winnable deals come from the kept solver reports only.
 	FillPools bool
+	// InviteHost and InvitePort are where players reach the server, for
+	// invite lines; empty and 0 mean this machine's name and the port
+	// Serve listens on.
+	InviteHost string
+	InvitePort int
+	// HubClock is the live rooms' clock; nil means the wall clock.
+	HubClock hub.Clock
 }
 
 func (c *Config) defaults() {
@@ -102,6 +112,13 @@ func (c *Config) defaults() {
 	if c.Games == nil {
 		c.Games = games.Default()
 	}
+	if c.InviteHost == "" {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			c.InviteHost = h
+		} else {
+			c.InviteHost = "localhost"
+		}
+	}
 }
 
 // Server is the arcade's SSH server.
@@ -114,10 +131,14 @@ type Server struct {
 	pools     *deals.Pools
 	stopPools context.CancelFunc
 
-	metrics   *metrics
-	searches  *searches
-	holds     *ui.Holds // which session holds each game in progress
-	stopSweep chan struct{}
+	metrics  *metrics
+	searches *searches
+	holds    *ui.Holds // which session holds each game in progress
+	hub      *hub.Hub
+	// invitePort is the port invite lines name: the configured one, else
+	// the one Serve listens on.
+	invitePort atomic.Int64
+	stopSweep  chan struct{}
 
 	mu        sync.Mutex
 	sessions  map[*tea.Program]*ui.Router
@@ -162,6 +183,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
 	s.holds = ui.NewHolds()
+	s.invitePort.Store(int64(cfg.InvitePort))
+	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite})
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)
 	}
@@ -172,6 +195,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.stopPools = cancel
 	if cfg.FillPools {
 		go s.pools.Run(ctx)
+		go s.rateDailies(ctx)
 	}
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Addr),
@@ -214,6 +238,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 
 // Serve accepts connections on l until Shutdown.
 func (s *Server) Serve(l net.Listener) error {
+	if a, ok := l.Addr().(*net.TCPAddr); ok {
+		s.invitePort.CompareAndSwap(0, int64(a.Port))
+	}
 	err := s.ssh.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -243,8 +270,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.closing = true
 	progs := make([]*tea.Program, 0, len(s.sessions))
-	for p := range s.sessions {
-		progs = append(progs, p)
+	apps := make([]*ui.Router, 0, len(s.sessions))
+	for p, app := range s.sessions {
+		progs, apps = append(progs, p), append(apps, app)
 	}
 	s.mu.Unlock()
 	for _, p := range progs {
@@ -255,10 +283,28 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		for _, p := range progs {
-			p.Kill()
+		for i, p := range progs {
+			// Kill reads what Run sets up before its first frame, unguarded
+			// (the race detector catches it in Bubble Tea v2.1.1): a
+			// program still starting is killed once it has drawn, or after
+			// a second.
+			select {
+			case <-apps[i].FirstSize():
+				p.Kill()
+			default:
+				go func(app *ui.Router) {
+					select {
+					case <-app.FirstSize():
+					case <-time.After(time.Second):
+					}
+					p.Kill()
+				}(apps[i])
+			}
 		}
 	}
+	// The sessions have dropped out of their rooms; close what is left
+	// (a race's result is stored on the way out).
+	s.hub.Close()
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if err := s.ssh.Shutdown(sctx); err != nil {
@@ -431,6 +477,7 @@ func (s *Server) programMiddleware() wish.Middleware {
 			// Commands run detached (detach.go): one still waiting when the
 			// session ends must not hold the ended program.
 			p := tea.NewProgram(detached{app: app, done: app.Env().Done}, opts...)
+			app.Env().SetSend(p.Send)
 			s.mu.Lock()
 			if s.closing {
 				s.mu.Unlock()
@@ -490,7 +537,8 @@ func (s *Server) programMiddleware() wish.Middleware {
 			p.Kill()
 			in.stop()
 			close(app.Env().Done)
-			app.Close()
+			app.Close() // a racer drops out of their race here
+			app.Env().Disconnect()
 			_ = sess.Exit(0)
 			next(sess)
 		}
@@ -507,4 +555,17 @@ func (s *Server) windowSizes() [][2]int {
 		out = append(out, [2]int{w, h})
 	}
 	return out
+}
+
+// rateDailies has today's deals rated by the solver, at start and then
+// each hour (a new day brings new deals), for the menu and daily.
+func (s *Server) rateDailies(ctx context.Context) {
+	for {
+		s.pools.RateToday(ctx, s.store, s.games, s.cfg.Now())
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Hour):
+		}
+	}
 }

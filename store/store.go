@@ -94,11 +94,26 @@ type Result struct {
 	// store knows records, not games: the caller says so from the game
 	// registry, and it is kept on the record.
 	ByPoints bool `json:",omitempty"`
+	// Total is the number of cards Home counts to in Timeline.
+	Total int `json:",omitempty"`
+	// Timeline is the game's progress move by move, at the time of each,
+	// so a later race can replay this run as a ghost at its real pace.
+	Timeline []Step `json:",omitempty"`
 	// Abandoned: the player left the game for another deal before it was
 	// over. It counts as played, never as a best score, and stays off
 	// the boards: a board ranks games played out.
 	Abandoned bool `json:",omitempty"`
 }
+
+// Step is one point of a result's timeline.
+type Step struct {
+	At    time.Duration `json:"t"`
+	Home  int           `json:"h"` // cards home or cleared
+	Moves int           `json:"m"`
+}
+
+// MaxTimeline bounds the steps kept with a result.
+const MaxTimeline = 4096
 
 // Stats are one account's totals for one key.
 type Stats struct {
@@ -208,6 +223,42 @@ type Friends interface {
 	Following(ctx context.Context, account string) ([]string, error)
 }
 
+// RaceRecord is one finished race, as every racer in it keeps it.
+type RaceRecord struct {
+	Code     string
+	Spec     string
+	Key      string
+	Ranked   bool // on the day's deal
+	Started  time.Time
+	Finished time.Time
+	Racers   []RaceRacer // in finishing order, placed first
+}
+
+// RaceRacer is one racer's line of a race.
+type RaceRacer struct {
+	Account string `json:",omitempty"` // "" for a ghost
+	Name    string
+	Ghost   bool `json:",omitempty"`
+	Place   int  // 0: no place (gave up, dropped, or not finished)
+	Status  string
+	Time    time.Duration
+	Moves   int
+	Home    int
+	Total   int
+}
+
+// MaxRaceRacers bounds a stored race's racers.
+const MaxRaceRacers = 16
+
+// Races are finished races, kept on every human racer's record.
+type Races interface {
+	// RecordRace keeps a race for each human racer in it, at once; the
+	// same race again is a no-op.
+	RecordRace(ctx context.Context, r RaceRecord) error
+	// Races returns up to n of the account's races, newest first.
+	Races(ctx context.Context, account string, n int) ([]RaceRecord, error)
+}
+
 // Store is every concern of one backend.
 type Store interface {
 	Accounts
@@ -216,6 +267,7 @@ type Store interface {
 	Dailies
 	Settings
 	Friends
+	Races
 	// Health is nil while the store takes writes.
 	Health() error
 	// Close releases the store; later calls return ErrClosed.

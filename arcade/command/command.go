@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
 	"sshuffle/games"
 	"sshuffle/internal/format"
 	"sshuffle/store"
@@ -38,8 +39,13 @@ type Request struct {
 	Games  *games.Catalogue
 	Pools  *deals.Pools
 	Health func() error // nil: always healthy
-	Log    *slog.Logger // nil: discard
-	Now    func() time.Time
+	// Presence reports the given accounts as the live hub sees them; nil:
+	// everyone offline.
+	Presence func(ids ...string) []hub.Presence
+	// InviteLine is the line that opens the room with a code; nil: none.
+	InviteLine func(code string) string
+	Log        *slog.Logger // nil: discard
+	Now        func() time.Time
 	// Host is the address the client connected to ("127.0.0.1:2222"),
 	// so that help prints commands that work as they are; "" prints HOST.
 	Host string
@@ -94,7 +100,7 @@ func fail(what string, err error) error { return failure{what: what, err: err} }
 var commands = map[string]command{}
 
 // order is the order help lists them in.
-var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "leaderboard"}
+var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "friends", "friend", "race", "join", "leaderboard"}
 
 func register(c command) { commands[c.names[0]] = c }
 

@@ -39,15 +39,23 @@ type dailyGame struct {
 	Spec   string `json:"spec"`   // today's deal
 	Status string `json:"status"` // not_started, in_progress, won, lost
 	Streak streak `json:"streak"`
+	// Difficulty is the solver's rating of the deal; absent for a game
+	// without a solver.
+	Difficulty *deals.Difficulty `json:"difficulty,omitempty"`
 }
 
 func (v dailyValue) Text() string {
 	var b strings.Builder
 	left := time.Duration(v.NextDealInSeconds) * time.Second
 	fmt.Fprintf(&b, "Today's deals (%s UTC); the next ones in %dh%02dm.\n", v.Day, int(left.Hours()), int(left.Minutes())%60)
-	fmt.Fprintf(&b, "%-22s %-26s %-12s %s\n", "game", "deal", "you", "streak")
+	fmt.Fprintf(&b, "%-22s %-26s %-12s %-7s %s\n", "game", "deal", "you", "streak", "difficulty")
 	for _, g := range v.Games {
-		fmt.Fprintf(&b, "%-22s %-26s %-12s %d/%d\n", g.Title, g.Spec, strings.ReplaceAll(g.Status, "_", " "), g.Streak.Current, g.Streak.Best)
+		d := "-"
+		if g.Difficulty != nil {
+			d = g.Difficulty.Name
+		}
+		fmt.Fprintf(&b, "%-22s %-26s %-12s %-7s %s\n", g.Title, g.Spec, strings.ReplaceAll(g.Status, "_", " "),
+			fmt.Sprintf("%d/%d", g.Streak.Current, g.Streak.Best), d)
 	}
 	b.WriteString("streak: days in a row today's deal was won, now/best. Play one: connect and press t on a game.\n")
 	return b.String()
@@ -81,6 +89,9 @@ func daily(r Request, name string, args []string) (value, error) {
 			return nil, fail("today's deals", err)
 		}
 		g := dailyGame{Game: e.Key(), Title: e.Title(), Spec: spec.String(), Status: notStarted}
+		if d, ok := r.Pools.Difficulty(e, spec); ok {
+			g.Difficulty = &d
+		}
 		if r.ID != "" {
 			for _, res := range recent {
 				if res.Daily && res.Day == v.Day && res.Key == e.Key() {

@@ -40,6 +40,7 @@ type Pools struct {
 	wake  chan struct{}
 	log   *slog.Logger
 	bg    Runner // shared with the players' hints; nil: no cap
+	rate  ratings
 }
 
 // Runner runs a search when the server has room for it (see

@@ -8,11 +8,13 @@ package ui
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
 	"sshuffle/games"
 	"sshuffle/store"
 )
@@ -49,10 +51,128 @@ type Env struct {
 	// in model tests.
 	GameFinished func(key string, won bool)
 	// Done is closed when the session ends; nil: never.
-	Done    chan struct{}
-	bgState *Background
-	next    *Route // asked for by the screen being updated
+	Done chan struct{}
+	// Hub is the server's live core; Live is this session's presence in
+	// it (nil for a guest, who has no account to be seen by).
+	Hub  *hub.Hub
+	Live *hub.Session
+	link *sendLink // the way into the session's program
+	// InviteHost and InvitePort are where players reach this server, for
+	// invite lines ("ssh -t -p PORT HOST join CODE").
+	InviteHost string
+	InvitePort int
+	bgState    *Background
+	next       *Route // asked for by the screen being updated
 }
+
+// InvitationsSetting is the stored setting that turns invitations off
+// ("off"); anything else, or none, is on.
+const InvitationsSetting = "invitations"
+
+// sendLink is the session's way into its program, set once.
+type sendLink struct {
+	once  sync.Once
+	ready chan struct{}
+	f     func(tea.Msg)
+}
+
+// Prepare readies the env for Send from other goroutines before the
+// program exists; the server calls it when it builds the env, and SetSend
+// once the program is built.
+func (e *Env) Prepare() { e.link = &sendLink{ready: make(chan struct{})} }
+
+// SetSend gives the session's way into its program (Program.Send), once,
+// before the program runs. Sends made before it wait for it.
+func (e *Env) SetSend(f func(tea.Msg)) {
+	l := e.link
+	l.once.Do(func() {
+		l.f = f
+		close(l.ready)
+	})
+}
+
+// Send delivers msg into the session's program. It blocks while the
+// program is busy, so only a member's own drain goroutine calls it, never
+// a room's goroutine (DESIGN: the owner never calls Program.Send). It
+// returns at once once the session has ended; without Prepare (model tests)
+// it drops msg.
+func (e *Env) Send(msg tea.Msg) {
+	l := e.link
+	if l == nil {
+		return
+	}
+	select {
+	case <-l.ready:
+	case <-e.Done:
+		return
+	}
+	l.f(msg)
+}
+
+// NoticeMsg is a hub notice (an invitation, or an answer to one) for the
+// router to show on whatever screen is up.
+type NoticeMsg struct{ Notice hub.Notice }
+
+// Connect puts the session online in the hub, if it has an account with a
+// name; the invitations setting comes from the store.
+func (e *Env) Connect() {
+	p, ok := e.Person()
+	if !ok || e.Hub == nil || e.Live != nil {
+		return
+	}
+	on := true
+	if v, err := e.Store.Setting(e.Ctx(), p.ID, InvitationsSetting); err == nil && v == "off" {
+		on = false
+	}
+	e.Live = e.Hub.Connect(p, on, func(n hub.Notice) { e.Send(NoticeMsg{Notice: n}) })
+}
+
+// Reconnect puts the session online again under the player's name now
+// (after they picked or changed it).
+func (e *Env) Reconnect() {
+	if e.Live != nil {
+		e.Live.Close()
+		e.Live = nil
+	}
+	e.Connect()
+}
+
+// Disconnect takes the session offline; safe to call twice.
+func (e *Env) Disconnect() {
+	if e.Live != nil {
+		e.Live.Close()
+	}
+}
+
+// SetActivity tells the hub what the session is doing, for its friends.
+func (e *Env) SetActivity(a hub.Activity) {
+	if e.Live != nil {
+		e.Live.SetActivity(a)
+	}
+}
+
+// Person is the session's player as the hub knows them: a validated
+// account name, never client text. ok is false for a guest or an
+// account without a name yet.
+func (e *Env) Person() (hub.Person, bool) {
+	if e.Player == nil || e.Player.Guest || e.Player.ID == "" || e.Player.Name == "" {
+		return hub.Person{}, false
+	}
+	return hub.Person{ID: e.Player.ID, Name: e.Player.Name}, true
+}
+
+// InviteLine is the command a friend pastes to join the room with code.
+func (e *Env) InviteLine(code string) string {
+	host := e.InviteHost
+	if host == "" {
+		host = "localhost"
+	}
+	return hub.InviteLine(host, e.InvitePort, code)
+}
+
+// Activitied is a screen that says what its player is doing; the router
+// tells the hub whenever the screen on top changes.
+type Activitied interface{ Activity() hub.Activity }
 
 // Ctx is the session's context, for store calls.
 func (e *Env) Ctx() context.Context {

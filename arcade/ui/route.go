@@ -22,6 +22,8 @@ const (
 	Help         // keys (and a game's rules when Game is set)
 	Profile      // the player's stats
 	Boards       // a game's leaderboards
+	Race         // a race room: join Code, or open a race on Spec (today's deal when Daily)
+	Friends      // whom the player follows, online or not, and what they do
 )
 
 // Route is a request for a screen: plain values, so screens can ask for
@@ -41,6 +43,14 @@ type Route struct {
 	Err    error
 	// Name: the SSH user name that could not be used as a player name.
 	Tried string
+	// Name: where to go once the name is picked (the room of a pasted
+	// invite line); nil: the menu.
+	Then *Route
+	// Race: the room's invite code to join; empty opens a new race on
+	// Spec (Daily: today's deal of Game, the ranked daily attempt).
+	Code string
+	// Race: join Code as a watcher (a racer coming back races anyway).
+	Watch bool
 	// Name: a change of name asked for from the profile (Push it), as
 	// opposed to a player who has none yet being asked for one.
 	Rename bool

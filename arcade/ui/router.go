@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"sshuffle/arcade/hub"
 )
 
 // Builder makes the screen a route names. The router holds no list of
@@ -34,6 +36,7 @@ type Router struct {
 	stack     []Screen // the current screen last
 	lastInput time.Time
 	notice    string
+	invite    *hub.Invitation // shown on the last line until answered
 	quitting  bool
 	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
 	firstSize chan struct{} // closed by the first size message
@@ -71,6 +74,7 @@ func idleTick(idle time.Duration) tea.Cmd {
 }
 
 func (r *Router) Init() tea.Cmd {
+	r.tellActivity()
 	cmds := []tea.Cmd{idleTick(r.env.Idle)}
 	if i, ok := r.Current().(Initer); ok {
 		cmds = append(cmds, i.Init())
@@ -119,12 +123,25 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 		return idleTick(r.env.Idle)
 	case ShutdownMsg:
 		return r.quit("The server is restarting. Your game is saved; connect again in a minute.")
+	case NoticeMsg:
+		r.takeNotice(m.Notice)
+		return nil
 	}
 	if r.quitting {
 		return nil
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && r.invite != nil {
+		switch k.String() {
+		case "Y":
+			return r.answer(true)
+		case "N":
+			return r.answer(false)
+		}
+	}
 	if _, isKey := msg.(tea.KeyPressMsg); isKey {
-		r.notice = ""
+		if r.invite == nil {
+			r.notice = "" // an invitation stays up until Y or N
+		}
 	}
 	var cmds []tea.Cmd
 	if input {
@@ -150,6 +167,7 @@ func (r *Router) follow(rt Route) tea.Cmd {
 		return r.quit("")
 	case rt.back && len(r.stack) > 1:
 		r.stack = r.stack[:len(r.stack)-1]
+		r.tellActivity()
 		return nil
 	case rt.back:
 		return r.open(Route{Page: Menu})
@@ -170,10 +188,56 @@ func (r *Router) open(rt Route) tea.Cmd {
 	} else {
 		r.stack = []Screen{s}
 	}
+	r.tellActivity()
 	if i, ok := s.(Initer); ok {
 		return i.Init()
 	}
 	return nil
+}
+
+// tellActivity tells the hub what the screen on top shows.
+func (r *Router) tellActivity() {
+	a := hub.Activity{Doing: hub.AtMenu}
+	for i := len(r.stack) - 1; i >= 0; i-- {
+		if s, ok := r.stack[i].(Activitied); ok {
+			a = s.Activity()
+			break
+		}
+	}
+	r.env.SetActivity(a)
+}
+
+// takeNotice shows a hub notice on the last line: an invitation waits for
+// Y or N; an answer to the player's own invitation is a plain notice.
+func (r *Router) takeNotice(n hub.Notice) {
+	r.notice = n.Text
+	if n.Kind == hub.Invited {
+		inv := n.Invitation
+		r.invite = &inv
+		r.notice = n.Text + " Y join · N decline"
+	}
+}
+
+// answer accepts or declines the invitation on the last line; accepting
+// opens its room, leaving the screens as a lost connection would (a game
+// is saved, a race can be rejoined).
+func (r *Router) answer(accept bool) tea.Cmd {
+	inv := *r.invite
+	r.invite = nil
+	r.notice = ""
+	if r.env.Live == nil {
+		return nil
+	}
+	code, err := r.env.Live.Answer(inv.ID, accept)
+	if err != nil {
+		r.notice = err.Error()
+		return nil
+	}
+	if !accept {
+		return nil
+	}
+	r.Close()
+	return r.open(Route{Page: Race, Code: code})
 }
 
 func (r *Router) quit(why string) tea.Cmd {

@@ -28,6 +28,8 @@ func main() {
 	every := flag.Duration("every", 2*time.Second, "one key per session this often")
 	hostileOn := flag.Bool("hostile", false, "also run one hostile client (issue 10's items 1-7 in a loop) from 127.0.0.254")
 	spread := flag.Bool("spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
+	races := flag.Int("races", 0, "put the sessions in this many races instead (each of --racers), and time a move's progress reaching every other racer's screen")
+	racersPer := flag.Int("racers", 4, "racers in each race (with --races)")
 	flag.Parse()
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil || !net.ParseIP(host).IsLoopback() {
@@ -35,6 +37,9 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *races > 0 {
+		os.Exit(raceMode(*addr, *races, *racersPer, *ramp, *duration, *every))
+	}
 	var (
 		mu        sync.Mutex
 		latencies []time.Duration
@@ -186,4 +191,54 @@ func playFrom(addr string, local net.IP, user string, stopAt time.Time, every ti
 	}
 	_, _ = io.WriteString(in, "q")
 	return lat, nil
+}
+
+// raceMode runs the races and prints what they measured; its exit status
+// is 1 when a race failed or a move never reached a screen.
+func raceMode(addr string, n, size int, ramp, duration, every time.Duration) int {
+	if size < 2 || size > 8 {
+		fmt.Fprintln(os.Stderr, "sshuffle-load: --racers is 2 to 8")
+		return 2
+	}
+	stopAt := time.Now().Add(ramp + duration)
+	gap := ramp / time.Duration(n)
+	var (
+		mu     sync.Mutex
+		lat    []time.Duration
+		missed int
+		moves  int
+		failed int
+		wg     sync.WaitGroup
+	)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := runRace(addr, i, size, stopAt, every)
+			mu.Lock()
+			defer mu.Unlock()
+			if r.err != nil {
+				failed++
+				fmt.Fprintln(os.Stderr, "race", i, r.err)
+			}
+			lat = append(lat, r.lat...)
+			missed += r.missed
+			moves += r.moves
+		}()
+		time.Sleep(gap)
+	}
+	wg.Wait()
+	slices.Sort(lat)
+	q := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(int(p*float64(len(lat))), len(lat)-1)].Round(100 * time.Microsecond)
+	}
+	fmt.Printf("races %d of %d (%d failed); moves %d, reached other screens %d times, missed %d; move to other screens p50 %v p90 %v p99 %v max %v\n",
+		n, size, failed, moves, len(lat), missed, q(0.5), q(0.9), q(0.99), q(1))
+	if failed > 0 || missed > 0 {
+		return 1
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ package sshtest
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -63,17 +64,38 @@ func OpenTerm(t *testing.T, c *gossh.Client, env map[string]string) *Term {
 // "dumb".
 func OpenTermAs(t *testing.T, c *gossh.Client, term string, env map[string]string) *Term {
 	t.Helper()
+	return OpenTermWith(t, c, term, env, "", 80, 24)
+}
+
+// OpenTermCmd opens an 80x24 PTY session running command (ssh -t HOST
+// command), or the default program when command is empty.
+func OpenTermCmd(t *testing.T, c *gossh.Client, env map[string]string, command string) *Term {
+	t.Helper()
+	return OpenTermSize(t, c, env, command, 80, 24)
+}
+
+// OpenTermSize opens a w x h PTY session running command (the default
+// program when empty).
+func OpenTermSize(t *testing.T, c *gossh.Client, env map[string]string, command string, w, h int) *Term {
+	t.Helper()
+	return OpenTermWith(t, c, "xterm-256color", env, command, w, h)
+}
+
+// OpenTermWith opens a w x h PTY session of terminal kind term running
+// command (the default program when empty).
+func OpenTermWith(t *testing.T, c *gossh.Client, term string, env map[string]string, command string, w, h int) *Term {
+	t.Helper()
 	sess, err := c.NewSession()
 	require.NoError(t, err)
 	for k, v := range env {
 		_ = sess.Setenv(k, v)
 	}
-	require.NoError(t, sess.RequestPty(term, 24, 80, gossh.TerminalModes{}))
+	require.NoError(t, sess.RequestPty(term, h, w, gossh.TerminalModes{}))
 	in, err := sess.StdinPipe()
 	require.NoError(t, err)
 	out, err := sess.StdoutPipe()
 	require.NoError(t, err)
-	emu := &lockedEmu{e: vt.NewEmulator(80, 24)}
+	emu := &lockedEmu{e: vt.NewEmulator(w, h)}
 	tm := &Term{t: t, Sess: sess, in: in, emu: emu, done: make(chan struct{})}
 	go func() {
 		defer close(tm.done)
@@ -81,7 +103,11 @@ func OpenTermAs(t *testing.T, c *gossh.Client, term string, env map[string]strin
 	}()
 	// Answer the terminal's replies to queries, as a real terminal would.
 	go func() { _, _ = io.Copy(in, emu.e) }()
-	require.NoError(t, sess.Shell())
+	if command == "" {
+		require.NoError(t, sess.Shell())
+	} else {
+		require.NoError(t, sess.Start(command))
+	}
 	tm.close = func() { _ = sess.Close() }
 	t.Cleanup(tm.close)
 	return tm
@@ -128,6 +154,27 @@ func (tm *Term) Send(keys string) {
 	tm.t.Helper()
 	_, err := tm.in.Write([]byte(keys))
 	require.NoError(tm.t, err)
+}
+
+// Click presses and releases the left mouse button on cell (x, y), 0-based,
+// as a terminal in SGR mouse mode reports it.
+func (tm *Term) Click(x, y int) {
+	tm.t.Helper()
+	tm.Send(fmt.Sprintf("\x1b[<0;%d;%dM\x1b[<0;%d;%dm", x+1, y+1, x+1, y+1))
+}
+
+// WaitFunc waits up to 10 s for ok to hold of the screen and returns it.
+func (tm *Term) WaitFunc(what string, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if s := tm.Screen(); ok(s) {
+			return s
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tm.t.Fatalf("screen never showed %s; it shows:\n%s", what, tm.Screen())
+	return ""
 }
 
 // WaitExit waits for the server to end the session.

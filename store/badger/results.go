@@ -53,6 +53,9 @@ func check(r *store.Result) error {
 	if r.Elapsed < 0 || r.Moves < 0 {
 		return fmt.Errorf("%w: negative time or moves", store.ErrInvalid)
 	}
+	if len(r.Timeline) > store.MaxTimeline {
+		return fmt.Errorf("%w: a timeline of %d steps (at most %d)", store.ErrInvalid, len(r.Timeline), store.MaxTimeline)
+	}
 	if r.Finished.IsZero() {
 		return fmt.Errorf("%w: result without a Finished time", store.ErrInvalid)
 	}

@@ -318,6 +318,7 @@ const (
 	kSave    = 'V' // V id 0 key               -> bytes
 	kSetting = 'P' // P id 0 name              -> value
 	kFollow  = 'F' // F id 0 other id          -> "" (id follows other)
+	kRace    = 'C' // C id 0 when(8) code      -> RaceRecord JSON (one copy per racer)
 )
 
 func dbKey(kind byte, parts ...string) []byte {

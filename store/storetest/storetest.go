@@ -44,6 +44,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Following", func(t *testing.T) { testFollowing(t, open) })
 	t.Run("FollowingCap", func(t *testing.T) { testFollowingCap(t, open) })
 	t.Run("AbandonedCountApart", func(t *testing.T) { testAbandonedCountApart(t, open) })
+	t.Run("Races", func(t *testing.T) { testRaces(t, open) })
+	t.Run("TimelineKept", func(t *testing.T) { testTimelineKept(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }
@@ -587,4 +589,56 @@ func testConcurrentResults(t *testing.T, open Opener) {
 	board, err := s.Board(ctx, "pyramid", "", 100)
 	require.NoError(t, err)
 	assert.Len(t, board, players)
+}
+
+func testRaces(t *testing.T, open Opener) {
+	s := open(t, nil)
+	rs, err := s.Races(ctx, "a", 10)
+	require.NoError(t, err)
+	assert.Empty(t, rs)
+	race := func(code string, at time.Time) store.RaceRecord {
+		return store.RaceRecord{
+			Code: code, Spec: "klondike/draw1/7", Key: "klondike/draw1", Started: at.Add(-time.Minute), Finished: at,
+			Racers: []store.RaceRacer{
+				{Account: "a", Name: "ann", Place: 1, Status: "won", Time: time.Minute, Moves: 120, Home: 52, Total: 52},
+				{Name: "bob", Ghost: true, Place: 2, Status: "won", Time: 2 * time.Minute, Moves: 130, Home: 52, Total: 52},
+				{Account: "c", Name: "cy", Status: "gave up", Time: 30 * time.Second, Moves: 40, Home: 9, Total: 52},
+			},
+		}
+	}
+	require.NoError(t, s.RecordRace(ctx, race("AAAAA", t0)))
+	require.NoError(t, s.RecordRace(ctx, race("BBBBB", t0.Add(time.Hour))))
+	require.NoError(t, s.RecordRace(ctx, race("BBBBB", t0.Add(time.Hour))), "again is a no-op")
+	for _, acc := range []string{"a", "c"} {
+		rs, err := s.Races(ctx, acc, 10)
+		require.NoError(t, err)
+		require.Len(t, rs, 2, acc)
+		assert.Equal(t, "BBBBB", rs[0].Code, "newest first")
+		assert.Equal(t, race("BBBBB", t0.Add(time.Hour)), rs[0])
+	}
+	rs, err = s.Races(ctx, "a", 1)
+	require.NoError(t, err)
+	assert.Len(t, rs, 1)
+	rs, err = s.Races(ctx, "b", 10)
+	require.NoError(t, err)
+	assert.Empty(t, rs, "a ghost keeps no record")
+	bad := race("", t0)
+	require.ErrorIs(t, s.RecordRace(ctx, bad), store.ErrInvalid)
+	bad = race("CCCCC", time.Time{})
+	require.ErrorIs(t, s.RecordRace(ctx, bad), store.ErrInvalid)
+}
+
+func testTimelineKept(t *testing.T, open Opener) {
+	s := open(t, nil)
+	r := store.Result{Account: "a", Name: "ann", Key: "tripeaks", Spec: "tripeaks/w/1", Won: true, Moves: 3,
+		Elapsed: 3 * time.Second, Finished: t0, Total: 28,
+		Timeline: []store.Step{{At: 0}, {At: time.Second, Home: 1, Moves: 1}, {At: 3 * time.Second, Home: 28, Moves: 3}}}
+	require.NoError(t, s.RecordResult(ctx, r))
+	rs, err := s.Results(ctx, "a", 1)
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	assert.Equal(t, r.Timeline, rs[0].Timeline)
+	assert.Equal(t, 28, rs[0].Total)
+	r.Finished, r.Timeline = t0.Add(time.Hour), make([]store.Step, store.MaxTimeline+1)
+	require.ErrorIs(t, s.RecordResult(ctx, r), store.ErrInvalid)
 }

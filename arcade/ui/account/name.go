@@ -19,6 +19,9 @@ type namePicker struct {
 	input  textinput.Model
 	msg    string
 	rename bool // opened from the profile: done or esc go back to it
+	// then is where to go once the name is picked (the room of a pasted
+	// invite line); nil: the menu.
+	then *ui.Route
 }
 
 // NewName is the name picker: for a visit of a player with no name yet
@@ -34,7 +37,7 @@ func NewName(e *ui.Env, r ui.Route) ui.Screen {
 	// the player's terminal still arrives as a PasteMsg.
 	ti.KeyMap.Paste.SetEnabled(false)
 	ti.Focus()
-	n := &namePicker{env: e, input: ti, rename: r.Rename}
+	n := &namePicker{env: e, input: ti, rename: r.Rename, then: r.Then}
 	switch {
 	case r.Rename:
 		if e.Player.Name != "" {
@@ -75,6 +78,10 @@ func (n *namePicker) Update(msg tea.Msg) tea.Cmd {
 				return nil
 			}
 			n.env.Player.Name = acc.Name
+			n.env.Reconnect() // seen, invited and raced under the new name
+			if n.then != nil {
+				return n.env.Go(*n.then)
+			}
 			return n.leave()
 		case "esc":
 			return n.leave()

@@ -3,11 +3,14 @@ package menu
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/arcade/deals"
 	"sshuffle/arcade/ui"
+	"sshuffle/engine"
 	"sshuffle/games"
 )
 
@@ -40,6 +43,11 @@ type menu struct {
 	msg    string
 	top    int  // first line of the list on screen, for mouse hits
 	quit   bool // q was pressed once: the next q quits
+	// race: r was pressed, and the next key says which deal to race;
+	// number: typing a deal number to race.
+	race   bool
+	number *string
+	today  map[string]engine.Spec // today's deal of each game, by key
 }
 
 // New is the menu, showing note (a sentence about what just happened, or
@@ -48,15 +56,43 @@ func New(e *ui.Env, note string) ui.Screen {
 	return &menu{env: e, items: menuItems(e.Games), msg: note}
 }
 
-func (m *menu) MinSize() (int, int) { return 44, 16 }
+func (m *menu) MinSize() (int, int) { return 44, 17 }
+
+// Init finds today's deal of every game, to show its rating (the server
+// rates them in the background; a deal not rated yet shows none).
+func (m *menu) Init() tea.Cmd {
+	e := m.env
+	if e.Store == nil || e.Pools == nil {
+		return nil
+	}
+	m.today = map[string]engine.Spec{}
+	for _, it := range m.items {
+		if it.soon != "" || it.info.Game.Solve == nil {
+			continue
+		}
+		if spec, _, err := deals.Today(e.Ctx(), e.Store, e.Pools, it.info, e.Now()); err == nil {
+			m.today[it.info.Key()] = spec
+		}
+	}
+	return nil
+}
 
 func (m *menu) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		m.msg = ""
+		if m.race || m.number != nil {
+			return m.raceKey(msg)
+		}
 		asked := m.quit
 		m.quit = false
 		switch msg.String() {
+		case "r":
+			if it := m.items[m.cursor]; it.soon == "" {
+				m.race = true
+			}
+		case "f":
+			return m.env.Go(ui.Route{Page: ui.Friends})
 		case "up", "k", "shift+tab":
 			m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
 		case "down", "j", "tab":
@@ -122,6 +158,45 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// raceKey takes the key after r: which deal of the highlighted game to race.
+func (m *menu) raceKey(k tea.KeyPressMsg) tea.Cmd {
+	it := m.items[m.cursor]
+	if m.number != nil {
+		switch k.String() {
+		case "esc":
+			m.number = nil
+		case "backspace":
+			if p := *m.number; p != "" {
+				*m.number = p[:len(p)-1]
+			}
+		case "enter":
+			n, err := strconv.ParseUint(*m.number, 10, 64)
+			m.number = nil
+			if err != nil || n == 0 {
+				m.msg = "A deal number is a whole number from 1 up."
+				return nil
+			}
+			return m.env.Go(ui.Route{Page: ui.Race, Game: it.info, Spec: it.info.Spec(n)})
+		default:
+			if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' && len(*m.number) < 12 {
+				*m.number += t
+			}
+		}
+		return nil
+	}
+	m.race = false
+	switch k.String() {
+	case "t":
+		return m.env.Go(ui.Route{Page: ui.Race, Game: it.info, Daily: true})
+	case "n", "r", "enter":
+		return m.env.Go(ui.Route{Page: ui.Race, Game: it.info})
+	case "#":
+		empty := ""
+		m.number = &empty
+	}
+	return nil
+}
+
 func (m *menu) open() tea.Cmd {
 	it := m.items[m.cursor]
 	if it.soon != "" {
@@ -160,13 +235,23 @@ func (m *menu) View() string {
 	} else {
 		b.WriteString("\n")
 	}
-	if m.msg != "" {
-		b.WriteString(ui.WarnStyle.Render(m.msg) + "\n")
+	if d, ok := m.env.Pools.Rated(m.today[m.items[m.cursor].info.Key()]); ok && m.items[m.cursor].soon == "" {
+		b.WriteString(ui.FaintStyle.Render("Today's deal: "+d.Text()) + "\n")
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "b", "leaderboards") + "\n")
-	b.WriteString(ui.HelpBar(m.env.Width, "i", "rules and strategy", "p", "profile", "?", "help", "q", "quit"))
+	switch {
+	case m.number != nil:
+		b.WriteString("Race deal number (enter to open the room, esc to cancel): " + *m.number + "_\n")
+	case m.race:
+		b.WriteString(ui.HelpBar(m.env.Width, "Race", m.items[m.cursor].title+":", "t", "today's deal (ranked)", "n", "a new deal", "#", "a deal number", "esc", "cancel") + "\n")
+	case m.msg != "":
+		b.WriteString(ui.WarnStyle.Render(m.msg) + "\n")
+	default:
+		b.WriteString("\n")
+	}
+	b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "r", "race", "b", "boards") + "\n")
+	b.WriteString(ui.HelpBar(m.env.Width, "f", "friends", "i", "rules", "p", "profile", "?", "help", "q", "quit"))
 	return b.String()
 }
 

@@ -16,6 +16,7 @@ import (
 type profileScreen struct {
 	env   *ui.Env
 	stats map[string]store.Stats
+	races []store.RaceRecord
 	err   string
 }
 
@@ -32,7 +33,58 @@ func New(e *ui.Env) ui.Screen {
 		e.Log.Error("stats", "error", err.Error())
 	}
 	p.stats = st
+	if p.races, err = e.Store.Races(e.Ctx(), e.Player.ID, 50); err != nil {
+		e.Log.Error("races", "error", err.Error())
+	}
 	return p
+}
+
+// raceLines are the player's races: a count, then the latest ones.
+func (p *profileScreen) raceLines(n int) []string {
+	if len(p.races) == 0 {
+		return []string{ui.FaintStyle.Render("Races: none yet (r on a game in the menu races it).")}
+	}
+	won := 0
+	for _, r := range p.races {
+		for _, x := range r.Racers {
+			if x.Account == p.env.Player.ID && x.Place == 1 {
+				won++
+			}
+		}
+	}
+	count := fmt.Sprint(len(p.races))
+	if len(p.races) == 50 {
+		count = "50+"
+	}
+	lines := []string{fmt.Sprintf("Races: %s, first in %d. Latest:", count, won)}
+	for _, r := range p.races[:min(n, len(p.races))] {
+		var me store.RaceRacer
+		for _, x := range r.Racers {
+			if x.Account == p.env.Player.ID {
+				me = x
+			}
+		}
+		place := "out"
+		if me.Place > 0 {
+			place = ordinal(me.Place)
+		}
+		lines = append(lines, fmt.Sprintf("  %-5s of %d  %-28s %s  %6s  %d moves", place, len(r.Racers), r.Spec, r.Finished.Format("Jan 2"), format.Duration(me.Time), me.Moves))
+	}
+	return lines
+}
+
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 func (p *profileScreen) MinSize() (int, int) { return 76, 16 }
@@ -76,6 +128,8 @@ func (p *profileScreen) View() string {
 			}
 			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", g.Title(), st.Played, st.Won, pct, best, bt, streak))
 		}
+		used := 4 + len(p.env.Games.Entries()) + 3
+		b.WriteString("\n" + strings.Join(p.raceLines(max(p.env.Height-used-2, 1)), "\n") + "\n")
 	}
 	b.WriteString("\n" + ui.FaintStyle.Render("Streak: days in a row you won today's deal, now/best.") + "\n")
 	if p.env.Player.Guest {

@@ -17,6 +17,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/save"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
@@ -90,15 +91,92 @@ type gameScreen struct {
 	// been saved), so leaving at move 0 must save too, or the old
 	// position would come back.
 	saved bool
+
+	total int // cards Home counts to, read at the deal
+	// steps is the timeline of the game's progress, kept with its result
+	// so a later ghost can replay it at its pace.
+	steps []store.Step
+	// In a race: moved is called after every change of the position, and
+	// the race, not this screen, records the result; reserve is the width
+	// kept free at the right for the race's panel.
+	moved   func()
+	reserve int
+}
+
+// maxSteps bounds the timeline kept with a result (as the hub bounds its
+// own): a longer game keeps its first steps and its last one.
+const maxSteps = store.MaxTimeline
+
+// step adds the position now to the timeline.
+func (s *gameScreen) step() {
+	st := store.Step{At: s.elapsed(), Home: Home(s.g), Moves: s.g.Moves()}
+	if len(s.steps) < maxSteps {
+		s.steps = append(s.steps, st)
+	} else {
+		s.steps[len(s.steps)-1] = st
+	}
+	if s.moved != nil {
+		s.moved()
+	}
+}
+
+// Home counts the cards home (on a foundation) or, in a game without
+// foundations (Pyramid, TriPeaks), cleared from the layout.
+func Home(g engine.Solitaire) int {
+	n, slots := 0, false
+	for _, p := range g.Piles() {
+		switch p.Kind {
+		case engine.Foundation:
+			n += len(p.Cards)
+		case engine.Slot:
+			slots = true
+		}
+	}
+	if slots {
+		return Total(g) - onLayout(g)
+	}
+	return n
+}
+
+func onLayout(g engine.Solitaire) int {
+	n := 0
+	for _, p := range g.Piles() {
+		if p.Kind == engine.Slot {
+			n += len(p.Cards)
+		}
+	}
+	return n
+}
+
+// Total is how many cards Home counts to: every card, or in a game without
+// foundations every place of the layout (an empty place stays a pile).
+func Total(g engine.Solitaire) int {
+	n, slots := 0, 0
+	for _, p := range g.Piles() {
+		n += len(p.Cards)
+		if p.Kind == engine.Slot {
+			slots++
+		}
+	}
+	if slots > 0 {
+		return slots
+	}
+	return n
 }
 
 func newGameScreen(e *ui.Env, info games.Entry, g engine.Solitaire, opts games.Options) *gameScreen {
 	s := &gameScreen{env: e, info: info, g: g, start: e.Now(), opts: opts}
 	s.cursor = s.firstCursor()
+	s.total = Total(g)
 	return s
 }
 
 func (s *gameScreen) Init() tea.Cmd { return s.tick() }
+
+// Activity: playing this game alone.
+func (s *gameScreen) Activity() hub.Activity {
+	return hub.Activity{Doing: hub.InGame, Game: s.info.Key()}
+}
 
 func (s *gameScreen) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{screen: s} })
@@ -212,6 +290,8 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		} else if !s.keep() {
 			_ = s.g.Do(hist[len(hist)-1]) // taken over: the undo must not stand either
 			return nil
+		} else {
+			s.step()
 		}
 		s.clampCursor()
 	case "t":
@@ -429,6 +509,7 @@ func (s *gameScreen) do(a engine.Action) tea.Cmd {
 		return nil
 	}
 	s.clampCursor()
+	s.step()
 	if s.g.Won() {
 		return s.win()
 	}
@@ -581,7 +662,7 @@ func (s *gameScreen) result(won bool) store.Result {
 		Spec: spec.String(), Key: spec.Key(), Won: won,
 		Score: s.g.Score(), Moves: s.g.Moves(), Elapsed: s.elapsed().Round(time.Second),
 		Finished: s.env.Now().UTC(), Daily: s.daily, Day: s.day, ByPoints: s.info.Game.Points,
-		Abandoned: !won,
+		Abandoned: !won, Total: s.total, Timeline: s.steps,
 	}
 }
 
@@ -606,6 +687,9 @@ func (s *gameScreen) record(won bool) error {
 
 func (s *gameScreen) win() tea.Cmd {
 	s.done = true
+	if s.moved != nil {
+		return nil // the race records it
+	}
 	defer s.hold.Release()
 	r := s.result(true)
 	err := s.record(true)
@@ -830,9 +914,9 @@ func (s *gameScreen) View() string {
 	lines := ui.FitLines(msg, e.Width, max(e.Height-minBoardLines-2, 1))
 	rows := max(len(lines), 2)
 	boardH := max(e.Height-2-rows, 1)
-	off := max((e.Width-bw)/2, 0)
+	off := max((e.Width-s.reserve-bw)/2, 0)
 	bv := board.View{Unicode: e.Unicode, Color: e.Color, Cursor: s.cursor, Sel: s.sel, OffsetX: off}
-	s.canvas = bv.Render(piles, min(e.Width, 200), boardH, s.canvas)
+	s.canvas = bv.Render(piles, min(e.Width-s.reserve, 200), boardH, s.canvas)
 	s.boardTop = 1
 	b.WriteString(s.canvas.String(bv.Palette()) + "\n")
 	for _, l := range lines {

@@ -122,6 +122,10 @@ func openDaily(e *ui.Env, info games.Entry) (*gameScreen, error) {
 		return nil, err
 	}
 	s.daily, s.day, s.hold = true, day, hold
-	s.setMsg(msgInfo, "Today's deal: the same for everyone. Win it to keep your streak.")
+	text := "Today's deal: the same for everyone. Win it to keep your streak."
+	if d, ok := e.Pools.Rated(spec); ok {
+		text += " Difficulty: " + d.Text() + "."
+	}
+	s.setMsg(msgInfo, text)
 	return s, nil
 }

@@ -1,0 +1,49 @@
+package deals
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/engine"
+	"sshuffle/games"
+)
+
+func TestLevels(t *testing.T) {
+	for _, c := range []struct {
+		moves, nodes int
+		want         Level
+	}{
+		{235, 42, Easy}, {100, 199, Easy}, {100, 200, Medium}, {281, 50891, Hard},
+		{100, 99_999, Hard}, {100, 100_000, VeryHard}, {0, 5, Medium},
+	} {
+		require.Equal(t, c.want, levelOf(c.moves, c.nodes), "%d moves, %d positions", c.moves, c.nodes)
+	}
+}
+
+func TestRateAndKeep(t *testing.T) {
+	g, ok := games.Default().Entry("klondike/draw1")
+	require.True(t, ok)
+	spec := engine.Spec{Game: "klondike", Variant: "draw1", Winnable: true, Seed: 3}
+	d, ok := Rate(g, spec)
+	require.True(t, ok)
+	require.True(t, d.Solved)
+	require.Equal(t, d.Level.String(), d.Name)
+	require.Equal(t, levelOf(d.Moves, d.Positions), d.Level)
+	require.Contains(t, d.Text(), d.Name)
+
+	p := NewPools(games.Default(), slog.New(slog.DiscardHandler))
+	_, ok = p.Rated(spec)
+	require.False(t, ok)
+	got, ok := p.Difficulty(g, spec)
+	require.True(t, ok)
+	require.Equal(t, d, got, "the solver is deterministic")
+	kept, ok := p.Rated(spec)
+	require.True(t, ok)
+	require.Equal(t, d, kept)
+
+	fc, _ := games.Default().Entry("freecell")
+	_, ok = Rate(games.Entry{Game: &games.Game{}}, fc.Spec(1))
+	require.False(t, ok, "a game without a solver is not rated")
+}
