@@ -95,7 +95,7 @@ func (s *Server) raceFinished(res hub.Result) {
 		}
 		result := store.Result{
 			Account: r.ID, Name: r.Name, Spec: res.Spec.String(), Key: res.Spec.Key(),
-			Won: r.Status == hub.Won, Moves: r.Moves, Elapsed: r.Time, Finished: now,
+			Won: r.Status == hub.Won, Moves: r.Moves, Score: r.Score, Elapsed: r.Time, Finished: now,
 			ByPoints: e.Game.Points, Total: r.Total,
 		}
 		for _, st := range r.Timeline {

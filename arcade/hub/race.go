@@ -70,9 +70,12 @@ func (s Status) Out() bool { return s == GaveUp || s == Dropped }
 // slices as given, so the screen must not change them afterwards. A nil
 // Save or Board keeps the previous one.
 type Progress struct {
-	Home   int // cards home or cleared
-	Total  int // cards to get home or clear in this game
-	Moves  int
+	Home  int // cards home or cleared
+	Total int // cards to get home or clear in this game
+	Moves int
+	// Score is the game's own score, for the stored result of a game
+	// that ranks by points; the race itself is placed by Home and time.
+	Score  int
 	Status Status // Playing, Won, Over or GaveUp
 	Save   []byte
 	Board  []byte
@@ -152,6 +155,7 @@ type RacerResult struct {
 	Status   Status
 	Time     time.Duration
 	Moves    int
+	Score    int
 	Home     int
 	Total    int
 	Timeline []Step
@@ -200,6 +204,7 @@ type racer struct {
 	home     int
 	total    int
 	moves    int
+	score    int
 	time     time.Duration
 	place    int
 	save     []byte
@@ -555,7 +560,7 @@ func (r *Race) report(me *member, p Progress) error {
 	if !validProgress(p) {
 		return ErrBadProgress
 	}
-	rc.home, rc.total, rc.moves, rc.status = p.Home, p.Total, p.Moves, p.Status
+	rc.home, rc.total, rc.moves, rc.status, rc.score = p.Home, p.Total, p.Moves, p.Status, p.Score
 	rc.time = r.elapsed()
 	if p.Save != nil {
 		rc.save = p.Save
@@ -722,7 +727,7 @@ func (r *Race) finish() {
 	for _, rc := range order {
 		rr := RacerResult{
 			Person: rc.Person, Ghost: rc.ghost, Place: rc.place, Status: rc.status,
-			Time: rc.time, Moves: rc.moves, Home: rc.home, Total: rc.total,
+			Time: rc.time, Moves: rc.moves, Score: rc.score, Home: rc.home, Total: rc.total,
 		}
 		if !rc.ghost {
 			rr.Timeline = rc.timeline

@@ -368,7 +368,9 @@ func TestFinishingOrder(t *testing.T) {
 		}
 	}
 	step(5*time.Second, "cy", progress(30, 50, Playing))
-	step(5*time.Second, "bob", progress(52, 95, Won))
+	won := progress(52, 95, Won)
+	won.Score = 640
+	step(5*time.Second, "bob", won)
 	step(5*time.Second, "dee", progress(12, 50, Over)) // stuck with 12 home
 	if s := state(t, r); names(s) != "bob,cy,dee,ann" {
 		t.Fatalf("live order %s", names(s))
@@ -402,6 +404,11 @@ func TestFinishingOrder(t *testing.T) {
 	}
 	if res.Spec != deal || res.Code != r.Code() {
 		t.Fatalf("result of %v in %s", res.Spec, res.Code)
+	}
+	// The game's own score travels to the result, for boards that rank by
+	// points.
+	if res.Racers[0].Score != 640 {
+		t.Fatalf("bob's result scores %d, want 640", res.Racers[0].Score)
 	}
 }
 

@@ -291,7 +291,7 @@ func (s *raceScreen) report(status hub.Status) {
 		s.env.Log.Error("race save", "error", err.Error())
 		data = nil
 	}
-	err = s.m.Report(hub.Progress{Home: Home(g), Total: s.game.total, Moves: g.Moves(), Status: status, Save: data, Board: data})
+	err = s.m.Report(hub.Progress{Home: Home(g), Total: s.game.total, Moves: g.Moves(), Score: g.Score(), Status: status, Save: data, Board: data})
 	switch {
 	case err == nil:
 	case errors.Is(err, hub.ErrDone), errors.Is(err, hub.ErrNotRunning):
