@@ -1,6 +1,8 @@
 package freecell
 
 import (
+	"math/bits"
+
 	"sshuffle/engine"
 )
 
@@ -37,6 +39,14 @@ type dfs struct {
 	colh  [numCols]uint64
 	cellh uint64
 	colc  [numCols]int32
+	// colm[i] is colMix(colh[i]) and colk their sum, for the columns not
+	// in keyDirty; costDirty has the columns whose colc is out of date.
+	colm      [numCols]uint64
+	colk      uint64
+	keyDirty  uint8
+	costDirty uint8
+	// loc[c] is the column card c lies in (not kept for other cards).
+	loc [64]uint8
 	seen  keySet
 	nodes int
 	// autos holds the source pile (low four bits) and suit of every
@@ -50,14 +60,18 @@ type dfs struct {
 	// beam cheapest children of each position: fast, and proves nothing.
 	prune bool
 	beam  int
+	at    keyIndex // shorten's line
 }
 
 func (d *dfs) key() uint64 {
-	var k uint64
-	for _, h := range d.colh {
-		k += colMix(h)
+	for m := d.keyDirty; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		x := colMix(d.colh[i])
+		d.colk += x - d.colm[i]
+		d.colm[i] = x
 	}
-	return k ^ d.cellh
+	d.keyDirty = 0
+	return d.colk ^ d.cellh
 }
 
 func (d *dfs) pushCard(i int, c engine.Card) {
@@ -65,6 +79,9 @@ func (d *dfs) pushCard(i int, c engine.Card) {
 	d.colh[i] ^= zobrist[b.n[i]][c]
 	b.cols[i][b.n[i]] = c
 	b.n[i]++
+	d.loc[c&63] = uint8(i)
+	d.keyDirty |= 1 << i
+	d.costDirty |= 1 << i
 }
 
 func (d *dfs) popCard(i int) engine.Card {
@@ -73,7 +90,37 @@ func (d *dfs) popCard(i int) engine.Card {
 	c := b.cols[i][b.n[i]]
 	b.cols[i][b.n[i]] = engine.NoCard
 	d.colh[i] ^= zobrist[b.n[i]][c]
+	d.keyDirty |= 1 << i
+	d.costDirty |= 1 << i
 	return c
+}
+
+// raise puts the next card of suit s on its foundation (the caller has
+// taken it from its pile) and marks the columns whose depth terms change:
+// those holding the suit's next two cards.
+func (d *dfs) raise(s int) {
+	d.b.found[s]++
+	f := int(d.b.found[s])
+	for r := f + 1; r <= f+2 && r <= 13; r++ {
+		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
+		if i := d.loc[c&63]; d.b.n[i] > 0 {
+			d.costDirty |= 1 << i
+		}
+	}
+}
+
+// lower takes the top card of suit s off its foundation (the caller puts
+// it back) and marks the columns whose depth terms change.
+func (d *dfs) lower(s int) engine.Card {
+	f := int(d.b.found[s])
+	d.b.found[s]--
+	for r := f + 1; r <= f+2 && r <= 13; r++ {
+		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
+		if i := d.loc[c&63]; d.b.n[i] > 0 {
+			d.costDirty |= 1 << i
+		}
+	}
+	return engine.NewCard(engine.Rank(f), engine.Suit(s))
 }
 
 func (d *dfs) setCell(i int, c engine.Card) {
@@ -120,10 +167,26 @@ func (d *dfs) do(m move) bool {
 		}
 	case m.to >= firstFound && m.to < firstCol:
 		c := d.takeFrom(m.from)
-		d.b.found[c.Suit()]++
+		d.raise(int(c.Suit()))
 		up = true
 	default:
 		d.putTo(m.to, d.takeFrom(m.from))
+	}
+	// The position before m had nothing left to go up. If no card went
+	// up with m (so no card became safe), only the card m uncovered can
+	// go now.
+	if !up {
+		if m.from < firstCol {
+			return false
+		}
+		i := m.from - firstCol
+		n := d.b.n[i]
+		if n == 0 {
+			return false
+		}
+		if c := d.b.cols[i][n-1]; !d.b.canFound(c) || !d.b.safeStrong(c) {
+			return false
+		}
 	}
 	return d.auto() || up
 }
@@ -155,7 +218,7 @@ func (d *dfs) auto() bool {
 		for i, c := range b.cells {
 			if c != engine.NoCard && b.canFound(c) && b.safeStrong(c) {
 				d.setCell(i, engine.NoCard)
-				b.found[c.Suit()]++
+				d.raise(int(c.Suit()))
 				d.autos = append(d.autos, uint8(i)|uint8(c.Suit())<<4)
 				moved = true
 			}
@@ -167,7 +230,7 @@ func (d *dfs) auto() bool {
 			}
 			if c := b.cols[i][n-1]; b.canFound(c) && b.safeStrong(c) {
 				d.popCard(i)
-				b.found[c.Suit()]++
+				d.raise(int(c.Suit()))
 				d.autos = append(d.autos, uint8(firstCol+i)|uint8(c.Suit())<<4)
 				moved = true
 			}
@@ -181,12 +244,9 @@ func (d *dfs) auto() bool {
 
 // undo takes back m and the automatic moves after it, autos[autoLo:].
 func (d *dfs) undo(m move, autoLo int) {
-	b := &d.b
 	for k := len(d.autos) - 1; k >= autoLo; k-- {
 		p, s := int(d.autos[k]&15), int(d.autos[k]>>4)
-		c := engine.NewCard(engine.Rank(b.found[s]), engine.Suit(s))
-		b.found[s]--
-		d.putTo(p, c)
+		d.putTo(p, d.lower(s))
 	}
 	d.autos = d.autos[:autoLo]
 	switch {
@@ -200,10 +260,7 @@ func (d *dfs) undo(m move, autoLo int) {
 			d.pushCard(src, buf[k])
 		}
 	case m.to >= firstFound && m.to < firstCol:
-		s := m.to - firstFound
-		c := engine.NewCard(engine.Rank(b.found[s]), engine.Suit(s))
-		b.found[s]--
-		d.putTo(m.from, c)
+		d.putTo(m.from, d.lower(m.to-firstFound))
 	default:
 		d.putTo(m.from, d.takeFrom(m.to))
 	}
@@ -262,35 +319,46 @@ func (t *keySet) grow() {
 func (d *dfs) start(b board, w weights, budget int) {
 	d.b, d.w = b, w
 	d.cellh = 0
-	for i := range numCols {
-		d.colh[i] = colHash(&d.b, i)
-		d.colc[i] = int32(colCost(&d.b, i, w))
-	}
 	for _, c := range d.b.cells {
 		if c != engine.NoCard {
 			d.cellh ^= zcell[c]
 		}
 	}
+	d.colk = 0
+	for i := range numCols {
+		d.colh[i] = colHash(&d.b, i)
+		d.colm[i] = colMix(d.colh[i])
+		d.colk += d.colm[i]
+		for _, c := range d.b.col(i) {
+			d.loc[c&63] = uint8(i)
+		}
+	}
+	d.autos = d.autos[:0]
+	d.auto() // do counts on nothing being left to go up
+	d.key()
+	for i := range numCols {
+		d.colc[i] = int32(colCost(&d.b, i, w))
+	}
+	d.costDirty = 0
 	d.autos, d.frames, d.kids = d.autos[:0], d.frames[:0], d.kids[:0]
 	d.seen.reset(budget)
 	d.nodes = 0
 }
 
-// recost brings colc up to date after m: every column when a card went
-// up (the depth terms follow the foundations), else the two m touched.
-func (d *dfs) recost(up bool, m move) {
-	if up {
-		for i := range numCols {
-			d.colc[i] = int32(colCost(&d.b, i, d.w))
-		}
-		return
+// recost brings colc up to date: the columns cards were put on or taken
+// from, and those whose depth terms changed with a foundation.
+func (d *dfs) recost() {
+	for m := d.costDirty; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		d.colc[i] = int32(colCost(&d.b, i, d.w))
 	}
-	if m.from >= firstCol {
-		d.colc[m.from-firstCol] = int32(colCost(&d.b, m.from-firstCol, d.w))
-	}
-	if m.to >= firstCol {
-		d.colc[m.to-firstCol] = int32(colCost(&d.b, m.to-firstCol, d.w))
-	}
+	d.costDirty = 0
+}
+
+// restore puts back colc as it was before a move just undone.
+func (d *dfs) restore(colc [numCols]int32) {
+	d.colc = colc
+	d.costDirty = 0
 }
 
 func (d *dfs) cost() int32 {
@@ -319,18 +387,18 @@ func (d *dfs) expand() bool {
 	for _, m := range d.movBuf {
 		autoLo := len(d.autos)
 		saved := d.colc
-		up := d.do(m)
+		d.do(m)
 		sm := smove{uint8(m.from), uint8(m.index), uint8(m.to)}
 		if d.seen.add(d.key()) {
 			d.nodes++
 			if d.b.won() {
 				d.undo(m, autoLo)
-				d.colc = saved
+				d.restore(saved)
 				d.kids = append(d.kids[:lo], dkid{m: sm})
 				f.lo, f.hi, f.next = int32(lo), int32(lo+1), int32(lo)
 				return true
 			}
-			d.recost(up, m)
+			d.recost()
 			c := d.cost()
 			// Insertion keeps the kids sorted by cost, ties in the order
 			// made.
@@ -343,7 +411,7 @@ func (d *dfs) expand() bool {
 			d.kids[j] = dkid{cost: c, m: sm}
 		}
 		d.undo(m, autoLo)
-		d.colc = saved
+		d.restore(saved)
 	}
 	hi := len(d.kids)
 	if d.beam > 0 && hi-lo > d.beam {
@@ -375,7 +443,7 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 				return engine.Result[smove]{Outcome: engine.Impossible, Nodes: d.nodes}
 			}
 			d.undo(f.m, int(f.autoLo))
-			d.colc = f.colc
+			d.restore(f.colc)
 			d.frames = d.frames[:len(d.frames)-1]
 			continue
 		}
@@ -383,7 +451,8 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 		f.next++
 		m := d.resolveSmove(k.m)
 		nf := dframe{m: m, autoLo: int32(len(d.autos)), colc: d.colc}
-		d.recost(d.do(m), m)
+		d.do(m)
+		d.recost()
 		d.frames = append(d.frames, nf)
 		won = d.expand()
 	}
@@ -518,11 +587,12 @@ func genMoves(b *board, out []move, prune bool) []move {
 // numbered for the board they are played on.
 func (d *dfs) shorten(start board, moves []smove) []smove {
 	d.start(start, weights{}, 1)
-	at := make(map[uint64]int, len(moves)+1)
-	at[d.key()] = 0
+	at := &d.at
+	at.reset(len(moves) + 1)
+	at.put(d.key(), 0)
 	for i, sm := range moves {
 		d.do(d.resolveSmove(sm))
-		at[d.key()] = i + 1
+		at.put(d.key(), i+1)
 	}
 	d.start(start, weights{}, 1)
 	out := make([]smove, 0, len(moves))
@@ -532,7 +602,7 @@ func (d *dfs) shorten(start board, moves []smove) []smove {
 		for _, m := range d.movBuf {
 			autoLo := len(d.autos)
 			d.do(m)
-			if j, ok := at[d.key()]; ok && j > best {
+			if j := at.get(d.key()); j > best {
 				best, bm = j, m
 			}
 			d.undo(m, autoLo)
@@ -546,4 +616,48 @@ func (d *dfs) shorten(start board, moves []smove) []smove {
 		i = best
 	}
 	return out
+}
+
+// keyIndex maps position keys to their index on a line (the last index
+// put wins); get is -1 for a key not there.
+type keyIndex struct {
+	keys []uint64
+	idx  []int32
+}
+
+func (t *keyIndex) reset(n int) {
+	size := engine.TableSize(2 * n)
+	if len(t.keys) < size {
+		t.keys, t.idx = make([]uint64, size), make([]int32, size)
+	} else {
+		clear(t.keys)
+	}
+}
+
+func (t *keyIndex) slot(k uint64) int {
+	if k == 0 {
+		k = 0x9e3779b97f4a7c15
+	}
+	mask := uint64(len(t.keys) - 1)
+	i := (k ^ k>>29) & mask
+	for t.keys[i] != 0 && t.keys[i] != k {
+		i = (i + 1) & mask
+	}
+	t.keys[i] = k
+	return int(i)
+}
+
+func (t *keyIndex) put(k uint64, i int) { t.idx[t.slot(k)] = int32(i) }
+
+func (t *keyIndex) get(k uint64) int {
+	if k == 0 {
+		k = 0x9e3779b97f4a7c15
+	}
+	mask := uint64(len(t.keys) - 1)
+	for i := (k ^ k>>29) & mask; t.keys[i] != 0; i = (i + 1) & mask {
+		if t.keys[i] == k {
+			return int(t.idx[i])
+		}
+	}
+	return -1
 }
