@@ -46,7 +46,7 @@ type dfs struct {
 	keyDirty  uint8
 	costDirty uint8
 	// loc[c] is the column card c lies in (not kept for other cards).
-	loc [64]uint8
+	loc   [64]uint8
 	seen  keySet
 	nodes int
 	// autos holds the source pile (low four bits) and suit of every
