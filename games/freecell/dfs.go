@@ -500,19 +500,21 @@ func genMoves(b *board, out []move, prune bool) []move {
 	// of column i reaches column j only if j's top is within the run's
 	// ranks above it.
 	var tops [numCols]engine.Card
+	var runs [numCols]int
 	for j := range numCols {
 		tops[j] = b.top(j)
+		runs[j] = b.runStart(j)
 	}
 	for i := range numCols {
 		n := int(b.n[i])
 		if n == 0 {
 			continue
 		}
-		start := b.runStart(i)
+		start := runs[i]
 		if prune {
 			// A run's lead that sits on its own parent stays there.
 			start = max(start, n-limit)
-			if start > b.runStart(i) {
+			if start > runs[i] {
 				continue
 			}
 		}
@@ -539,8 +541,8 @@ func genMoves(b *board, out []move, prune bool) []move {
 		if c == engine.NoCard {
 			continue
 		}
-		for j := range numCols {
-			if b.n[j] > 0 && fits(c, b.top(j)) {
+		for j, dst := range tops {
+			if dst != engine.NoCard && fits(c, dst) {
 				out = append(out, move{from: i, count: 1, to: firstCol + j})
 			}
 		}
@@ -557,7 +559,7 @@ func genMoves(b *board, out []move, prune bool) []move {
 			if n == 0 {
 				continue
 			}
-			start := max(b.runStart(i), n-lim)
+			start := max(runs[i], n-lim)
 			if start == 0 {
 				start = 1
 			}
