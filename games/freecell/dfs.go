@@ -6,17 +6,16 @@ import (
 	"sshuffle/engine"
 )
 
-// The first stages of a search are depth-first on one board changed in
-// place: a move is made and unmade, never copied, and the memory is the
-// transposition table and the path. At each position every move is made
+// The search is depth-first on one board changed in place: a move is
+// made and unmade, never copied, and the memory is the set of position
+// keys (8 bytes each) and the path. At each position every move is made
 // once to key its child (dropping those already seen) and to weigh it
 // with the cost heuristic, then unmade; the children are tried cheapest
-// first. These stages are pruned (see genMoves and beam) so that a deal
-// whose greedy line goes wrong is handed on quickly; they prove nothing.
-// The search run without pruning on the same board is complete, since
-// every one-card move is generated up to the symmetries of the key, but
-// the solver's last stage is the best-first search of search.go, which
-// finds the hard deals' solutions in fewer positions.
+// first. The first stages are pruned (see genMoves and beam) so that a
+// deal whose greedy line goes wrong is handed on quickly; they prove
+// nothing. The last stage runs without pruning and is complete, since
+// every one-card move is generated up to the symmetries of the key (see
+// search in solver.go for why its exhaustion is a proof).
 
 // dkid is a child waiting in its parent's frame.
 type dkid struct {

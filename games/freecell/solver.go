@@ -6,15 +6,16 @@ import (
 	"sshuffle/engine"
 )
 
-// The solver is greedy best-first search (engine.Search's, specialised in
-// search.go), restarted with several weight sets. A search move
-// is one player move (a single card, or a run the supermove rule allows);
-// after it every card the strong safe rule allows goes up at once, which
-// is never a mistake and removes most of the branching. Positions are keyed
-// with the free cells as a set and the columns as a multiset, since neither
-// the order of the cells nor the order of the columns changes what can
-// happen. Every one-card move is generated (up to those symmetries), so an
-// exhausted search proves a deal impossible. Solutions are not short.
+// The solver is a depth-first search (dfs.go), run as a portfolio of
+// pruned stages with different weights and beams, then once complete. A
+// search move is one player move (a single card, or a run the supermove
+// rule allows); after it every card the strong safe rule allows goes up
+// at once, which is never a mistake and removes most of the branching.
+// Positions are keyed with the free cells as a set and the columns as a
+// multiset, since neither the order of the cells nor the order of the
+// columns changes what can happen. Every one-card move is generated (up
+// to those symmetries) in the complete stage, so its exhaustion proves a
+// deal impossible. The winning line is then shortened (dfs.shorten).
 
 // smove is a search move in pile numbering (see the package comment).
 type smove struct{ from, index, to uint8 }
