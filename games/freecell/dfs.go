@@ -45,7 +45,10 @@ type dfs struct {
 	keyDirty  uint8
 	costDirty uint8
 	// loc[c] is the column card c lies in (not kept for other cards).
-	loc   [64]uint8
+	loc [64]uint8
+	// runAt[i][p] is where the run ends below p in column i when p is the
+	// top: the column's runStart once the cards above p are gone.
+	runAt [numCols][maxCol]uint8
 	seen  keySet
 	nodes int
 	// autos holds the source pile (low four bits) and suit of every
@@ -76,9 +79,15 @@ func (d *dfs) key() uint64 {
 func (d *dfs) pushCard(i int, c engine.Card) {
 	b := &d.b
 	d.colh[i] ^= zobrist[b.n[i]][c]
-	b.cols[i][b.n[i]] = c
+	n := b.n[i]
+	b.cols[i][n] = c
 	b.n[i]++
 	d.loc[c&63] = uint8(i)
+	if n > 0 && fits(c, b.cols[i][n-1]) {
+		d.runAt[i][n] = d.runAt[i][n-1]
+	} else {
+		d.runAt[i][n] = n
+	}
 	d.keyDirty |= 1 << i
 	d.costDirty |= 1 << i
 }
@@ -328,8 +337,12 @@ func (d *dfs) start(b board, w weights, budget int) {
 		d.colh[i] = colHash(&d.b, i)
 		d.colm[i] = colMix(d.colh[i])
 		d.colk += d.colm[i]
-		for _, c := range d.b.col(i) {
+		for p, c := range d.b.col(i) {
 			d.loc[c&63] = uint8(i)
+			d.runAt[i][p] = uint8(p)
+			if p > 0 && fits(c, d.b.cols[i][p-1]) {
+				d.runAt[i][p] = d.runAt[i][p-1]
+			}
 		}
 	}
 	d.autos = d.autos[:0]
@@ -382,7 +395,7 @@ func (d *dfs) resolveSmove(sm smove) move {
 func (d *dfs) expand() bool {
 	f := &d.frames[len(d.frames)-1]
 	lo := len(d.kids)
-	d.movBuf = genMoves(&d.b, d.movBuf[:0], d.prune)
+	d.movBuf = d.genMoves(d.movBuf[:0], d.prune)
 	for _, m := range d.movBuf {
 		autoLo := len(d.autos)
 		saved := d.colc
@@ -467,7 +480,8 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 // first, then moves onto cards, then into an empty column, then into a
 // cell. Equivalent destinations are tried once: the first empty cell and
 // the first empty column stand for all of them.
-func genMoves(b *board, out []move, prune bool) []move {
+func (d *dfs) genMoves(out []move, prune bool) []move {
+	b := &d.b
 	free := b.freeCells()
 	empty := b.emptyCols()
 	firstEmpty := -1
@@ -495,46 +509,58 @@ func genMoves(b *board, out []move, prune bool) []move {
 		}
 	}
 	limit := capacity(free, empty)
-	// Only a card one rank below a column top can land on it, so a run
-	// of column i reaches column j only if j's top is within the run's
-	// ranks above it.
 	var tops [numCols]engine.Card
-	var runs [numCols]int
+	var runs, from [numCols]int
 	for j := range numCols {
 		tops[j] = b.top(j)
-		runs[j] = b.runStart(j)
+		if n := int(b.n[j]); n > 0 {
+			runs[j] = int(d.runAt[j][n-1])
+			// The lowest card of column j a move may take.
+			from[j] = runs[j]
+			if prune {
+				// A run's lead that sits on its own parent stays
+				// there, and a run too long to move as a whole is
+				// left.
+				from[j] = max(from[j], n-limit)
+				if from[j] > runs[j] {
+					from[j] = maxCol
+				}
+			}
+		}
 	}
-	for i := range numCols {
-		n := int(b.n[i])
-		if n == 0 {
+	// Only the two cards of the other colour one rank below a column
+	// top fit on it; a move is open if one of them lies in another
+	// column's top run within reach. pairs has bit 8i+j for a run of
+	// column i onto column j, so that the moves come out in that order.
+	var pairs uint64
+	for j, dst := range tops {
+		r := dst.Rank() - 1
+		if dst == engine.NoCard || r == 0 {
 			continue
 		}
-		start := runs[i]
-		if prune {
-			// A run's lead that sits on its own parent stays there.
-			start = max(start, n-limit)
-			if start > runs[i] {
+		o1, o2 := otherColour(dst.Suit())
+		for _, c := range [2]engine.Card{engine.NewCard(r, o1), engine.NewCard(r, o2)} {
+			i := int(d.loc[c&63])
+			n := int(b.n[i])
+			if i == j || n == 0 {
 				continue
 			}
+			k := n - 1 - (int(r) - int(b.cols[i][n-1].Rank()))
+			if k < from[i] || k >= n || b.cols[i][k] != c || n-k > limit {
+				continue
+			}
+			if prune && k > from[i] {
+				continue
+			}
+			pairs |= 1 << (8*i + j)
 		}
-		low := int(b.cols[i][n-1].Rank())
-		high := int(b.cols[i][start].Rank())
-		for j, dst := range tops {
-			r := int(dst.Rank()) - 1
-			if j == i || dst == engine.NoCard || r < low || r > high {
-				continue
-			}
-			k := n - 1 - (r - low)
-			if n-k > limit {
-				continue
-			}
-			if fits(b.cols[i][k], dst) {
-				if prune && k > start {
-					continue
-				}
-				out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
-			}
-		}
+	}
+	for ; pairs != 0; pairs &= pairs - 1 {
+		p := bits.TrailingZeros64(pairs)
+		i, j := p>>3, p&7
+		n := int(b.n[i])
+		k := n - 1 - (int(tops[j].Rank()) - 1 - int(tops[i].Rank()))
+		out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
 	}
 	for i, c := range b.cells {
 		if c == engine.NoCard {
@@ -599,7 +625,7 @@ func (d *dfs) shorten(start board, moves []smove) []smove {
 	out := make([]smove, 0, len(moves))
 	for i := 0; i < len(moves); {
 		best, bm := i, move{}
-		d.movBuf = genMoves(&d.b, d.movBuf[:0], false)
+		d.movBuf = d.genMoves(d.movBuf[:0], false)
 		for _, m := range d.movBuf {
 			autoLo := len(d.autos)
 			d.do(m)
