@@ -1,20 +1,21 @@
 package freecell
 
 import (
+	"math/bits"
+
 	"sshuffle/engine"
 )
 
-// The first stages of a search are depth-first on one board changed in
-// place: a move is made and unmade, never copied, and the memory is the
-// transposition table and the path. At each position every move is made
+// The search is depth-first on one board changed in place: a move is
+// made and unmade, never copied, and the memory is the set of position
+// keys (8 bytes each) and the path. At each position every move is made
 // once to key its child (dropping those already seen) and to weigh it
 // with the cost heuristic, then unmade; the children are tried cheapest
-// first. These stages are pruned (see genMoves and beam) so that a deal
-// whose greedy line goes wrong is handed on quickly; they prove nothing.
-// The search run without pruning on the same board is complete, since
-// every one-card move is generated up to the symmetries of the key, but
-// the solver's last stage is the best-first search of search.go, which
-// finds the hard deals' solutions in fewer positions.
+// first. The first stages are pruned (see genMoves and beam) so that a
+// deal whose greedy line goes wrong is handed on quickly; they prove
+// nothing. The last stage runs without pruning and is complete, since
+// every one-card move is generated up to the symmetries of the key (see
+// search in solver.go for why its exhaustion is a proof).
 
 // dkid is a child waiting in its parent's frame.
 type dkid struct {
@@ -37,6 +38,17 @@ type dfs struct {
 	colh  [numCols]uint64
 	cellh uint64
 	colc  [numCols]int32
+	// colm[i] is colMix(colh[i]) and colk their sum, for the columns not
+	// in keyDirty; costDirty has the columns whose colc is out of date.
+	colm      [numCols]uint64
+	colk      uint64
+	keyDirty  uint8
+	costDirty uint8
+	// loc[c] is the column card c lies in (not kept for other cards).
+	loc [64]uint8
+	// runAt[i][p] is where the run ends below p in column i when p is the
+	// top: the column's runStart once the cards above p are gone.
+	runAt [numCols][maxCol]uint8
 	seen  keySet
 	nodes int
 	// autos holds the source pile (low four bits) and suit of every
@@ -50,21 +62,34 @@ type dfs struct {
 	// beam cheapest children of each position: fast, and proves nothing.
 	prune bool
 	beam  int
+	at    keyIndex // shorten's line
 }
 
 func (d *dfs) key() uint64 {
-	var k uint64
-	for _, h := range d.colh {
-		k += colMix(h)
+	for m := d.keyDirty; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		x := colMix(d.colh[i])
+		d.colk += x - d.colm[i]
+		d.colm[i] = x
 	}
-	return k ^ d.cellh
+	d.keyDirty = 0
+	return d.colk ^ d.cellh
 }
 
 func (d *dfs) pushCard(i int, c engine.Card) {
 	b := &d.b
 	d.colh[i] ^= zobrist[b.n[i]][c]
-	b.cols[i][b.n[i]] = c
+	n := b.n[i]
+	b.cols[i][n] = c
 	b.n[i]++
+	d.loc[c&63] = uint8(i)
+	if n > 0 && fits(c, b.cols[i][n-1]) {
+		d.runAt[i][n] = d.runAt[i][n-1]
+	} else {
+		d.runAt[i][n] = n
+	}
+	d.keyDirty |= 1 << i
+	d.costDirty |= 1 << i
 }
 
 func (d *dfs) popCard(i int) engine.Card {
@@ -73,7 +98,37 @@ func (d *dfs) popCard(i int) engine.Card {
 	c := b.cols[i][b.n[i]]
 	b.cols[i][b.n[i]] = engine.NoCard
 	d.colh[i] ^= zobrist[b.n[i]][c]
+	d.keyDirty |= 1 << i
+	d.costDirty |= 1 << i
 	return c
+}
+
+// raise puts the next card of suit s on its foundation (the caller has
+// taken it from its pile) and marks the columns whose depth terms change:
+// those holding the suit's next two cards.
+func (d *dfs) raise(s int) {
+	d.b.found[s]++
+	f := int(d.b.found[s])
+	for r := f + 1; r <= f+2 && r <= 13; r++ {
+		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
+		if i := d.loc[c&63]; d.b.n[i] > 0 {
+			d.costDirty |= 1 << i
+		}
+	}
+}
+
+// lower takes the top card of suit s off its foundation (the caller puts
+// it back) and marks the columns whose depth terms change.
+func (d *dfs) lower(s int) engine.Card {
+	f := int(d.b.found[s])
+	d.b.found[s]--
+	for r := f + 1; r <= f+2 && r <= 13; r++ {
+		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
+		if i := d.loc[c&63]; d.b.n[i] > 0 {
+			d.costDirty |= 1 << i
+		}
+	}
+	return engine.NewCard(engine.Rank(f), engine.Suit(s))
 }
 
 func (d *dfs) setCell(i int, c engine.Card) {
@@ -120,10 +175,26 @@ func (d *dfs) do(m move) bool {
 		}
 	case m.to >= firstFound && m.to < firstCol:
 		c := d.takeFrom(m.from)
-		d.b.found[c.Suit()]++
+		d.raise(int(c.Suit()))
 		up = true
 	default:
 		d.putTo(m.to, d.takeFrom(m.from))
+	}
+	// The position before m had nothing left to go up. If no card went
+	// up with m (so no card became safe), only the card m uncovered can
+	// go now.
+	if !up {
+		if m.from < firstCol {
+			return false
+		}
+		i := m.from - firstCol
+		n := d.b.n[i]
+		if n == 0 {
+			return false
+		}
+		if c := d.b.cols[i][n-1]; !d.b.canFound(c) || !d.b.safeStrong(c) {
+			return false
+		}
 	}
 	return d.auto() || up
 }
@@ -155,7 +226,7 @@ func (d *dfs) auto() bool {
 		for i, c := range b.cells {
 			if c != engine.NoCard && b.canFound(c) && b.safeStrong(c) {
 				d.setCell(i, engine.NoCard)
-				b.found[c.Suit()]++
+				d.raise(int(c.Suit()))
 				d.autos = append(d.autos, uint8(i)|uint8(c.Suit())<<4)
 				moved = true
 			}
@@ -167,7 +238,7 @@ func (d *dfs) auto() bool {
 			}
 			if c := b.cols[i][n-1]; b.canFound(c) && b.safeStrong(c) {
 				d.popCard(i)
-				b.found[c.Suit()]++
+				d.raise(int(c.Suit()))
 				d.autos = append(d.autos, uint8(firstCol+i)|uint8(c.Suit())<<4)
 				moved = true
 			}
@@ -181,12 +252,9 @@ func (d *dfs) auto() bool {
 
 // undo takes back m and the automatic moves after it, autos[autoLo:].
 func (d *dfs) undo(m move, autoLo int) {
-	b := &d.b
 	for k := len(d.autos) - 1; k >= autoLo; k-- {
 		p, s := int(d.autos[k]&15), int(d.autos[k]>>4)
-		c := engine.NewCard(engine.Rank(b.found[s]), engine.Suit(s))
-		b.found[s]--
-		d.putTo(p, c)
+		d.putTo(p, d.lower(s))
 	}
 	d.autos = d.autos[:autoLo]
 	switch {
@@ -200,10 +268,7 @@ func (d *dfs) undo(m move, autoLo int) {
 			d.pushCard(src, buf[k])
 		}
 	case m.to >= firstFound && m.to < firstCol:
-		s := m.to - firstFound
-		c := engine.NewCard(engine.Rank(b.found[s]), engine.Suit(s))
-		b.found[s]--
-		d.putTo(m.from, c)
+		d.putTo(m.from, d.lower(m.to-firstFound))
 	default:
 		d.putTo(m.from, d.takeFrom(m.to))
 	}
@@ -262,35 +327,50 @@ func (t *keySet) grow() {
 func (d *dfs) start(b board, w weights, budget int) {
 	d.b, d.w = b, w
 	d.cellh = 0
-	for i := range numCols {
-		d.colh[i] = colHash(&d.b, i)
-		d.colc[i] = int32(colCost(&d.b, i, w))
-	}
 	for _, c := range d.b.cells {
 		if c != engine.NoCard {
 			d.cellh ^= zcell[c]
 		}
 	}
+	d.colk = 0
+	for i := range numCols {
+		d.colh[i] = colHash(&d.b, i)
+		d.colm[i] = colMix(d.colh[i])
+		d.colk += d.colm[i]
+		for p, c := range d.b.col(i) {
+			d.loc[c&63] = uint8(i)
+			d.runAt[i][p] = uint8(p)
+			if p > 0 && fits(c, d.b.cols[i][p-1]) {
+				d.runAt[i][p] = d.runAt[i][p-1]
+			}
+		}
+	}
+	d.autos = d.autos[:0]
+	d.auto() // do counts on nothing being left to go up
+	d.key()
+	for i := range numCols {
+		d.colc[i] = int32(colCost(&d.b, i, w))
+	}
+	d.costDirty = 0
 	d.autos, d.frames, d.kids = d.autos[:0], d.frames[:0], d.kids[:0]
 	d.seen.reset(budget)
 	d.nodes = 0
 }
 
-// recost brings colc up to date after m: every column when a card went
-// up (the depth terms follow the foundations), else the two m touched.
-func (d *dfs) recost(up bool, m move) {
-	if up {
-		for i := range numCols {
-			d.colc[i] = int32(colCost(&d.b, i, d.w))
-		}
-		return
+// recost brings colc up to date: the columns cards were put on or taken
+// from, and those whose depth terms changed with a foundation.
+func (d *dfs) recost() {
+	for m := d.costDirty; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		d.colc[i] = int32(colCost(&d.b, i, d.w))
 	}
-	if m.from >= firstCol {
-		d.colc[m.from-firstCol] = int32(colCost(&d.b, m.from-firstCol, d.w))
-	}
-	if m.to >= firstCol {
-		d.colc[m.to-firstCol] = int32(colCost(&d.b, m.to-firstCol, d.w))
-	}
+	d.costDirty = 0
+}
+
+// restore puts back colc as it was before a move just undone.
+func (d *dfs) restore(colc [numCols]int32) {
+	d.colc = colc
+	d.costDirty = 0
 }
 
 func (d *dfs) cost() int32 {
@@ -315,22 +395,22 @@ func (d *dfs) resolveSmove(sm smove) move {
 func (d *dfs) expand() bool {
 	f := &d.frames[len(d.frames)-1]
 	lo := len(d.kids)
-	d.movBuf = genMoves(&d.b, d.movBuf[:0], d.prune)
+	d.movBuf = d.genMoves(d.movBuf[:0], d.prune)
 	for _, m := range d.movBuf {
 		autoLo := len(d.autos)
 		saved := d.colc
-		up := d.do(m)
+		d.do(m)
 		sm := smove{uint8(m.from), uint8(m.index), uint8(m.to)}
 		if d.seen.add(d.key()) {
 			d.nodes++
 			if d.b.won() {
 				d.undo(m, autoLo)
-				d.colc = saved
+				d.restore(saved)
 				d.kids = append(d.kids[:lo], dkid{m: sm})
 				f.lo, f.hi, f.next = int32(lo), int32(lo+1), int32(lo)
 				return true
 			}
-			d.recost(up, m)
+			d.recost()
 			c := d.cost()
 			// Insertion keeps the kids sorted by cost, ties in the order
 			// made.
@@ -343,7 +423,7 @@ func (d *dfs) expand() bool {
 			d.kids[j] = dkid{cost: c, m: sm}
 		}
 		d.undo(m, autoLo)
-		d.colc = saved
+		d.restore(saved)
 	}
 	hi := len(d.kids)
 	if d.beam > 0 && hi-lo > d.beam {
@@ -375,7 +455,7 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 				return engine.Result[smove]{Outcome: engine.Impossible, Nodes: d.nodes}
 			}
 			d.undo(f.m, int(f.autoLo))
-			d.colc = f.colc
+			d.restore(f.colc)
 			d.frames = d.frames[:len(d.frames)-1]
 			continue
 		}
@@ -383,7 +463,8 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 		f.next++
 		m := d.resolveSmove(k.m)
 		nf := dframe{m: m, autoLo: int32(len(d.autos)), colc: d.colc}
-		d.recost(d.do(m), m)
+		d.do(m)
+		d.recost()
 		d.frames = append(d.frames, nf)
 		won = d.expand()
 	}
@@ -399,7 +480,8 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 // first, then moves onto cards, then into an empty column, then into a
 // cell. Equivalent destinations are tried once: the first empty cell and
 // the first empty column stand for all of them.
-func genMoves(b *board, out []move, prune bool) []move {
+func (d *dfs) genMoves(out []move, prune bool) []move {
+	b := &d.b
 	free := b.freeCells()
 	empty := b.emptyCols()
 	firstEmpty := -1
@@ -427,51 +509,65 @@ func genMoves(b *board, out []move, prune bool) []move {
 		}
 	}
 	limit := capacity(free, empty)
-	// Only a card one rank below a column top can land on it, so a run
-	// of column i reaches column j only if j's top is within the run's
-	// ranks above it.
 	var tops [numCols]engine.Card
+	var runs, from [numCols]int
 	for j := range numCols {
 		tops[j] = b.top(j)
+		if n := int(b.n[j]); n > 0 {
+			runs[j] = int(d.runAt[j][n-1])
+			// The lowest card of column j a move may take.
+			from[j] = runs[j]
+			if prune {
+				// A run's lead that sits on its own parent stays
+				// there, and a run too long to move as a whole is
+				// left.
+				from[j] = max(from[j], n-limit)
+				if from[j] > runs[j] {
+					from[j] = maxCol
+				}
+			}
+		}
 	}
-	for i := range numCols {
-		n := int(b.n[i])
-		if n == 0 {
+	// Only the two cards of the other colour one rank below a column
+	// top fit on it; a move is open if one of them lies in another
+	// column's top run within reach. pairs has bit 8i+j for a run of
+	// column i onto column j, so that the moves come out in that order.
+	var pairs uint64
+	for j, dst := range tops {
+		r := dst.Rank() - 1
+		if dst == engine.NoCard || r == 0 {
 			continue
 		}
-		start := b.runStart(i)
-		if prune {
-			// A run's lead that sits on its own parent stays there.
-			start = max(start, n-limit)
-			if start > b.runStart(i) {
+		o1, o2 := otherColour(dst.Suit())
+		for _, c := range [2]engine.Card{engine.NewCard(r, o1), engine.NewCard(r, o2)} {
+			i := int(d.loc[c&63])
+			n := int(b.n[i])
+			if i == j || n == 0 {
 				continue
 			}
+			k := n - 1 - (int(r) - int(b.cols[i][n-1].Rank()))
+			if k < from[i] || k >= n || b.cols[i][k] != c || n-k > limit {
+				continue
+			}
+			if prune && k > from[i] {
+				continue
+			}
+			pairs |= 1 << (8*i + j)
 		}
-		low := int(b.cols[i][n-1].Rank())
-		high := int(b.cols[i][start].Rank())
-		for j, dst := range tops {
-			r := int(dst.Rank()) - 1
-			if j == i || dst == engine.NoCard || r < low || r > high {
-				continue
-			}
-			k := n - 1 - (r - low)
-			if n-k > limit {
-				continue
-			}
-			if fits(b.cols[i][k], dst) {
-				if prune && k > start {
-					continue
-				}
-				out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
-			}
-		}
+	}
+	for ; pairs != 0; pairs &= pairs - 1 {
+		p := bits.TrailingZeros64(pairs)
+		i, j := p>>3, p&7
+		n := int(b.n[i])
+		k := n - 1 - (int(tops[j].Rank()) - 1 - int(tops[i].Rank()))
+		out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
 	}
 	for i, c := range b.cells {
 		if c == engine.NoCard {
 			continue
 		}
-		for j := range numCols {
-			if b.n[j] > 0 && fits(c, b.top(j)) {
+		for j, dst := range tops {
+			if dst != engine.NoCard && fits(c, dst) {
 				out = append(out, move{from: i, count: 1, to: firstCol + j})
 			}
 		}
@@ -488,7 +584,7 @@ func genMoves(b *board, out []move, prune bool) []move {
 			if n == 0 {
 				continue
 			}
-			start := max(b.runStart(i), n-lim)
+			start := max(runs[i], n-lim)
 			if start == 0 {
 				start = 1
 			}
@@ -518,21 +614,22 @@ func genMoves(b *board, out []move, prune bool) []move {
 // numbered for the board they are played on.
 func (d *dfs) shorten(start board, moves []smove) []smove {
 	d.start(start, weights{}, 1)
-	at := make(map[uint64]int, len(moves)+1)
-	at[d.key()] = 0
+	at := &d.at
+	at.reset(len(moves) + 1)
+	at.put(d.key(), 0)
 	for i, sm := range moves {
 		d.do(d.resolveSmove(sm))
-		at[d.key()] = i + 1
+		at.put(d.key(), i+1)
 	}
 	d.start(start, weights{}, 1)
 	out := make([]smove, 0, len(moves))
 	for i := 0; i < len(moves); {
 		best, bm := i, move{}
-		d.movBuf = genMoves(&d.b, d.movBuf[:0], false)
+		d.movBuf = d.genMoves(d.movBuf[:0], false)
 		for _, m := range d.movBuf {
 			autoLo := len(d.autos)
 			d.do(m)
-			if j, ok := at[d.key()]; ok && j > best {
+			if j := at.get(d.key()); j > best {
 				best, bm = j, m
 			}
 			d.undo(m, autoLo)
@@ -546,4 +643,48 @@ func (d *dfs) shorten(start board, moves []smove) []smove {
 		i = best
 	}
 	return out
+}
+
+// keyIndex maps position keys to their index on a line (the last index
+// put wins); get is -1 for a key not there.
+type keyIndex struct {
+	keys []uint64
+	idx  []int32
+}
+
+func (t *keyIndex) reset(n int) {
+	size := engine.TableSize(2 * n)
+	if len(t.keys) < size {
+		t.keys, t.idx = make([]uint64, size), make([]int32, size)
+	} else {
+		clear(t.keys)
+	}
+}
+
+func (t *keyIndex) slot(k uint64) int {
+	if k == 0 {
+		k = 0x9e3779b97f4a7c15
+	}
+	mask := uint64(len(t.keys) - 1)
+	i := (k ^ k>>29) & mask
+	for t.keys[i] != 0 && t.keys[i] != k {
+		i = (i + 1) & mask
+	}
+	t.keys[i] = k
+	return int(i)
+}
+
+func (t *keyIndex) put(k uint64, i int) { t.idx[t.slot(k)] = int32(i) }
+
+func (t *keyIndex) get(k uint64) int {
+	if k == 0 {
+		k = 0x9e3779b97f4a7c15
+	}
+	mask := uint64(len(t.keys) - 1)
+	for i := (k ^ k>>29) & mask; t.keys[i] != 0; i = (i + 1) & mask {
+		if t.keys[i] == k {
+			return int(t.idx[i])
+		}
+	}
+	return -1
 }

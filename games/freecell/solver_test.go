@@ -87,15 +87,6 @@ func TestSolveRange(t *testing.T) {
 	if b := os.Getenv("FREECELL_BUDGET"); b != "" {
 		budget, _ = strconv.Atoi(b)
 	}
-	if w := os.Getenv("FREECELL_W"); w != "" {
-		var ws []int
-		for _, f := range strings.Split(w, ",") {
-			v, _ := strconv.Atoi(f)
-			ws = append(ws, v)
-		}
-		stages = stages[:1]
-		stages[0].w = weights{ws[0], ws[1], ws[2], ws[3], ws[4]}
-	}
 	var next atomic.Int64
 	next.Store(int64(from))
 	var mu sync.Mutex
