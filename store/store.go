@@ -120,9 +120,9 @@ type Stats struct {
 	Played    int // every game, abandoned ones too
 	Won       int
 	Abandoned int // games left for another deal before they were over
-	// BestScore is the highest score of a game played out, won or lost
-	// (meaningful once Played > Abandoned): an abandoned game's score
-	// says where the player stopped, not how well they played.
+	// BestScore is the highest score of a won game (meaningful once Won >
+	// 0): a lost or abandoned game's score says where the player stopped,
+	// not how well they played.
 	BestScore int
 	BestTime  time.Duration // fastest won game; 0 until one is won
 	TotalTime time.Duration // sum of Elapsed over all games

@@ -27,7 +27,7 @@ type gameStats struct {
 	Abandoned int     `json:"abandoned"` // left for another deal before the end
 	WinRate   float64 `json:"win_rate"`  // won / played, 0 to 1
 	// BestScore is null for a game that keeps no score, and until a game
-	// is played out; BestTimeSeconds is null until a game is won.
+	// is won; BestTimeSeconds is null until a game is won.
 	BestScore       *int   `json:"best_score"`
 	BestTimeSeconds *int64 `json:"best_time_seconds"`
 	Streak          streak `json:"streak"` // days in a row today's deal was won
@@ -97,7 +97,7 @@ func stats(r Request, name string, args []string) (value, error) {
 		if st.Played > 0 {
 			g.WinRate = float64(st.Won) / float64(st.Played)
 		}
-		if e.Game.Points && st.Played > st.Abandoned {
+		if e.Game.Points && st.Won > 0 {
 			best := st.BestScore
 			g.BestScore = &best
 		}

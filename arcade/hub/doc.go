@@ -1,11 +1,12 @@
 // Package hub is the live layer of the arcade: who is online and what they
-// are doing, invitations, invite codes, and the live rooms (races now,
-// tables next).
+// are doing, invitations, invite codes, and the live rooms: races, and
+// tables of the table games (Spite and Malice, Kings in the Corner) with
+// their lobby list, computer players, turn clocks and snapshots.
 //
 // It knows nothing of SSH, Bubble Tea, the store or the terminal. Everything
 // it takes and gives is a plain value (Person, Activity, Progress, RaceState,
-// Result, Notice), so that a room could later sit behind a message bus
-// without the screens noticing.
+// Result, Notice, TableState, TableResult, TableSnapshot), so that a room
+// could later sit behind a message bus without the screens noticing.
 //
 // Each room is owned by one goroutine that takes commands on a channel. A
 // member never receives state from that goroutine directly: the room puts

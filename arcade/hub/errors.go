@@ -37,6 +37,23 @@ var (
 	ErrInvitesOff     = errors.New("That player has invitations turned off.")
 	ErrAlreadyInvited = errors.New("You have already invited that player to this room.")
 	ErrNoInvitation   = errors.New("That invitation is no longer open.")
+
+	// Tables.
+	ErrBadTable     = errors.New("That table cannot be opened.")
+	ErrTableStarted = errors.New("This table has started; you can watch it instead.")
+	ErrTableFull    = errors.New("Every seat at this table is taken; you can watch instead.")
+	ErrNoSeat       = errors.New("There is no such seat at this table.")
+	ErrSeatTaken    = errors.New("That seat is taken.")
+	ErrSeatsOpen    = errors.New("The table is waiting for its players.")
+	ErrNotSeated    = errors.New("You are watching; only the players at the table can move.")
+	ErrNotYourTurn  = errors.New("It is not your turn.")
+	ErrNotPlaying   = errors.New("No game is being played at this table.")
+	ErrBadSnapshot  = errors.New("That table snapshot cannot be restored.")
+	ErrTableBroke   = errors.New("Something went wrong at this table, and it has closed; sorry.")
+
+	// errWrongGame is a screen sending one game's action to another's
+	// table, which only a bug in the wiring can do.
+	errWrongGame = errors.New("That is not a move of the game at this table.")
 )
 
 // refusal is a sentinel with a more particular sentence ("Ann is offline.").

@@ -38,9 +38,20 @@ type Config struct {
 	// the store whether from follows to). It is called without any lock
 	// of the hub held.
 	MayInvite func(from, to string) bool
+	// OnTableResult receives every finished game of a table. Like
+	// OnResult it runs on the table's goroutine after the final views have
+	// gone out, and must not call back into that table.
+	OnTableResult func(TableResult)
+	// SaveTable receives a table's snapshot after every action of a game
+	// in play, to store for a restart (RestoreTable); a nil snapshot says
+	// the table needs no restoring any more (its match is over or it
+	// ended). It runs on a goroutine of the table's own, one call at a
+	// time, and a newer snapshot replaces one not yet handed over, so a
+	// slow store costs the table nothing. Hub.Close waits for the last.
+	SaveTable func(code string, snap *TableSnapshot)
 }
 
-// Room is what the hub keeps of any live room: races now, tables later.
+// Room is what the hub keeps of any live room: a race or a table.
 type Room interface {
 	Code() string
 	Kind() RoomKind
@@ -85,6 +96,11 @@ type Hub struct {
 	expiredQ []string // codes in the order they expired, to forget the oldest first
 	accounts map[string]*account
 	nextID   uint64
+
+	onTableResult func(TableResult)
+	saveTable     func(code string, snap *TableSnapshot)
+	tableSpy      func(*Table) // tests only: sees the table before each state goes out
+	lobby         lobby        // under mu
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -98,14 +114,16 @@ type account struct {
 // New makes a hub.
 func New(cfg Config) *Hub {
 	h := &Hub{
-		clock:     cfg.Clock,
-		grace:     cfg.Grace,
-		onResult:  cfg.OnResult,
-		mayInvite: cfg.MayInvite,
-		rand:      cfg.Rand,
-		rooms:     map[string]Room{},
-		expired:   map[string]time.Time{},
-		accounts:  map[string]*account{},
+		clock:         cfg.Clock,
+		grace:         cfg.Grace,
+		onResult:      cfg.OnResult,
+		mayInvite:     cfg.MayInvite,
+		onTableResult: cfg.OnTableResult,
+		saveTable:     cfg.SaveTable,
+		rand:          cfg.Rand,
+		rooms:         map[string]Room{},
+		expired:       map[string]time.Time{},
+		accounts:      map[string]*account{},
 	}
 	if h.clock == nil {
 		h.clock = RealClock{}
@@ -142,6 +160,22 @@ func (h *Hub) register(make func(code string) Room) (Room, error) {
 		h.rooms[code] = r
 		return r, nil
 	}
+}
+
+// registerCode gives a restored room the code it had before the restart.
+func (h *Hub) registerCode(code string, make func(code string) Room) (Room, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrHubClosed
+	}
+	if _, live := h.rooms[code]; live {
+		return nil, refuse(ErrBadSnapshot, "The code %s is in use by another room.", code)
+	}
+	delete(h.expired, code) // its queue entry, if any, finds nothing to forget
+	r := make(code)
+	h.rooms[code] = r
+	return r, nil
 }
 
 // unregister is called by a room's goroutine as it ends.
@@ -244,6 +278,7 @@ func (h *Hub) Close() {
 	for _, s := range sessions {
 		s.Close()
 	}
+	h.closeLobby()
 }
 
 // Activity is what a session is doing, as its screens tell the hub.

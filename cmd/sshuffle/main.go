@@ -37,7 +37,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "solve":
 		return solve(args, stdout, stderr)
 	case "replay":
+		if len(args) > 0 {
+			if tg, ok := findTable(args[0]); ok {
+				return replayTable(tg, os.Stdin, stdout, stderr)
+			}
+		}
 		return replay(args, os.Stdin, stdout, stderr)
+	case "selfplay":
+		return selfplay(args, stdout, stderr)
 	case "backup":
 		return backup(args, stdout, stderr)
 	case "restore":
@@ -68,6 +75,11 @@ const usage = `usage:
         solve deals with the game's solver and report solved / impossible / undecided and the time taken
   sshuffle replay freecell DEAL < moves.txt
         check a FreeCell solution in standard notation (3a a8 2h 86 ...)
+  sshuffle selfplay spite|kings [--players N] --seats hard,easy,... --games N [--seed S] [--settings k=v,...]
+        [--records FILE] [--json]
+        computer players play each other; wins with 95% intervals, scores, decision times
+  sshuffle replay spite|kings < records.jsonl
+        check table-game records (one JSON line a game) with the rules; exit 1 on any failure
 `
 
 func envOr(name, def string) string {

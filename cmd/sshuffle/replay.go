@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"sshuffle/engine"
 	"sshuffle/games/freecell"
 )
 
-// replay checks a FreeCell solution in standard notation read from in.
+// replay checks a FreeCell solution in standard notation read from in:
+// one of ours, or what fc-solve -m -snx prints.
 func replay(args []string, in io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 2 || args[0] != "freecell" {
 		fmt.Fprint(stderr, "usage: sshuffle replay freecell DEAL < moves.txt\n")
@@ -22,15 +21,13 @@ func replay(args []string, in io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sshuffle replay: %q is not a deal number\n", args[1])
 		return 2
 	}
-	var moves []string
-	sc := bufio.NewScanner(in)
-	for sc.Scan() {
-		moves = append(moves, strings.Fields(sc.Text())...)
-	}
-	if err := sc.Err(); err != nil {
+	text, err := io.ReadAll(in)
+	if err != nil {
 		fmt.Fprintln(stderr, "sshuffle replay:", err)
 		return 2
 	}
+	// Our own lists and fc-solve's whole output (fc-solve -m -snx) alike.
+	moves := freecell.MovesOf(string(text))
 	spec := engine.Spec{Game: "freecell", Seed: n}
 	won, at, err := freecell.Replay(spec, moves)
 	switch {

@@ -39,6 +39,23 @@ type dealOutcome struct {
 	nodes   int
 	took    time.Duration
 	moves   []engine.Action
+	// With --check: the solution's length in the notation, and why it
+	// failed to replay as a win, if it did.
+	length    int
+	replayErr error
+}
+
+// checkFreecell writes a solution in the notation and replays it.
+func checkFreecell(spec engine.Spec, moves []engine.Action) (int, error) {
+	text, err := freecell.FormatMoves(moves, spec)
+	if err != nil {
+		return 0, err
+	}
+	won, _, err := freecell.Replay(spec, text)
+	if err == nil && !won {
+		err = fmt.Errorf("the replay does not win")
+	}
+	return len(text), err
 }
 
 func solve(args []string, stdout, stderr io.Writer) int {
@@ -66,8 +83,14 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once (default: one per core, or per --threads cores)")
 	threads := fs.Int("threads", 1, "Klondike: goroutines searching each deal together")
 	showMoves := fs.Bool("moves", false, "print the solution of a single deal")
+	notation := fs.String("notation", "", "FreeCell --moves: \"fcs\" lays the moves out as fc-solve -m -snx does, ten to a line")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
+	check := fs.Bool("check", false, "FreeCell: write every solution in the notation and replay it (automatic moves off); report failures and the mean length")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *notation != "" && (*notation != "fcs" || game != "freecell") {
+		fmt.Fprintf(stderr, "sshuffle solve: --notation %q: only freecell has a notation other than its own, \"fcs\"\n", *notation)
 		return 2
 	}
 	if single != "" {
@@ -113,6 +136,7 @@ func solve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	keepMoves := single != "" && lo == hi && *showMoves
 	start := time.Now()
 	results := make([]dealOutcome, hi-lo+1)
 	next := make(chan uint64)
@@ -124,7 +148,16 @@ func solve(args []string, stdout, stderr io.Writer) int {
 			for seed := range next {
 				t := time.Now()
 				r := solveOne(specOf(seed), *nodes)
-				results[seed-lo] = dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t), moves: r.Moves}
+				o := dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t)}
+				// Keeping every solution of a long range would cost more
+				// memory than the search.
+				if keepMoves {
+					o.moves = r.Moves
+				}
+				if *check && game == "freecell" && r.Outcome == engine.Solved {
+					o.length, o.replayErr = checkFreecell(specOf(seed), r.Moves)
+				}
+				results[seed-lo] = o
 			}
 		}()
 	}
@@ -141,9 +174,12 @@ func solve(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s after %d positions\n", specOf(lo), r.outcome, r.nodes)
 			return 1
 		}
-		return printMoves(stdout, stderr, specOf(lo), r.moves)
+		return printMoves(stdout, stderr, specOf(lo), r.moves, *notation == "fcs")
 	}
 	report(stdout, specOf(lo), lo, hi, results, total, *nodes, *workers, *threads)
+	if *check {
+		checkReport(stdout, results)
+	}
 	if *listWon {
 		for _, r := range results {
 			if r.outcome == engine.Solved {
@@ -200,12 +236,16 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 
 // printMoves prints a solution: FreeCell in standard notation, the others
 // as the actions the game replays.
-func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Action) int {
+func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Action, fcs bool) int {
 	if spec.Game == "freecell" {
 		lines, err := freecell.FormatMoves(moves, spec)
 		if err != nil {
 			fmt.Fprintln(stderr, "sshuffle solve:", err)
 			return 1
+		}
+		if fcs {
+			fmt.Fprint(stdout, freecell.FcsLayout(lines))
+			return 0
 		}
 		fmt.Fprintln(stdout, strings.Join(lines, "\n"))
 		return 0
@@ -221,4 +261,26 @@ func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Actio
 		}
 	}
 	return 0
+}
+
+func checkReport(w io.Writer, rs []dealOutcome) {
+	checked, length, failed := 0, 0, 0
+	for _, r := range rs {
+		if r.outcome != engine.Solved {
+			continue
+		}
+		checked++
+		length += r.length
+		if r.replayErr != nil {
+			failed++
+			if failed <= 20 {
+				fmt.Fprintf(w, "deal %d: the solution does not replay: %v\n", r.seed, r.replayErr)
+			}
+		}
+	}
+	if checked == 0 {
+		return
+	}
+	fmt.Fprintf(w, "checked %d solutions: %d replay as wins, %d fail; mean length %.1f moves in the notation\n",
+		checked, checked-failed, failed, float64(length)/float64(checked))
 }

@@ -8,13 +8,16 @@ import (
 	"sshuffle/engine"
 )
 
-// The move notation is the standard FreeCell one: columns are 1-8, free
-// cells a-d, the foundations h. "3a" moves the top card of column 3 into
-// cell a, "a8" the card in cell a onto column 8, "2h" the top card of
-// column 2 to its foundation, "86" the run of column 8 whose lead fits
-// column 6 onto it (one card or a supermove). Into an empty column "86"
-// moves the longest run the supermove rule allows; "86:2" moves just the
-// top 2 cards (our extension, written only when fewer cards go).
+// The move notation is the standard FreeCell one as Freecell Solver writes
+// it (fc-solve -m -snx): columns are 1-8, free cells a-d, the foundations
+// h. "3a" moves the top card of column 3 into cell a, "a8" the card in
+// cell a onto column 8, "2h" the top card of column 2 to its foundation,
+// "86" the run of column 8 whose lead fits column 6 onto it (one card or
+// a supermove). Into an empty column "86" moves one card and "86v3" the
+// top three (the count in hexadecimal: "86vb" is eleven), fc-solve's own
+// extension, so that a list either program writes replays in the other.
+// Replay also reads "86:3" (decimal), the way this notation wrote a
+// partial move before it followed fc-solve.
 //
 // Automatic moves are never implicit: FormatMoves writes every card the
 // game sent up by itself as its own move ("2h", "ah"), and Replay plays the
@@ -80,19 +83,66 @@ func notate(b *board, m move) (string, error) {
 		return "", fmt.Errorf("the notation has no move from a foundation")
 	}
 	s := pileLetter(m.from) + pileLetter(m.to)
-	if m.from >= firstCol && m.to >= firstCol && b.n[m.to-firstCol] == 0 {
-		if m.count != longestToEmpty(b, m.from-firstCol) {
-			s += ":" + strconv.Itoa(m.count)
-		}
+	if m.from >= firstCol && m.to >= firstCol && b.n[m.to-firstCol] == 0 && m.count > 1 {
+		s += "v" + strconv.FormatInt(int64(m.count), 16)
 	}
 	return s, nil
 }
 
-// longestToEmpty is how many cards "86" moves from column i into an empty
-// column.
-func longestToEmpty(b *board, i int) int {
-	n := int(b.n[i])
-	return n - max(b.runStart(i), n-capacity(b.freeCells(), b.emptyCols()-1))
+// FcsLayout lays moves out as fc-solve prints them: ten to a line, each
+// followed by a space.
+func FcsLayout(moves []string) string {
+	var sb strings.Builder
+	for i, m := range moves {
+		sb.WriteString(m)
+		sb.WriteByte(' ')
+		if i%10 == 9 || i == len(moves)-1 {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// MovesOf picks the moves out of a solution as text: ours, one or more to
+// a line, or fc-solve's whole output, whose other lines (its separator,
+// "This game is solveable.", the state counts) are prose. A line is moves
+// when every word on it is shaped like one (two letters or digits, maybe
+// a count); Replay then checks them, so a mistyped move is reported
+// rather than skipped.
+func MovesOf(text string) []string {
+	var out []string
+	for line := range strings.Lines(text) {
+		fields := strings.Fields(line)
+		moveLine := len(fields) > 0
+		for _, f := range fields {
+			moveLine = moveLine && moveShaped(f)
+		}
+		if moveLine {
+			out = append(out, fields...)
+		}
+	}
+	return out
+}
+
+func moveShaped(f string) bool {
+	alnum := func(r byte) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+	hex := func(r byte) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' }
+	if len(f) < 2 || !alnum(f[0]) || !alnum(f[1]) {
+		return false
+	}
+	rest := f[2:]
+	if rest == "" {
+		return true
+	}
+	if len(rest) < 2 || rest[0] != 'v' && rest[0] != ':' {
+		return false
+	}
+	for i := 1; i < len(rest); i++ {
+		if !hex(rest[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Replay plays moves in the notation on deal spec with automatic moves
@@ -133,9 +183,15 @@ func parsePlace(r byte, dest bool) (int, bool) {
 
 // parseMove turns one move of the notation into an action on b.
 func parseMove(b *board, s string) (engine.Action, error) {
-	text, countText, hasCount := strings.Cut(strings.ToLower(strings.TrimSpace(s)), ":")
+	s = strings.ToLower(strings.TrimSpace(s))
+	text, countText, hasCount := strings.Cut(s, ":")
+	base := 10
+	if !hasCount {
+		text, countText, hasCount = strings.Cut(s, "v")
+		base = 16
+	}
 	if len(text) != 2 {
-		return engine.Action{}, fmt.Errorf("a move is two places, like 3a, a8, 2h or 86")
+		return engine.Action{}, fmt.Errorf("a move is two places, like 3a, a8, 2h, 86 or 86v2")
 	}
 	from, ok1 := parsePlace(text[0], false)
 	to, ok2 := parsePlace(text[1], true)
@@ -144,7 +200,7 @@ func parseMove(b *board, s string) (engine.Action, error) {
 	}
 	a := engine.Action{Kind: engine.Move, From: from, To: to}
 	if from < firstCol {
-		if hasCount {
+		if hasCount && countText != "1" {
 			return a, fmt.Errorf("a cell holds one card")
 		}
 		return a, nil
@@ -160,16 +216,15 @@ func parseMove(b *board, s string) (engine.Action, error) {
 	}
 	j := to - firstCol
 	if hasCount {
-		k, err := strconv.Atoi(countText)
-		if err != nil || k < 1 || k > n {
+		k, err := strconv.ParseInt(countText, base, 0)
+		if err != nil || k < 1 || int(k) > n {
 			return a, fmt.Errorf("column %d has no %s cards to move", i+1, countText)
 		}
-		a.Index = n - k
+		a.Index = n - int(k)
 		return a, nil
 	}
 	if b.n[j] == 0 {
-		a.Index = n - longestToEmpty(b, i)
-		return a, nil
+		return a, nil // one card, as fc-solve means it
 	}
 	d := b.top(j)
 	for k := b.runStart(i); k < n; k++ {

@@ -1,6 +1,8 @@
 package freecell
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -94,4 +96,42 @@ func TestHint(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, want, why)
 	}
+}
+
+// Solutions as fc-solve 5.0 prints them (make-microsoft-freecell-board -t
+// N | fc-solve -m -snx), whole: its separator, its "v" counts (1391's
+// "vb" is eleven cards), bare moves into empty columns as one card.
+func TestReplayFcSolveOutput(t *testing.T) {
+	for _, n := range []uint64{22, 100, 1391} {
+		text, err := os.ReadFile(fmt.Sprintf("testdata/fcsolve-%d.txt", n))
+		require.NoError(t, err)
+		moves := MovesOf(string(text))
+		require.NotEmpty(t, moves)
+		won, _, err := Replay(spec(n), moves)
+		require.NoError(t, err, "deal %d", n)
+		require.True(t, won)
+	}
+	require.Equal(t, []string{"86v2", "1h", "zz"}, MovesOf("-=-=-\n\n86v2 1h\nThis game is solveable.\nzz\n"))
+}
+
+// A partial run into an empty column is written the way fc-solve writes
+// it; a bare move there carries one card; the older "86:2" still reads.
+func TestNotationPartialMove(t *testing.T) {
+	g := layout(t, manual(), []string{"KS 6C 5D 4S", "", "9H", "9D", "9S", "9C", "8H", "8D"}, []string{"2H", "3H", "4H", ""}, [4]int{})
+	for _, c := range []struct {
+		text  string
+		index int
+	}{{"12v2", 2}, {"12:2", 2}, {"12", 3}, {"12v3", 1}} {
+		a, err := parseMove(&g.b, c.text)
+		require.NoError(t, err, c.text)
+		require.Equal(t, mv(colPile(0), c.index, colPile(1)), a, c.text)
+	}
+	s, err := notate(&g.b, move{from: colPile(0), index: 2, count: 2, to: colPile(1)})
+	require.NoError(t, err)
+	require.Equal(t, "12v2", s)
+	s, err = notate(&g.b, move{from: colPile(0), index: 3, count: 1, to: colPile(1)})
+	require.NoError(t, err)
+	require.Equal(t, "12", s)
+	require.Equal(t, "1a 2b \n", FcsLayout([]string{"1a", "2b"}))
+	require.Equal(t, strings.Repeat("1a ", 10)+"\n2b \n", FcsLayout(append(strings.Split(strings.Repeat("1a,", 10), ",")[:10], "2b")))
 }

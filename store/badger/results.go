@@ -134,7 +134,9 @@ func addStats(txn *badger.Txn, r store.Result) error {
 	if err := getJSONOrZero(txn, k, what, &st); err != nil {
 		return err
 	}
-	if !r.Abandoned && (st.Played == st.Abandoned || r.Score > st.BestScore) {
+	// Best score and best time come from won games: a lost or abandoned
+	// game may score well on the way and still be no achievement.
+	if r.Won && (st.Won == 0 || r.Score > st.BestScore) {
 		st.BestScore = r.Score
 	}
 	st.Played++

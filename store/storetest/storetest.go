@@ -345,11 +345,18 @@ func testStats(t *testing.T, open Opener) {
 	for i, r := range rs {
 		r.Account, r.Key, r.Spec, r.Finished = "a", "tripeaks", fmt.Sprintf("tripeaks/w/%d", i), t0.Add(time.Duration(i)*time.Hour)
 		require.NoError(t, s.RecordResult(ctx, r))
+		// Best score and best time come from won games only (issue 11): a
+		// lost game's score is no best, and a negative first won score is.
 		if i == 0 {
 			st, err := s.StatsFor(ctx, "a", "tripeaks")
 			require.NoError(t, err)
-			assert.Equal(t, -20, st.BestScore, "a negative first score is the best so far")
+			assert.Zero(t, st.BestScore, "a lost game is no best score")
 			assert.Zero(t, st.BestTime, "no win yet")
+		}
+		if i == 1 {
+			st, err := s.StatsFor(ctx, "a", "tripeaks")
+			require.NoError(t, err)
+			assert.Equal(t, -35, st.BestScore, "a negative first won score is the best so far")
 		}
 	}
 	// recording the same result twice counts once

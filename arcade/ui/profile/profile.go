@@ -115,7 +115,7 @@ func (p *profileScreen) View() string {
 			pct, best, bt := "-", "-", "-"
 			if st.Played > 0 {
 				pct = fmt.Sprintf("%d%%", st.Won*100/st.Played)
-				if g.Game.Points && st.Played > st.Abandoned {
+				if g.Game.Points && st.Won > 0 {
 					best = fmt.Sprint(st.BestScore)
 				}
 			}

@@ -1,0 +1,202 @@
+package hub
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"sshuffle/games/spite"
+)
+
+func (e *tenv) actions(t *Table) int {
+	return inspect(t, func() int { return len(t.game.(*gameAdapter[spite.Action, spite.View, *spite.Game]).g.History()) })
+}
+
+func recordActions(t *testing.T, rec []byte) []json.RawMessage {
+	t.Helper()
+	var r struct{ Actions []json.RawMessage }
+	if err := json.Unmarshal(rec, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Actions
+}
+
+// TestRestoreMidGame stops the server in the middle of a Spite and Malice
+// table, restores it from its last snapshot on a new hub, and has both
+// people rejoin and finish it; a second restore has one of them never
+// come back.
+func TestRestoreMidGame(t *testing.T) {
+	e := newTenv(t)
+	cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Seats: []SeatPlan{open, open}, Host: person("ann"), TurnClock: 45 * time.Second}
+	tb := e.open(cfg)
+	code := tb.Code()
+	a := e.sit(tb, "ann", 0)
+	b := e.sit(tb, "bob", 1)
+	if err := a.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	e.play(tb, []*seatAt{a, b}, func() bool { return e.actions(tb) >= 30 })
+	n := e.actions(tb)
+	before := inspect(tb, func() []byte { r, _ := tb.game.record(nil); return r })
+	e.h.Close()
+	e.mu.Lock()
+	snap := e.saved[code]
+	e.mu.Unlock()
+	if snap == nil {
+		t.Fatal("no snapshot kept at shutdown")
+	}
+	if got := len(recordActions(t, snap.Record)); got != n {
+		t.Fatalf("the last snapshot holds %d actions, the game %d", got, n)
+	}
+	stored, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	restore := func() (*Table, TableSnapshot) {
+		var s TableSnapshot
+		if err := json.Unmarshal(stored, &s); err != nil {
+			t.Fatal(err)
+		}
+		e.clock = NewManualClock()
+		e.h = e.hub(e.clock)
+		rt, err := e.h.RestoreTable(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rt.Code() != code {
+			t.Fatalf("restored as %s, was %s", rt.Code(), code)
+		}
+		return rt, s
+	}
+
+	t.Run("both come back", func(t *testing.T) {
+		rt, s := restore()
+		if seated := e.h.SeatedAt(person("bob").ID); len(seated) != 1 || seated[0].Code != code {
+			t.Fatalf("bob is seated at %+v", seated)
+		}
+		a := e.sit(rt, "ann", AnySeat)
+		st := e.current(rt, a)
+		if !st.Paused || st.Seats[1].Here {
+			t.Fatalf("restored, before bob is back: %+v", st)
+		}
+		e.clock.Advance(10 * time.Second)
+		if got := e.actions(rt); got != n {
+			t.Fatalf("a paused table moved: %d actions, was %d", got, n)
+		}
+		b := e.sit(rt, "bob", AnySeat)
+		st = e.current(rt, b)
+		if st.Paused || b.m.Seat() != 1 {
+			t.Fatalf("both back: %+v", st)
+		}
+		if st.Turn >= 0 && s.TurnLeft > 0 && st.TurnLeft != s.TurnLeft {
+			t.Fatalf("the turn clock came back with %v, was saved with %v", st.TurnLeft, s.TurnLeft)
+		}
+		e.play(rt, []*seatAt{a, b}, nil)
+		rs := e.resultList()
+		if len(rs) != 1 {
+			t.Fatalf("%d results", len(rs))
+		}
+		got, was := recordActions(t, rs[0].Record), recordActions(t, before)
+		for i := range was {
+			if string(got[i]) != string(was[i]) {
+				t.Fatalf("action %d changed across the restart: %s, was %s", i, got[i], was[i])
+			}
+		}
+		e.h.Close()
+	})
+
+	t.Run("one never comes back", func(t *testing.T) {
+		rt, _ := restore()
+		a := e.sit(rt, "ann", AnySeat)
+		e.clock.Advance(rt.cfg.Hold - time.Second)
+		if st := e.current(rt, a); !st.Paused {
+			t.Fatal("resumed before the hold ran out")
+		}
+		e.clock.Advance(time.Second)
+		st := e.current(rt, a)
+		if st.Paused || !st.Seats[1].Gone || st.Seats[1].Computer != standIn {
+			t.Fatalf("after the hold: %+v", st)
+		}
+		if _, err := rt.Join(person("bob"), AnySeat, func(TableState) {}); err == nil {
+			t.Fatal("bob took back a seat he lost")
+		}
+		e.play(rt, []*seatAt{a}, nil)
+		rs := e.resultList()
+		last := rs[len(rs)-1]
+		if !last.Seats[1].Gone || !strings.Contains(string(last.Record), `"seats":["person","person"]`) {
+			t.Fatalf("result: %+v", last.Seats)
+		}
+	})
+
+	bad := TableSnapshot{Format: SnapshotFormat, Code: code, Game: spite.Name, Seats: []SnapshotSeat{{Person: person("ann")}, {Person: person("bob")}}, Record: []byte(`{}`)}
+	if _, err := e.h.RestoreTable(bad); err == nil {
+		t.Fatal("restored a snapshot with no game in it")
+	}
+}
+
+// TestRestoreKingsMatch restarts a Kings match in its second hand (and
+// once more during a break between hands): the match's totals and hand
+// numbers carry on, the computers play on, and the match ends as one.
+func TestRestoreKingsMatch(t *testing.T) {
+	e := newTenv(t)
+	tb := e.open(TableConfig{Game: "kings", Settings: "match=25", Host: person("ann"),
+		Seats: []SeatPlan{open, {Computer: "easy"}, {Computer: "normal"}}})
+	code := tb.Code()
+	a := e.sit(tb, "ann", AnySeat)
+	if err := a.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	restart := func() (*Table, *seatAt) {
+		e.h.Close()
+		e.mu.Lock()
+		snap := e.saved[code]
+		e.mu.Unlock()
+		if snap == nil {
+			t.Fatal("no snapshot")
+		}
+		js, _ := json.Marshal(snap)
+		var s TableSnapshot
+		if err := json.Unmarshal(js, &s); err != nil {
+			t.Fatal(err)
+		}
+		e.clock = NewManualClock()
+		e.h = e.hub(e.clock)
+		rt, err := e.h.RestoreTable(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rt, e.sit(rt, "ann", AnySeat)
+	}
+	e.play(tb, []*seatAt{a}, nil) // to the end of hand 0
+	if e.phaseOf(tb) != TableBetween {
+		t.Fatalf("after hand 0: %v", e.phaseOf(tb))
+	}
+	tb, a = restart() // during the break: the snapshot is of hand 1, not yet played
+	if st := e.current(tb, a); st.GameNo != 1 || st.Paused || st.Phase != TablePlaying {
+		t.Fatalf("restored in the break: %+v", st)
+	}
+	e.play(tb, []*seatAt{a}, func() bool { return inspect(tb, func() int { return len(tb.log) }) >= MaxLog })
+	tb, a = restart() // in the middle of hand 1
+	for e.phaseOf(tb) != TableFinished {
+		e.play(tb, []*seatAt{a}, nil)
+		if e.phaseOf(tb) == TableBetween {
+			e.clock.Advance(tb.cfg.Break)
+		}
+	}
+	rs := e.resultList()
+	sum := make([]int, 3)
+	for i, r := range rs {
+		for s, p := range r.Outcome.Points {
+			sum[s] += p
+		}
+		if r.GameNo != i || !slices.Equal(r.Totals, sum) {
+			t.Fatalf("result %d across restarts: game %d, totals %v, summed %v", i, r.GameNo, r.Totals, sum)
+		}
+	}
+	if len(rs) < 2 || !rs[len(rs)-1].MatchEnd {
+		t.Fatalf("%d results, last %+v", len(rs), rs[len(rs)-1])
+	}
+}

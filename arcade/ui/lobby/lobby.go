@@ -1,0 +1,477 @@
+// Package lobby is the screen that lists the open tables of the table
+// games, live, and lets a player open one (the game, its settings, which
+// seats are people and which computer players) or join or watch one. It
+// holds no table: the wiring pushes it the list and hands its requests to
+// the hub.
+package lobby
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/engine"
+	"sshuffle/games"
+	"sshuffle/internal/format"
+)
+
+// Game is a table game a player may open a table of.
+type Game struct {
+	Name, Title            string
+	Settings               []engine.Setting // Values[0] the default
+	MinPlayers, MaxPlayers int
+	Strengths              []string // the computer players', weakest first
+}
+
+// GamesOf lists the catalogue's table games, each with the computer
+// players' strengths (the games share one list: easy, normal, hard).
+func GamesOf(c *games.Catalogue, strengths []string) []Game {
+	var out []Game
+	for _, g := range c.Games() {
+		if g.Kind != games.Table {
+			continue
+		}
+		out = append(out, Game{Name: g.Name, Title: g.Title, Settings: g.Settings,
+			MinPlayers: g.MinPlayers, MaxPlayers: g.MaxPlayers, Strengths: strengths})
+	}
+	return out
+}
+
+// Seat is one seat of a listed table.
+type Seat struct {
+	Name     string // the person's validated name; "" for a free seat
+	Computer bool
+	Strength string
+	Reserved string // a free seat kept for this person (an invitation)
+}
+
+// Table is one open table as the list shows it.
+type Table struct {
+	Code     string // what a player types to join (`join CODE`)
+	Game     string // the game's Name
+	Settings string // canonical settings text ("k=v,...", defaults left out)
+	Host     string
+	Seats    []Seat
+	Watchers int
+	// Playing: the game has started; it may be watched, not joined.
+	Playing bool
+}
+
+// free counts the seats waiting for a person.
+func (t Table) free() int {
+	n := 0
+	for _, s := range t.Seats {
+		if s.Name == "" && !s.Computer {
+			n++
+		}
+	}
+	return n
+}
+
+// Tables is pushed whenever the list changes: the whole list, which
+// replaces the one shown.
+type Tables struct{ List []Table }
+
+// Refused is pushed when the hub refused the player's last request, with
+// its sentence ("That table is full.").
+type Refused struct{ Text string }
+
+// SeatChoice is who sits in a seat of a table being opened.
+type SeatChoice struct {
+	Computer bool
+	Strength string // a computer player's, one of the game's Strengths
+}
+
+// Open asks for a new table: the player is its host and sits in seat 0
+// (Seats[0] is always a person).
+type Open struct {
+	Game     string
+	Settings string // canonical, checked with engine.NormalizeSettings
+	Seats    []SeatChoice
+	// Clock is the turn clock; zero: the table's default (60 s), below
+	// zero: none.
+	Clock time.Duration
+	// Private: not listed; others join by code or invitation.
+	Private bool
+}
+
+// Join asks to sit at a table (Watch false) or watch it.
+type Join struct {
+	Code  string
+	Watch bool
+}
+
+// Seated is pushed while the player sits at a table that has not started
+// (after Open, or Join of a seat): the lobby shows it above the list, and
+// its host may start it. A Seated with an empty Table.Code: seated no more.
+type Seated struct {
+	Table Table
+	Seat  int  // the player's seat
+	Host  bool // the player is the host: s starts the table
+}
+
+// Requests is where the lobby's requests go. The calls must not block:
+// the hub answers by pushing Tables, Seated, Refused, or by the wiring
+// opening the table's screen once it starts.
+type Requests interface {
+	Open(Open)
+	Join(Join)
+	// Start: the host starts the table (the hub says no while a person's
+	// seat is free).
+	Start(code string)
+	// Stand: the player leaves the seat of a table not yet started.
+	Stand(code string)
+}
+
+// Screen is the lobby.
+type Screen struct {
+	env    *ui.Env
+	req    Requests
+	games  []Game
+	tables []Table
+	cur    int    // the table under the cursor
+	code   string // its code, so a new list keeps the cursor on it
+	top    int    // first line of the list shown
+	form   *form  // non-nil: opening a table
+	msg    string
+	err    bool
+	rows   int // list lines on the last frame
+	listY  int // their first line
+	seated *Seated
+	prompt *string // non-nil: typing a table's code
+}
+
+// New is the lobby, offering games and showing tables until the first
+// push replaces them.
+func New(e *ui.Env, req Requests, gs []Game, tables []Table) *Screen {
+	s := &Screen{env: e, req: req, games: gs}
+	s.setTables(tables)
+	return s
+}
+
+// MinSize: the lobby's lines fit 60 columns; 16 lines leave some list.
+func (s *Screen) MinSize() (int, int) { return 60, 16 }
+
+func (s *Screen) setTables(ts []Table) {
+	s.tables = ts
+	s.cur = 0
+	for i, t := range ts {
+		if t.Code == s.code {
+			s.cur = i
+		}
+	}
+	if s.cur < len(ts) {
+		s.code = ts[s.cur].Code
+	}
+}
+
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case Tables:
+		s.setTables(msg.List)
+	case Refused:
+		s.msg, s.err = msg.Text, true
+	case Seated:
+		s.seated = &msg
+		if msg.Table.Code == "" {
+			s.seated = nil
+		}
+	case tea.KeyPressMsg:
+		if s.prompt != nil {
+			s.promptKey(msg)
+			return nil
+		}
+		if s.form != nil {
+			return s.formKey(msg.String())
+		}
+		return s.listKey(msg.String())
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			return s.click(msg.X, msg.Y)
+		}
+	}
+	return nil
+}
+
+func (s *Screen) move(d int) {
+	if len(s.tables) == 0 {
+		return
+	}
+	s.cur = (s.cur + d + len(s.tables)) % len(s.tables)
+	s.code = s.tables[s.cur].Code
+}
+
+func (s *Screen) listKey(k string) tea.Cmd {
+	s.msg, s.err = "", false
+	switch k {
+	case "up", "k":
+		s.move(-1)
+	case "down", "j":
+		s.move(1)
+	case "enter", "space":
+		s.join(false)
+	case "w":
+		s.join(true)
+	case "c", "#":
+		empty := ""
+		s.prompt = &empty
+	case "n", "o":
+		if len(s.games) == 0 {
+			s.msg, s.err = "No table game is open yet.", true
+			return nil
+		}
+		s.form = newForm(s.games)
+	case "s":
+		switch {
+		case s.seated == nil:
+			s.msg, s.err = "You sit at no table yet.", true
+		case !s.seated.Host:
+			s.msg, s.err = "Only the host starts the table.", true
+		default:
+			s.req.Start(s.seated.Table.Code)
+			s.msg = "Starting…"
+		}
+	case "x":
+		if s.seated != nil {
+			s.req.Stand(s.seated.Table.Code)
+		}
+	case "q", "esc":
+		if s.seated != nil {
+			// Leaving the lobby while seated gives the seat up: a table
+			// must not wait for someone who has gone.
+			s.req.Stand(s.seated.Table.Code)
+		}
+		return s.env.Back()
+	}
+	return nil
+}
+
+// promptKey edits the code being typed: letters, backspace, enter, esc.
+func (s *Screen) promptKey(k tea.KeyPressMsg) {
+	switch k.String() {
+	case "esc":
+		s.prompt = nil
+	case "backspace":
+		if p := *s.prompt; p != "" {
+			*s.prompt = p[:len(p)-1]
+		}
+	case "enter":
+		code := *s.prompt
+		s.prompt = nil
+		if code == "" {
+			return
+		}
+		s.req.Join(Join{Code: code})
+		s.msg, s.err = "Joining table "+code+"…", false
+	default:
+		// Codes are letters; they are read in capitals whatever is typed.
+		if t := k.Text; len(t) == 1 && len(*s.prompt) < 8 {
+			if c := t[0]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				*s.prompt += strings.ToUpper(t)
+			}
+		}
+	}
+}
+
+// join asks for the table under the cursor; one already playing, or with
+// no seat free, is watched.
+func (s *Screen) join(watch bool) {
+	if s.cur >= len(s.tables) {
+		s.msg, s.err = "There is no open table yet: press n to open one.", true
+		return
+	}
+	t := s.tables[s.cur]
+	if !watch && (t.Playing || t.free() == 0) {
+		watch = true
+	}
+	s.req.Join(Join{Code: t.Code, Watch: watch})
+	if watch {
+		s.msg = "Joining table " + clean(t.Code, 8) + " to watch…"
+	} else {
+		s.msg = "Taking a seat at table " + clean(t.Code, 8) + "…"
+	}
+}
+
+func (s *Screen) click(x, y int) tea.Cmd {
+	if s.form != nil {
+		return s.form.click(s, x, y)
+	}
+	i := s.top + y - s.listY
+	if y < s.listY || y >= s.listY+s.rows || i < 0 || i >= len(s.tables) {
+		return nil
+	}
+	if i == s.cur {
+		s.join(false) // a second click on the chosen table sits at it
+		return nil
+	}
+	s.cur, s.code = i, s.tables[i].Code
+	return nil
+}
+
+func (s *Screen) game(name string) (Game, bool) {
+	for _, g := range s.games {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return Game{}, false
+}
+
+func (s *Screen) title(game string) string {
+	if g, ok := s.game(game); ok {
+		return g.Title
+	}
+	return clean(game, 20)
+}
+
+// clean keeps a value from outside (a code, a name) to printable text.
+func clean(t string, n int) string { return format.Clean(t, n) }
+
+// settingsText words a table's settings with the game's labels.
+func settingsText(g Game, canon string) string {
+	m, err := engine.ParseSettings(canon)
+	if err != nil || len(m) == 0 {
+		return "standard"
+	}
+	var parts []string
+	for _, d := range g.Settings {
+		if v, ok := m[d.Key]; ok {
+			parts = append(parts, d.Label+": "+valueWord(v))
+		}
+	}
+	if len(parts) == 0 {
+		return "standard"
+	}
+	return clean(strings.Join(parts, ", "), 120)
+}
+
+func (t Table) seatsText() string {
+	return fmt.Sprintf("seated %d/%d", len(t.Seats)-t.free(), len(t.Seats))
+}
+
+var (
+	selStyle   = lipgloss.NewStyle().Reverse(true)
+	plainStyle = lipgloss.NewStyle()
+)
+
+func (s *Screen) View() string {
+	if s.form != nil {
+		return s.form.view(s)
+	}
+	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
+	var lines []string
+	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
+	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", "q", "back"}
+	if st := s.seated; st != nil {
+		line := fmt.Sprintf("You sit in seat %d at table %s (%s). ", st.Seat+1, clean(st.Table.Code, 6), s.title(st.Table.Game))
+		if st.Host {
+			line += "Press s to start once everyone is seated; x leaves the table."
+			keys = append([]string{"s", "start", "x", "leave seat"}, keys...)
+		} else {
+			line += "Waiting for " + clean(st.Table.Host, 16) + " to start; x leaves the table."
+			keys = append([]string{"x", "leave seat"}, keys...)
+		}
+		for _, l := range pad(ui.FitLines(line, w, 2), 2) {
+			lines = append(lines, ui.OkStyle.Render(l))
+		}
+		lines = append(lines, "")
+	}
+	s.listY = len(lines)
+	s.rows = max(h-len(lines)-4, 1)
+	if len(s.tables) == 0 {
+		lines = append(lines, "  "+ui.FaintStyle.Render("No table is open. Press n to open one."))
+	}
+	if s.cur < s.top {
+		s.top = s.cur
+	}
+	if s.cur >= s.top+s.rows {
+		s.top = s.cur - s.rows + 1
+	}
+	for i := s.top; i < len(s.tables) && i < s.top+s.rows; i++ {
+		lines = append(lines, s.row(i, w))
+	}
+	for len(lines) < s.listY+s.rows {
+		lines = append(lines, "")
+	}
+	msg, st := s.msg, ui.FaintStyle
+	switch {
+	case s.prompt != nil:
+		msg, st = "Table code (enter to join, esc to cancel): "+*s.prompt+"_", plainStyle
+	case s.err:
+		st = ui.ErrStyle
+		if !s.env.Color {
+			msg = "! " + msg
+		}
+	case msg == "" && s.cur < len(s.tables):
+		msg = s.detail(s.tables[s.cur])
+	}
+	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 2), 2) {
+		lines = append(lines, st.Render(l))
+	}
+	lines = append(lines, "", ui.HelpBar(w, keys...))
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func pad(ls []string, n int) []string {
+	for len(ls) < n {
+		ls = append(ls, "")
+	}
+	return ls
+}
+
+// row is one table's line: code, game, seats, host, watchers.
+func (s *Screen) row(i, w int) string {
+	t := s.tables[i]
+	title := s.title(t.Game)
+	state := fmt.Sprintf("%d free", t.free())
+	if t.Playing {
+		state = "playing"
+	}
+	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, 16))
+	if t.Watchers > 0 {
+		text += fmt.Sprintf(", %d watching", t.Watchers)
+	}
+	text = fitWidth(text, w-2)
+	mark := "  "
+	if i == s.cur {
+		mark = "> "
+		if s.env.Color {
+			return mark + selStyle.Render(text)
+		}
+	}
+	return mark + text
+}
+
+// detail is the chosen table's settings and seats, on the message lines.
+func (s *Screen) detail(t Table) string {
+	g, _ := s.game(t.Game)
+	var seats []string
+	for i, st := range t.Seats {
+		switch {
+		case st.Computer:
+			seats = append(seats, fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8)))
+		case st.Name != "":
+			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, 16)))
+		case st.Reserved != "":
+			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, 16)))
+		default:
+			seats = append(seats, fmt.Sprintf("%d free", i+1))
+		}
+	}
+	return "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+}
+
+func fitWidth(t string, w int) string {
+	r := []rune(t)
+	for len(r) > 0 && lipgloss.Width(string(r)) > w {
+		r = r[:len(r)-1]
+	}
+	return strings.TrimRight(string(r), " ")
+}

@@ -1,0 +1,368 @@
+package table
+
+import (
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"sshuffle/arcade/ui/board"
+	"sshuffle/engine"
+	"sshuffle/internal/format"
+)
+
+// A table screen is more than one board: names, counts, the log and the
+// clock sit beside the cards. Each place is drawn as its own small board
+// canvas and the screen puts the pieces and its text together here, so it
+// knows exactly where every place is (for the mouse and for the marks)
+// without needing the board package to lay out a whole table.
+
+// spot names a place on the table: a card of the hand, a pile.
+type spot struct {
+	kind uint8
+	seat int // the seat whose place it is (pay-off, side stack)
+	i    int // hand index, side stack, centre stack, Kings place
+}
+
+const (
+	spNone uint8 = iota
+	spHand
+	spPayoff
+	spSide
+	spCentre
+	spPile // Kings: N E S W NE SE SW NW
+	spEnd  // the "end turn" button
+)
+
+func (s spot) ok() bool { return s.kind != spNone }
+
+type seg struct {
+	x    int
+	text string // styled
+}
+
+type area struct {
+	x, y, w int
+	at      spot
+	nav     bool // the cursor may rest here
+}
+
+type scene struct {
+	w, h  int
+	lines [][]seg
+	areas []area
+	bv    board.View
+	cur   spot // the cursor
+	held  spot
+	// canvases are kept between frames and reused in order, so a frame
+	// allocates no grids once the table has been drawn once.
+	canvases []*board.Canvas
+	used     int
+}
+
+func (sc *scene) reset(w, h int, bv board.View, cur, held spot) {
+	sc.w, sc.h, sc.bv, sc.cur, sc.held = w, h, bv, cur, held
+	if cap(sc.lines) < h {
+		sc.lines = make([][]seg, h)
+	}
+	sc.lines = sc.lines[:h]
+	for i := range sc.lines {
+		sc.lines[i] = sc.lines[i][:0]
+	}
+	sc.areas = sc.areas[:0]
+	sc.used = 0
+}
+
+// text puts plain text (our own words, or a name) at x, y in a style,
+// cut to the width left; control bytes never get through.
+func (sc *scene) text(x, y int, s string, st lipgloss.Style) int {
+	return sc.textMax(x, y, s, st, sc.w-x)
+}
+
+func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
+	if y < 0 || y >= sc.h || x >= sc.w || width <= 0 {
+		return 0
+	}
+	if !sc.bv.Unicode {
+		// The router turns "…" into "..." for such clients: fit what
+		// they will see.
+		s = strings.ReplaceAll(s, "…", "...")
+	}
+	s = fitTo(s, min(width, sc.w-x), sc.bv.Unicode)
+	if s == "" {
+		return 0
+	}
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: st.Render(s)})
+	return lipgloss.Width(s)
+}
+
+// fit cleans s and cuts it to width cells.
+func fit(s string, width int) string { return fitTo(s, width, true) }
+
+func fitTo(s string, width int, unicode bool) string {
+	s = format.Clean(s, 200)
+	if width <= 0 {
+		return ""
+	}
+	if lipgloss.Width(s) <= width {
+		return s
+	}
+	cut := "…"
+	if !unicode {
+		cut = "~"
+	}
+	r := []rune(s)
+	for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
+		r = r[:len(r)-1]
+	}
+	return string(r) + cut
+}
+
+// pile draws p (its X and Y are ignored) on one line at x, y as the place
+// at, and returns its width. The cursor and the held place are the scene's.
+func (sc *scene) pile(x, y int, p engine.Pile, at spot, nav bool) int {
+	return sc.pileH(x, y, 1, p, at, nav, false)
+}
+
+// pileH draws p in up to h lines (a FanDown pile folds its middle to fit).
+// whole: holding the place holds every card of it (a Kings pile moves
+// whole), else only its top.
+func (sc *scene) pileH(x, y, h int, p engine.Pile, at spot, nav, whole bool) int {
+	h = min(h, sc.h-y)
+	if y < 0 || h <= 0 {
+		return 0
+	}
+	p.X, p.Y = 0, 0
+	w, _ := board.Size([]engine.Pile{p})
+	w = max(w, 5)
+	if x+w > sc.w {
+		return 0
+	}
+	bv := sc.bv
+	bv.OffsetX = 0
+	bv.Cursor, bv.Sel = board.Hit{}, board.Hit{}
+	cursor := nav && sc.cur == at
+	held := sc.held.ok() && sc.held == at
+	top := len(p.Cards) - 1
+	if cursor {
+		bv.Cursor = board.Hit{Pile: 0, Index: top, OK: true}
+	}
+	if held {
+		bv.Sel = board.Hit{Pile: 0, Index: max(top, 0), OK: true}
+		if whole {
+			bv.Sel.Index = 0
+		}
+	}
+	var old *board.Canvas
+	if sc.used < len(sc.canvases) {
+		old = sc.canvases[sc.used]
+	}
+	c := bv.Render([]engine.Pile{p}, w, h, old)
+	if sc.used < len(sc.canvases) {
+		sc.canvases[sc.used] = c
+	} else {
+		sc.canvases = append(sc.canvases, c)
+	}
+	sc.used++
+	last := y
+	for i, line := range strings.Split(c.String(bv.Palette()), "\n") {
+		if line == "" && i > 0 {
+			break
+		}
+		sc.lines[y+i] = append(sc.lines[y+i], seg{x: x, text: line})
+		sc.areas = append(sc.areas, area{x: x, y: y + i, w: w, at: at, nav: nav && i == 0})
+		last = y + i
+	}
+	sc.marks(x, last, w, cursor, held)
+	return w
+}
+
+// run draws a pile that is one run (a Kings pile) on one line as its
+// bottom and top card, "( K♦)…[ 9♠]": the two say what lies between.
+// Holding it holds it whole.
+func (sc *scene) run(x, y int, bottom, top engine.Card, n int, at spot) int {
+	const w = 11
+	if y < 0 || y >= sc.h || x+w > sc.w {
+		return 0
+	}
+	cursor := sc.cur == at
+	held := sc.held.ok() && sc.held == at
+	card := func(c engine.Card, cur bool) string {
+		bv := sc.bv
+		bv.OffsetX = 0
+		bv.Cursor, bv.Sel = board.Hit{}, board.Hit{}
+		if cur {
+			bv.Cursor = board.Hit{Pile: 0, Index: 0, OK: true}
+		}
+		if held {
+			bv.Sel = board.Hit{Pile: 0, Index: 0, OK: true}
+		}
+		var old *board.Canvas
+		if sc.used < len(sc.canvases) {
+			old = sc.canvases[sc.used]
+		}
+		cv := bv.Render([]engine.Pile{{Kind: engine.Tableau, Cards: []engine.Card{c}}}, 5, 1, old)
+		if sc.used < len(sc.canvases) {
+			sc.canvases[sc.used] = cv
+		} else {
+			sc.canvases = append(sc.canvases, cv)
+		}
+		sc.used++
+		return cv.String(bv.Palette())
+	}
+	join := "…"
+	if !sc.bv.Unicode {
+		join = "-"
+	}
+	if n == 2 {
+		join = " "
+	}
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: card(bottom, false)}, seg{x: x + 5, text: join}, seg{x: x + 6, text: card(top, cursor)})
+	sc.areas = append(sc.areas, area{x: x, y: y, w: w, at: at, nav: true})
+	sc.marks(x, y, w, cursor, held)
+	return w
+}
+
+// marks: without colour a terminal may show no reverse video either, so
+// marks in the text say where the cursor is and what is held, as the
+// solitaire screens mark them (">[ 7S]<", "*( 7H)*", ">( 7H)*").
+func (sc *scene) marks(x, y, w int, cursor, held bool) {
+	if sc.bv.Color || !(cursor || held) {
+		return
+	}
+	left, right := "*", "*"
+	if cursor {
+		left, right = ">", "<"
+		if held {
+			right = "*"
+		}
+	}
+	if x > 0 {
+		sc.lines[y] = append(sc.lines[y], seg{x: x - 1, text: left})
+	}
+	if x+w < sc.w {
+		sc.lines[y] = append(sc.lines[y], seg{x: x + w, text: right})
+	}
+}
+
+// button is a place drawn as words, like "[end turn]".
+func (sc *scene) button(x, y int, label string, at spot) int {
+	st := lipgloss.NewStyle().Bold(true)
+	cursor := sc.cur == at
+	if cursor {
+		st = st.Reverse(true)
+	}
+	n := sc.text(x, y, label, st)
+	if n > 0 {
+		sc.areas = append(sc.areas, area{x: x, y: y, w: n, at: at, nav: true})
+		sc.marks(x, y, n, cursor, false)
+	}
+	return n
+}
+
+// at is the place at screen cell x, y.
+func (sc *scene) at(x, y int) spot {
+	for _, a := range sc.areas {
+		if y == a.y && x >= a.x && x < a.x+a.w {
+			return a.at
+		}
+	}
+	return spot{}
+}
+
+func (sc *scene) find(s spot) (area, bool) {
+	for _, a := range sc.areas {
+		if a.at == s {
+			return a, true
+		}
+	}
+	return area{}, false
+}
+
+// String joins the pieces, line by line. A piece that would overlap the
+// one before it is dropped rather than drawn over it.
+func (sc *scene) String() string {
+	var b strings.Builder
+	for y, segs := range sc.lines {
+		if y > 0 {
+			b.WriteByte('\n')
+		}
+		sort.SliceStable(segs, func(i, j int) bool { return segs[i].x < segs[j].x })
+		col := 0
+		for _, s := range segs {
+			if s.x < col {
+				continue
+			}
+			w := lipgloss.Width(s.text)
+			if s.x+w > sc.w {
+				continue
+			}
+			b.WriteString(strings.Repeat(" ", s.x-col))
+			b.WriteString(s.text)
+			col = s.x + w
+		}
+	}
+	return b.String()
+}
+
+// step moves the cursor from cur one place in direction dx, dy among the
+// places drawn: along a line (wrapping), or to the nearest line above or
+// below, nearest in column.
+func (sc *scene) step(cur spot, dx, dy int) spot {
+	var nav []area
+	for _, a := range sc.areas {
+		if a.nav {
+			nav = append(nav, a)
+		}
+	}
+	if len(nav) == 0 {
+		return spot{}
+	}
+	from, ok := sc.find(cur)
+	if !ok || !from.nav {
+		return nav[0].at
+	}
+	best, bestD := -1, 1<<30
+	for i, a := range nav {
+		if a.at == cur {
+			continue
+		}
+		var d int
+		if dx != 0 {
+			if a.y != from.y || (a.x-from.x)*dx <= 0 {
+				continue
+			}
+			d = (a.x - from.x) * dx
+		} else {
+			if (a.y-from.y)*dy <= 0 {
+				continue
+			}
+			d = (a.y-from.y)*dy*1000 + abs(a.x-from.x)
+		}
+		if d < bestD {
+			best, bestD = i, d
+		}
+	}
+	if best < 0 && dx != 0 {
+		// Wrap around the line.
+		for i, a := range nav {
+			if a.y != from.y {
+				continue
+			}
+			if best < 0 || (dx > 0 && a.x < nav[best].x) || (dx < 0 && a.x > nav[best].x) {
+				best = i
+			}
+		}
+	}
+	if best < 0 {
+		return cur
+	}
+	return nav[best].at
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

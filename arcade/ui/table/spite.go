@@ -1,0 +1,256 @@
+package table
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/engine"
+	"sshuffle/games/spite"
+)
+
+// SpiteState is a push of a Spite and Malice table's state to one seat's
+// screen (or a watcher's: View is then the spectator's view, with no hand).
+type SpiteState struct {
+	Common
+	View spite.View
+}
+
+// SpiteScreen is a seat (or a watcher) at a Spite and Malice table.
+type SpiteScreen struct {
+	core
+	v   spite.View
+	act func(spite.Action)
+}
+
+// NewSpite is the screen of the seat whose view first holds (a watcher's
+// when first.View.Seat is engine.Spectator).
+func NewSpite(e *ui.Env, cfg Config[spite.Action], first SpiteState) *SpiteScreen {
+	s := &SpiteScreen{act: cfg.Act}
+	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, fam: s}
+	s.take(first)
+	return s
+}
+
+func (s *SpiteScreen) take(m SpiteState) {
+	s.v = m.View
+	s.setCommon(m.Common)
+	s.refresh()
+}
+
+// Update takes the table's pushes for this table and the player's input.
+func (s *SpiteScreen) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(SpiteState); ok {
+		if m.Table == s.table {
+			s.take(m)
+		}
+		return nil
+	}
+	return s.core.Update(msg)
+}
+
+func (s *SpiteScreen) title() string { return "Spite and Malice" }
+
+func (s *SpiteScreen) settings() string {
+	t := fmt.Sprintf("pay-off %d · %d stacks", s.v.Payoff, s.v.Centres)
+	if s.v.KingAce {
+		t += " · King as Ace"
+	}
+	return t
+}
+
+func (s *SpiteScreen) seatNo() int { return s.v.Seat }
+func (s *SpiteScreen) turn() int {
+	if s.v.Over {
+		return engine.NoSeat
+	}
+	return s.v.Turn
+}
+func (s *SpiteScreen) hand() int { return len(s.v.Hand) }
+
+// me is the seat drawn at the bottom: the player's, or seat 0 for a watcher.
+func (s *SpiteScreen) me() int { return max(s.v.Seat, 0) }
+
+func (s *SpiteScreen) firstSpot() spot {
+	if len(s.v.Hand) > 0 {
+		return spot{kind: spHand, seat: s.me(), i: 0}
+	}
+	return spot{kind: spPayoff, seat: s.me()}
+}
+
+func (s *SpiteScreen) valid(at spot) bool {
+	switch at.kind {
+	case spHand:
+		return at.seat == s.v.Seat && at.i < len(s.v.Hand)
+	case spCentre:
+		return at.i < len(s.v.Stacks)
+	case spPayoff, spSide:
+		return at.seat == 0 || at.seat == 1
+	case spEnd:
+		return len(s.v.Hand) == 0 && s.v.Seat >= 0
+	}
+	return false
+}
+
+func (s *SpiteScreen) sideTop(seat, i int) engine.Card {
+	if seat < 0 || seat > 1 || i < 0 || i >= spite.SideStacks {
+		return engine.NoCard
+	}
+	st := s.v.Players[seat].Sides[i]
+	if len(st) == 0 {
+		return engine.NoCard
+	}
+	return st[len(st)-1]
+}
+
+func (s *SpiteScreen) canHold(at spot) string {
+	switch {
+	case at.kind == spCentre:
+		return "Cards on the centre stacks stay there."
+	case at.seat != s.v.Seat:
+		return "That is " + s.name(at.seat) + "'s."
+	case at.kind == spHand:
+		return ""
+	case at.kind == spPayoff && s.v.Players[at.seat].PayoffTop == engine.NoCard:
+		return "Your pay-off pile is empty."
+	case at.kind == spSide && s.sideTop(at.seat, at.i) == engine.NoCard:
+		return "That side stack is empty."
+	}
+	return ""
+}
+
+func (s *SpiteScreen) drop(held, to spot) (string, bool) {
+	var a spite.Action
+	switch {
+	case to.kind == spHand:
+		return "A card can't go back into your hand.", false
+	case to.kind == spPayoff:
+		return "Nothing goes onto a pay-off pile.", false
+	case to.kind == spSide && to.seat != s.v.Seat:
+		return "That is " + s.name(to.seat) + "'s side stack.", false
+	case to.kind == spSide && held.kind != spHand:
+		return "A side stack takes cards from your hand only.", false
+	case to.kind == spSide:
+		a = spite.DiscardTo(s.v.Hand[held.i], to.i)
+	case to.kind != spCentre:
+		return "That is no place for a card.", false
+	case held.kind == spHand:
+		a = spite.PlayHand(s.v.Hand[held.i], to.i)
+	case held.kind == spPayoff:
+		a = spite.PlayPayoff(to.i)
+	case held.kind == spSide:
+		a = spite.PlaySide(held.i, to.i)
+	default:
+		return "That is no place for a card.", false
+	}
+	s.act(a)
+	return "", true
+}
+
+func (s *SpiteScreen) end() (string, bool) {
+	if len(s.v.Hand) > 0 {
+		return "You end your turn by discarding a card from your hand onto one of your side stacks.", false
+	}
+	s.act(spite.Action{Do: spite.Pass})
+	return "", true
+}
+
+func (s *SpiteScreen) heldName(at spot) string {
+	switch at.kind {
+	case spHand:
+		return cardWord(s.v.Hand[at.i]) + " from your hand"
+	case spPayoff:
+		return "your pay-off card " + cardWord(s.v.Players[at.seat].PayoffTop)
+	case spSide:
+		return fmt.Sprintf("%s from side stack %d", cardWord(s.sideTop(at.seat, at.i)), at.i+1)
+	}
+	return "a card"
+}
+
+func (s *SpiteScreen) outcome(c *core) string {
+	if s.v.Winner < 0 || s.v.Winner > 1 {
+		return "The game is drawn."
+	}
+	return fmt.Sprintf("%s wins, scoring %d.", c.name(s.v.Winner), s.v.Score[s.v.Winner])
+}
+
+// The Spite table at 80x24: the other seat at the top, the centre stacks,
+// this seat, its hand; the last actions on the right.
+const (
+	spiteSides = 16 // first side stack's column
+	spiteGap   = 7  // between places: a card and room for both marks
+	spiteLog   = 50 // the log's column
+)
+
+func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
+	me := s.me()
+	other := 1 - me
+	y := top
+	s.seatLine(sc, c, other, y)
+	s.seatPiles(sc, other, y+1, false)
+	y += 5
+
+	sc.text(2, y, "centre", ui.FaintStyle)
+	for i, st := range s.v.Stacks {
+		x := spiteSides + i*spiteGap
+		sc.pile(x, y, engine.Pile{Kind: engine.Foundation, Cards: st}, spot{kind: spCentre, i: i}, true)
+		need := "full"
+		if n := len(st); n < 12 {
+			need = c.sym("→", "->") + engine.Rank(n+1).Short()
+		}
+		sc.text(x+1, y+1, need, ui.FaintStyle)
+	}
+	sx := spiteSides + len(s.v.Stacks)*spiteGap
+	sc.text(sx, y, fmt.Sprintf("stock %d", s.v.Stock), ui.FaintStyle)
+	sc.text(sx, y+1, fmt.Sprintf("done %d", len(s.v.Recycle)), ui.FaintStyle)
+	y += 3
+
+	s.seatLine(sc, c, me, y)
+	s.seatPiles(sc, me, y+1, true)
+	y += 5
+	if s.v.Seat >= 0 {
+		sc.text(2, y, "hand", ui.FaintStyle)
+		c.handRow(sc, spiteSides, y, 5, 1, s.v.Hand)
+		if len(s.v.Hand) == 0 {
+			sc.button(spiteSides+12, y, "[pass]", spot{kind: spEnd})
+		}
+	}
+
+	sc.text(spiteLog, top, "Last actions", ui.FaintStyle)
+	c.logLines(sc, spiteLog, top+1, sc.w-spiteLog, min(10, bottom-top-1))
+	_ = bottom
+}
+
+func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {
+	p := s.v.Players[seat]
+	mark := "  "
+	if s.turn() == seat {
+		mark = c.sym("▸ ", "> ")
+	}
+	x := sc.text(0, y, mark, turnStyle)
+	x += sc.textMax(x, y, c.who(seat), plain, 26)
+	info := fmt.Sprintf("  %d in hand · pay-off %s, %d left", p.HandCount, cardWord(p.PayoffTop), p.PayoffLeft)
+	if seat < len(c.common.Totals) {
+		info += fmt.Sprintf(" · match %d", c.common.Totals[seat])
+	}
+	sc.textMax(x, y, info, ui.FaintStyle, spiteLog-1-x)
+}
+
+// seatPiles draws a seat's pay-off top and its four side stacks, fanned
+// down (the middle of a long one folded). The other seat's are there to
+// read, not to pick up.
+func (s *SpiteScreen) seatPiles(sc *scene, seat, y int, mine bool) {
+	p := s.v.Players[seat]
+	var top []engine.Card
+	if p.PayoffTop != engine.NoCard {
+		top = []engine.Card{p.PayoffTop}
+	}
+	nav := mine && s.v.Seat == seat
+	sc.pile(2, y, engine.Pile{Kind: engine.Waste, Cards: top, Label: ""}, spot{kind: spPayoff, seat: seat}, nav)
+	sc.text(9, y, "sides", ui.FaintStyle)
+	for i := range spite.SideStacks {
+		sc.pileH(spiteSides+i*spiteGap, y, 3, engine.Pile{Kind: engine.Tableau, Cards: p.Sides[i], Fan: engine.FanDown},
+			spot{kind: spSide, seat: seat, i: i}, nav, false)
+	}
+}

@@ -1,0 +1,622 @@
+// Package table is the screen of one seat at a live table of Spite and
+// Malice or Kings in the Corner, and the watcher's screen of one. It holds
+// no game: the table's room pushes it the seat's view, the seats' names,
+// the turn clock and the last actions in words, and the screen turns keys
+// and clicks into the seat's actions, which it hands to a function the
+// wiring gives it. It never talks to the hub itself.
+package table
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/board"
+	"sshuffle/engine"
+	"sshuffle/games"
+)
+
+// Seat is how the screen names one seat.
+type Seat struct {
+	// Name is the player's validated account name, or the computer
+	// player's label. The screen cleans it anyway.
+	Name string
+	// Computer: a computer player sits here. Strength is shown beside it.
+	Computer bool
+	Strength string
+	// Away: the person dropped and a computer stands in until they rejoin.
+	Away bool
+}
+
+// Common is what every push of a table's state carries besides the view.
+type Common struct {
+	// Table is the table's code: a screen takes only its own table's
+	// messages (they reach every screen of the session's stack).
+	Table string
+	// Seats are indexed by seat number.
+	Seats []Seat
+	// Clock is the turn clock's time left when the state was sent; zero
+	// or less: no clock is running. The screen counts it down itself.
+	Clock time.Duration
+	// Log is the last few actions in words, oldest first ("ann played 7♣
+	// on the 6 stack").
+	Log []string
+	// Note is a line from the table about its state ("Your time ran out:
+	// the computer plays this turn", "Paused until ann is back"), or "".
+	Note string
+	// Totals are the match's points so far, per seat (penalties in
+	// Kings); nil for a single game.
+	Totals []int
+	// Watchers counts the people watching the table.
+	Watchers int
+	// CanRematch: the match is over and a rematch may be asked for (r).
+	// Between the games of a match the next one comes by itself.
+	CanRematch bool
+}
+
+// Refused is pushed when the table refused the seat's last action: Text is
+// the game's sentence for it.
+type Refused struct {
+	Table string
+	Text  string
+}
+
+// Config is what the wiring gives a table screen.
+type Config[A any] struct {
+	Table string // the table's code, as in the messages
+	// Game is the registry's entry, for the rules page (i); may be zero.
+	Game games.Entry
+	// Act hands the seat's action to the table. It must not block: the
+	// table answers by pushing a new state, or Refused. Nil for a watcher.
+	Act func(A)
+	// Leave is called once when the player leaves the table from this
+	// screen, before the screen asks for the menu; may be nil.
+	Leave func()
+	// Rematch asks for another game with the same seats once this one is
+	// over and Common.CanRematch says it may be (r); nil: none offered.
+	Rematch func()
+}
+
+type clockMsg struct{ c *core }
+
+type msgKind uint8
+
+const (
+	msgInfo msgKind = iota
+	msgErr
+	msgWarn
+)
+
+// family is what differs between the games: how the table is drawn, and
+// what a gesture means.
+type family interface {
+	title() string
+	settings() string
+	seatNo() int // engine.Spectator for a watcher
+	turn() int   // engine.NoSeat once over
+	// draw lays the table out in the scene's lines top..bottom.
+	draw(sc *scene, c *core, top, bottom int)
+	// canHold says why the place can't be picked up, or "".
+	canHold(at spot) string
+	// drop is the move of held onto to; ok false with the sentence when
+	// it is no move at all.
+	drop(held, to spot) (why string, ok bool)
+	// end ends the turn, or says why it can't.
+	end() (why string, ok bool)
+	// heldName words what is held ("7♥ from your hand").
+	heldName(at spot) string
+	// outcome is the line shown once the game is over.
+	outcome(c *core) string
+	// valid says whether the place still exists after a new view.
+	valid(at spot) bool
+	firstSpot() spot
+	hand() int // cards in the seat's hand
+}
+
+// core is the part of a table screen every game shares: the names, the
+// clock, the log, the message line, the cursor, the mouse and the keys.
+type core struct {
+	env     *ui.Env
+	table   string
+	entry   games.Entry
+	leave   func()
+	rematch func()
+	fam     family
+	common  Common
+	got     time.Time // when the clock value arrived
+
+	cursor, held, drag spot
+	msg                string
+	kind               msgKind
+	confirm            bool // q was pressed once
+	left               bool
+	help               bool // the keys are shown over the table
+	sc                 scene
+}
+
+func (c *core) Init() tea.Cmd { return c.tick() }
+
+func (c *core) tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{c: c} })
+}
+
+// MinSize is the size the four-seat table is drawn for: 80x24.
+func (c *core) MinSize() (int, int) { return 80, 24 }
+
+func (c *core) setCommon(m Common) {
+	c.common = m
+	c.got = c.env.Now()
+}
+
+func (c *core) setMsg(k msgKind, text string) { c.kind, c.msg = k, text }
+
+// name is seat's name as shown.
+func (c *core) name(seat int) string {
+	if seat >= 0 && seat < len(c.common.Seats) {
+		if n := fit(c.common.Seats[seat].Name, 16); n != "" {
+			return n
+		}
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+// who is seat's name with what it is: "bob (computer, hard)", "ann (you)".
+func (c *core) who(seat int) string {
+	n := c.name(seat)
+	if seat == c.fam.seatNo() {
+		return n + " (you)"
+	}
+	if seat >= 0 && seat < len(c.common.Seats) {
+		s := c.common.Seats[seat]
+		switch {
+		case s.Away:
+			return n + " (away)"
+		case s.Computer && s.Strength != "":
+			return n + " (" + fit(s.Strength, 8) + ")"
+		case s.Computer:
+			return n + " (computer)"
+		}
+	}
+	return n
+}
+
+// left is the turn clock's time left now.
+func (c *core) clockLeft() (time.Duration, bool) {
+	if c.common.Clock <= 0 || c.fam.turn() == engine.NoSeat {
+		return 0, false
+	}
+	return max(c.common.Clock-c.env.Now().Sub(c.got), 0), true
+}
+
+func clockText(d time.Duration) string {
+	s := int((d + time.Second - 1) / time.Second)
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// watching: the screen of someone without a seat.
+func (c *core) watching() bool { return c.fam.seatNo() < 0 }
+
+func (c *core) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case clockMsg:
+		if msg.c != c || c.left {
+			return nil
+		}
+		return c.tick()
+	case Refused:
+		if msg.Table == c.table {
+			c.setMsg(msgErr, msg.Text)
+		}
+	case tea.KeyPressMsg:
+		return c.key(msg)
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			return c.click(msg.X, msg.Y)
+		}
+	case tea.MouseReleaseMsg:
+		return c.release(msg.X, msg.Y)
+	}
+	return nil
+}
+
+// refresh keeps the cursor and the held card on places that still exist
+// after a new view.
+func (c *core) refresh() {
+	if c.held.ok() && (!c.fam.valid(c.held) || c.fam.turn() != c.fam.seatNo()) {
+		c.held = spot{}
+	}
+	if !c.cursor.ok() || !c.fam.valid(c.cursor) {
+		c.cursor = c.fam.firstSpot()
+	}
+}
+
+func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if c.help {
+		// The keys are read; any key goes back to the table.
+		c.help = false
+		return nil
+	}
+	if c.confirm && key != "q" {
+		c.confirm = false
+	}
+	c.msg = ""
+	switch key {
+	case "left", "h":
+		c.move(-1, 0)
+	case "right", "l":
+		c.move(1, 0)
+	case "up", "k":
+		c.move(0, -1)
+	case "down", "j":
+		c.move(0, 1)
+	case "space", "enter":
+		c.pick(c.cursor)
+	case "esc":
+		c.held = spot{}
+	case "e":
+		c.endTurn()
+	case "?":
+		// The help page of the solitaires lists their keys; a table's
+		// keys are few, so they are shown here.
+		c.help = true
+	case "i":
+		if c.entry.Game != nil {
+			return c.env.Push(ui.Route{Page: ui.Rules, Game: c.entry})
+		}
+	case "q":
+		return c.quit()
+	case "r":
+		switch {
+		case c.fam.turn() != engine.NoSeat || c.watching():
+		case c.rematch == nil || !c.common.CanRematch:
+			c.setMsg(msgWarn, "No rematch is on offer here now.")
+		default:
+			c.rematch()
+			c.setMsg(msgInfo, "Asked for a rematch with the same seats…")
+		}
+	default:
+		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
+			n := int(t[0] - '0')
+			if n == 0 {
+				n = 10
+			}
+			if n <= c.fam.hand() {
+				c.cursor = spot{kind: spHand, seat: c.fam.seatNo(), i: n - 1}
+			}
+		}
+	}
+	return nil
+}
+
+func (c *core) quit() tea.Cmd {
+	playing := !c.watching() && c.fam.turn() != engine.NoSeat
+	if playing && !c.confirm {
+		c.confirm = true
+		c.setMsg(msgWarn, "Press q again to leave the table (a computer plays your seat until you rejoin).")
+		return nil
+	}
+	c.left = true
+	if c.leave != nil {
+		c.leave()
+		c.leave = nil
+	}
+	return c.env.Go(ui.Route{Page: ui.Menu})
+}
+
+// move steps the cursor over the places drawn on the last frame.
+func (c *core) move(dx, dy int) {
+	if len(c.sc.areas) == 0 {
+		_ = c.View()
+	}
+	c.cursor = c.sc.step(c.cursor, dx, dy)
+}
+
+// mayAct says why the seat can't act now, or "".
+func (c *core) mayAct() string {
+	switch t := c.fam.turn(); {
+	case c.watching():
+		return "You are watching this table."
+	case t == engine.NoSeat:
+		return "This game is over."
+	case t != c.fam.seatNo():
+		return fmt.Sprintf("It is %s's turn.", c.name(t))
+	}
+	return ""
+}
+
+// pick is the one gesture, as in the solitaires: with nothing held it
+// takes up the card; with a card held it drops it on the place (on its
+// own place again: puts it back).
+func (c *core) pick(at spot) {
+	if !at.ok() {
+		c.held = spot{}
+		return
+	}
+	if at.kind == spEnd {
+		c.held = spot{}
+		c.endTurn()
+		return
+	}
+	if why := c.mayAct(); why != "" {
+		c.held = spot{}
+		c.setMsg(msgWarn, why)
+		return
+	}
+	if c.held.ok() {
+		from := c.held
+		c.held = spot{}
+		if from == at {
+			return
+		}
+		if why, ok := c.fam.drop(from, at); !ok {
+			c.setMsg(msgErr, why)
+		}
+		return
+	}
+	if why := c.fam.canHold(at); why != "" {
+		c.setMsg(msgWarn, why)
+		return
+	}
+	c.held = at
+}
+
+func (c *core) endTurn() {
+	if why := c.mayAct(); why != "" {
+		c.setMsg(msgWarn, why)
+		return
+	}
+	if why, ok := c.fam.end(); !ok {
+		c.setMsg(msgErr, why)
+	}
+}
+
+func (c *core) click(x, y int) tea.Cmd {
+	at := c.sc.at(x, y)
+	c.msg = ""
+	if !at.ok() {
+		c.held = spot{}
+		return nil
+	}
+	if a, ok := c.sc.find(at); ok && a.nav {
+		c.cursor = at
+	}
+	wasHeld := c.held.ok()
+	c.pick(at)
+	c.drag = spot{}
+	if !wasHeld && c.held.ok() {
+		c.drag = at // a press that took a card: a release elsewhere drops it
+	}
+	return nil
+}
+
+func (c *core) release(x, y int) tea.Cmd {
+	from := c.drag
+	c.drag = spot{}
+	if !from.ok() || !c.held.ok() {
+		return nil
+	}
+	at := c.sc.at(x, y)
+	if !at.ok() || at == from {
+		return nil // a plain click: the card stays held
+	}
+	c.cursor = at
+	c.pick(at)
+	return nil
+}
+
+var (
+	turnStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#ffd75f"))
+	plain     = lipgloss.NewStyle()
+)
+
+// View draws the header, the game's table, the message lines and the keys.
+func (c *core) View() string {
+	e := c.env
+	w, h := max(e.Width, 1), max(e.Height, 1)
+	bv := board.View{Unicode: e.Unicode, Color: e.Color}
+	cursor := c.cursor
+	if c.watching() {
+		cursor = spot{}
+	}
+	c.sc.reset(w, h, bv, cursor, c.held)
+	sc := &c.sc
+
+	// Line 0: the game, its settings, whose turn and the clock.
+	x := sc.text(0, 0, c.fam.title(), ui.TitleStyle)
+	x += sc.text(x, 0, "  "+c.fam.settings(), ui.FaintStyle)
+	if n := c.common.Watchers; n > 0 {
+		x += sc.text(x, 0, fmt.Sprintf(" · %d watching", n), ui.FaintStyle)
+	}
+	right := ""
+	switch t := c.fam.turn(); {
+	case t == engine.NoSeat:
+		right = "game over"
+	case t == c.fam.seatNo():
+		right = "your turn"
+	default:
+		right = c.name(t) + "'s turn"
+	}
+	if d, ok := c.clockLeft(); ok {
+		right += " " + clockText(d)
+	}
+	if rw := lipgloss.Width(right); w-rw > x+1 {
+		sc.text(w-rw, 0, right, turnStyle)
+	}
+
+	// The last lines: the message (two lines) and the keys.
+	msgTop := h - 3
+	if c.help {
+		c.drawHelp(sc, 2)
+		sc.text(0, h-1, "Any key goes back to the table.", ui.FaintStyle)
+		return sc.String()
+	}
+	c.fam.draw(sc, c, 1, msgTop-1)
+	c.drawMessage(sc, msgTop)
+	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
+	return sc.String()
+}
+
+var helpRows = [][2]string{
+	{"← ↓ ↑ → or h j k l", "move the cursor"},
+	{"space or enter", "pick up the card under the cursor, then drop it on a place"},
+	{"1-9, 0", "jump to that card of your hand"},
+	{"esc", "put back the card you hold"},
+	{"e", "end your turn (Kings in the Corner; Spite and Malice: when your hand is empty)"},
+	{"mouse", "click a card then its place, or drag it there"},
+	{"r", "ask for a rematch once the game is over"},
+	{"i", "the game's rules"},
+	{"q", "leave the table (twice while playing: a computer plays your seat)"},
+}
+
+func (c *core) drawHelp(sc *scene, y int) {
+	sc.text(0, 1, "Keys at the table", ui.TitleStyle)
+	for i, r := range helpRows {
+		sc.text(2, y+i, r[0], ui.KeyStyle)
+		sc.text(24, y+i, r[1], plain)
+	}
+	y += len(helpRows) + 1
+	var rules string
+	switch c.fam.(type) {
+	case *SpiteScreen:
+		rules = "Spite and Malice: play your pay-off card, hand cards and side-stack tops onto the centre stacks, " +
+			"Ace up to Queen (Kings are wild). You end your turn by discarding a hand card onto one of your side " +
+			"stacks. The first to empty the pay-off pile wins."
+	case *KingsScreen:
+		rules = "Kings in the Corner: play hand cards onto the piles, one lower in the other colour; only Kings go " +
+			"into the empty corners, anything into an empty N, E, S or W space. A pile moves whole onto another " +
+			"pile when its bottom card fits there. The first to play every card goes out; the others score penalties."
+	}
+	for i, l := range ui.FitLines(rules, sc.w-2, 6) {
+		sc.text(2, y+i, l, ui.FaintStyle)
+	}
+}
+
+func (c *core) keys() []string {
+	if c.watching() {
+		return []string{"q", "leave", "?", "help"}
+	}
+	return []string{"←↓↑→", "move", "space", "pick/drop", "1-0", "hand", "esc", "drop",
+		"e", "end turn", "?", "help", "q", "leave"}
+}
+
+func (c *core) drawMessage(sc *scene, y int) {
+	msg, st := c.msg, plain
+	switch c.kind {
+	case msgErr:
+		st = ui.ErrStyle
+		if !c.env.Color {
+			// Red is all that tells an error without colour: say it.
+			msg = "! " + msg
+		}
+	case msgWarn:
+		st = ui.WarnStyle
+	}
+	if msg == "" {
+		st = ui.FaintStyle
+		switch {
+		case c.fam.turn() == engine.NoSeat:
+			msg, st = c.fam.outcome(c)+c.totals(), ui.OkStyle
+			if c.rematch != nil && c.common.CanRematch && !c.watching() {
+				msg += " r: rematch."
+			}
+		case c.held.ok():
+			msg = "Holding " + c.fam.heldName(c.held) + ": drop it on a place (space), esc puts it back."
+		case c.common.Note != "":
+			msg = c.common.Note
+		case c.watching():
+			msg = "You are watching: every card you see is face up for everyone."
+		}
+	}
+	for i, line := range ui.FitLines(fitLong(msg), sc.w, 2) {
+		sc.text(0, y+i, line, st)
+	}
+}
+
+// totals words the match's totals so far, or "".
+func (c *core) totals() string {
+	if len(c.common.Totals) == 0 {
+		return ""
+	}
+	parts := make([]string, len(c.common.Totals))
+	for i, n := range c.common.Totals {
+		parts[i] = fmt.Sprintf("%s %d", c.name(i), n)
+	}
+	return " Match: " + strings.Join(parts, ", ") + "."
+}
+
+// fitLong cleans a sentence from outside (a refusal, a note) without
+// cutting it: FitLines wraps it.
+func fitLong(s string) string { return fit(s, 400) }
+
+// logLines draws the last actions at x, y in at most n lines of width w.
+func (c *core) logLines(sc *scene, x, y, w, n int) {
+	log := c.common.Log
+	if len(log) > n {
+		log = log[len(log)-n:]
+	}
+	for i, l := range log {
+		sc.textMax(x, y+i, l, ui.FaintStyle, w)
+	}
+}
+
+// handRow draws the seat's hand from x, y: one card a place, 7 cells
+// apart (room for the marks), wrapping after perRow; it returns the lines
+// used.
+func (c *core) handRow(sc *scene, x, y, perRow, rows int, hand []engine.Card) int {
+	seat := c.fam.seatNo()
+	if len(hand) == 0 {
+		sc.text(x, y, "(no cards)", ui.FaintStyle)
+		return 1
+	}
+	// A hand too long for its rows shows the part around the cursor.
+	start := 0
+	if room := perRow * rows; len(hand) > room {
+		ci := 0
+		if c.cursor.kind == spHand {
+			ci = c.cursor.i
+		}
+		start = min(max(0, ci-room/2), len(hand)-room)
+		start = (start + perRow - 1) / perRow * perRow
+	}
+	used := 0
+	for i := start; i < len(hand) && (i-start)/perRow < rows; i++ {
+		r, col := (i-start)/perRow, (i-start)%perRow
+		p := engine.Pile{Kind: engine.Tableau, Cards: hand[i : i+1]}
+		sc.pile(x+col*7, y+r, p, spot{kind: spHand, seat: seat, i: i}, true)
+		used = r + 1
+	}
+	if start > 0 || start+perRow*rows < len(hand) {
+		// On the line above, beside the hand's label: the rows are full.
+		sc.text(x+40, y-1, fmt.Sprintf("cards %d-%d of %d", start+1, min(start+perRow*rows, len(hand)), len(hand)), ui.FaintStyle)
+	}
+	return used
+}
+
+// cardWord is a card as text, with the suit's symbol (the router turns it
+// into a letter for clients without UTF-8).
+func cardWord(cd engine.Card) string {
+	if cd == engine.NoCard {
+		return "none"
+	}
+	return cd.String()
+}
+
+// sym is the mark for a client with UTF-8, or its ASCII stand-in.
+func (c *core) sym(unicode, ascii string) string {
+	if c.env.Unicode {
+		return unicode
+	}
+	return ascii
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package kings
+
+const raceEnabled = false

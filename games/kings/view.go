@@ -1,0 +1,120 @@
+package kings
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"sshuffle/engine"
+)
+
+// Cards is a list of cards, bottom first, that JSON writes as the record's
+// two-character strings ("TD") rather than as bytes.
+type Cards []engine.Card
+
+func (cs Cards) MarshalJSON() ([]byte, error) {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ASCII()
+	}
+	return json.Marshal(out)
+}
+
+func (cs *Cards) UnmarshalJSON(data []byte) error {
+	var ss []string
+	if err := json.Unmarshal(data, &ss); err != nil {
+		return err
+	}
+	out := make(Cards, len(ss))
+	for i, s := range ss {
+		c, err := parseCard(s)
+		if err != nil {
+			return err
+		}
+		out[i] = c
+	}
+	*cs = out
+	return nil
+}
+
+// parseCard reads only the record's form, so a record is never read
+// differently by a lenient reader here and a strict one elsewhere.
+func parseCard(s string) (engine.Card, error) {
+	c, err := engine.ParseCard(s)
+	if err != nil || len(s) != 2 || c.ASCII() != s {
+		return engine.NoCard, fmt.Errorf("%q is not a card (want rank A23456789TJQK and suit SHDC, like \"TD\")", s)
+	}
+	return c, nil
+}
+
+// View is what one seat may see: its own hand, every pile (all face up),
+// how many cards the stock and each hand hold, and the public state of the
+// turn. The spectator's view has no hand. Nothing else is in it, so a
+// screen or a computer player built on it cannot show or use a hidden card.
+type View struct {
+	Seat  int              `json:"seat"`
+	Turn  int              `json:"turn"` // engine.NoSeat once the hand is over
+	Hand  Cards            `json:"hand,omitempty"`
+	Piles [numPlaces]Cards `json:"piles"` // N E S W NE SE SW NW, bottom first
+	Stock int              `json:"stock"`
+	Hands []int            `json:"hands"` // cards held, per seat
+	First int              `json:"first"`
+	// TurnNo counts the turns of the hand, Step the actions of this turn:
+	// together they say where in the hand the view is.
+	TurnNo int `json:"turnNo"`
+	Step   int `json:"step"`
+	// Played says the seat to play has moved a card or pile this turn;
+	// Idle counts the turns in a row that drew and played nothing (the
+	// hand ends when it reaches the number of seats).
+	Played      bool  `json:"played"`
+	Idle        int   `json:"idle"`
+	DrawEnd     bool  `json:"drawEnd"`
+	KingsAtOnce bool  `json:"kingsAtOnce"`
+	Over        bool  `json:"over"`
+	Out         int   `json:"out"`               // the seat that went out, or engine.NoSeat
+	Penalty     []int `json:"penalty,omitempty"` // once the hand is over
+}
+
+// View builds seat's view (engine.Spectator for the public one) from the
+// state, copying only what that seat may see.
+func (g *Game) View(seat int) View {
+	st := &g.st
+	v := View{
+		Seat:        seat,
+		Turn:        g.Turn(),
+		Stock:       int(st.nStock),
+		Hands:       make([]int, st.players),
+		First:       int(st.first),
+		TurnNo:      int(st.turnNo),
+		Step:        int(st.step),
+		Played:      st.played,
+		Idle:        int(st.idle),
+		DrawEnd:     g.drawEnd,
+		KingsAtOnce: g.kingsAtOnce,
+		Over:        st.over,
+		Out:         int(st.out),
+	}
+	if seat < 0 || seat >= int(st.players) {
+		v.Seat = engine.Spectator
+	} else {
+		v.Hand = append(Cards{}, st.hands[seat].cards()...)
+	}
+	for p := range v.Piles {
+		v.Piles[p] = append(Cards{}, st.board[p].cards()...)
+	}
+	for s := range v.Hands {
+		v.Hands[s] = int(st.hands[s].n)
+	}
+	if st.over {
+		v.Penalty = g.penalties()
+	}
+	return v
+}
+
+// boardOf rebuilds the piles from a view, for the computer players.
+func (v *View) boardOf() board {
+	var b board
+	for p, cs := range v.Piles {
+		b[p].n = uint8(copy(b[p].c[:], cs))
+	}
+	return b
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package spite
+
+const raceOn = false
