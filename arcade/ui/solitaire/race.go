@@ -357,12 +357,7 @@ func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch key {
 	case "q", "esc":
-		if s.st.Phase == hub.Running && s.m.Role() == hub.Racer {
-			if me, ok := s.me(); ok && me.Status == hub.Playing {
-				return nil // racing() handles it once the game is dealt
-			}
-		}
-		return s.leave()
+		return s.leave() // a racer still playing gave up first (racing, above)
 	case "enter":
 		if s.st.Phase == hub.Finished {
 			return s.leave()

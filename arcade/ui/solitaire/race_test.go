@@ -12,6 +12,7 @@ import (
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
+	"sshuffle/store"
 )
 
 // raceEnv is a test env with a hub on a manual clock; what the race's
@@ -103,4 +104,62 @@ func TestRaceGiveUpStaysToWatch(t *testing.T) {
 	require.Contains(t, v, "results")
 	require.Contains(t, v, "tess (you)")
 	require.Contains(t, v, "out")
+}
+
+// A solo game keeps its timeline with its result, and a later race of the
+// same deal finds it as a ghost: the followed players' runs first, then
+// the day's board.
+func TestTimelineKeptAndGhostRuns(t *testing.T) {
+	e, clk := testEnv(t)
+	info := klondikeInfo()
+	spec := info.Spec(11)
+	g, err := info.Game.New(spec, info.Defaults())
+	require.NoError(t, err)
+	s := newGameScreen(e, info, g, info.Defaults())
+	rt := drive(s)
+	for range 3 {
+		clk.t = clk.t.Add(2 * time.Second)
+		press(rt, "d")
+	}
+	require.Len(t, s.steps, 3)
+	r := s.result(false)
+	require.Equal(t, 52, r.Total)
+	require.Equal(t, []int{1, 2, 3}, []int{r.Timeline[0].Moves, r.Timeline[1].Moves, r.Timeline[2].Moves})
+	require.Less(t, r.Timeline[0].At, r.Timeline[2].At, "at the pace it was played")
+
+	ctx := e.Ctx()
+	today := store.Day(e.Now())
+	put := func(id, name string, won bool, elapsed time.Duration, daily bool) {
+		_, _ = e.Store.CreateAccount(ctx, id, name)
+		res := store.Result{Account: id, Name: name, Spec: spec.String(), Key: spec.Key(), Won: won, Moves: 2,
+			Elapsed: elapsed, Finished: e.Now(), Total: 52, Daily: daily,
+			Timeline: []store.Step{{At: time.Second, Moves: 1}, {At: elapsed, Home: 52, Moves: 2}}}
+		if daily {
+			res.Day = today
+		}
+		if !won {
+			res.Timeline[1].Home = 9
+		}
+		require.NoError(t, e.Store.RecordResult(ctx, res))
+	}
+	put("SHA256:f1", "fran", false, 50*time.Second, false)
+	put("SHA256:f2", "gus", true, 90*time.Second, false)
+	put("SHA256:d1", "dora", true, 30*time.Second, true)
+	require.NoError(t, e.Store.Follow(ctx, e.Player.ID, "SHA256:f1"))
+	require.NoError(t, e.Store.Follow(ctx, e.Player.ID, "SHA256:f2"))
+
+	runs, err := GhostRuns(e, spec)
+	require.NoError(t, err)
+	var names []string
+	for _, r := range runs {
+		names = append(names, r.Name)
+	}
+	require.Equal(t, []string{"gus", "fran", "dora"}, names, "friends (a win before a loss), then the day's best")
+	require.Equal(t, hub.Won, runs[0].Steps[len(runs[0].Steps)-1].Status)
+	require.Equal(t, hub.Over, runs[1].Steps[len(runs[1].Steps)-1].Status)
+	other := spec
+	other.Seed++
+	runs, err = GhostRuns(e, other)
+	require.NoError(t, err)
+	require.Empty(t, runs, "runs of another deal are not ghosts of this one")
 }
