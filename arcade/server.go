@@ -189,7 +189,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
 	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
-	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite})
+	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite,
+		OnTableResult: s.tableFinished, SaveTable: s.saveTable})
+	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)
 	}
