@@ -255,7 +255,9 @@ func (p *tablePage) take(st hub.TableState) tea.Cmd {
 	}
 	m := p.m
 	entry := entryOf(p.env.Games, st.Game)
-	leave := func() { p.done = true; go func() { _ = m.Leave() }() }
+	// Leave waits for the room (a moment): the menu built next must not
+	// still find the seat.
+	leave := func() { p.done = true; _ = m.Leave() }
 	var rematch func()
 	if st.Seat != engine.Spectator {
 		rematch = func() {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games"
@@ -67,14 +68,17 @@ func (m *menu) MinSize() (int, int) { return 44, 17 }
 func (m *menu) Init() tea.Cmd {
 	e := m.env
 	if p, ok := e.Person(); ok && e.Hub != nil {
-		if at := e.Hub.SeatedAt(p.ID); len(at) > 0 {
-			t := at[0]
+		for _, t := range e.Hub.SeatedAt(p.ID) {
+			if t.Phase == hub.TableFinished || t.Phase == hub.TableClosed {
+				continue // nothing to come back to
+			}
 			title := t.Game
 			if en, ok := e.Games.Entry(t.Game); ok {
 				title = en.Title()
 			}
 			m.seat = t.Code
 			m.seatLine = "You have a seat at a table of " + title + " (" + t.Code + "): s rejoins it."
+			break
 		}
 	}
 	if e.Store == nil || e.Pools == nil {
