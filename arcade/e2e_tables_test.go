@@ -1,6 +1,7 @@
 package arcade
 
 import (
+	"encoding/json"
 	"log/slog"
 	"net"
 	"path/filepath"
@@ -136,6 +137,24 @@ func recorded(t *testing.T, ts *tableServer, id, code string) []store.TableGame 
 	return out
 }
 
+// actionsOf reads the actions of a record, or of a snapshot's record.
+func actionsOf(t *testing.T, data []byte, snapshot bool) []json.RawMessage {
+	t.Helper()
+	if len(data) == 0 {
+		return nil
+	}
+	if snapshot {
+		var snap hub.TableSnapshot
+		require.NoError(t, json.Unmarshal(data, &snap))
+		data = snap.Record
+	}
+	var rec struct {
+		Actions []json.RawMessage `json:"actions"`
+	}
+	require.NoError(t, json.Unmarshal(data, &rec))
+	return rec.Actions
+}
+
 // replays: every stored record replays through its package's Replay.
 func replays(t *testing.T, gs []store.TableGame) {
 	t.Helper()
@@ -199,6 +218,14 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 	}
 	alice.tm.WaitFor("alice ended the turn")
 	bob.tm.WaitFor("alice ended the turn")
+
+	// Carol comes by code after the start: she watches, with no hand.
+	carol := &player{name: "carol", key: sshtest.NewClientKey(t)}
+	ts.connect(t, carol, "join "+code)
+	s = carol.tm.WaitFor("alice ended the turn")
+	require.NotContains(t, s, "Your hand")
+	require.NotContains(t, s, "(you)")
+	alice.tm.WaitFor("1 watching")
 
 	// Bob drops: his seat is held, a computer stands in.
 	require.NoError(t, bob.c.Close())
@@ -297,11 +324,13 @@ func TestEndToEndTableSurvivesARestart(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	var saved map[string][]byte
+	var before []json.RawMessage
 	runUntil(t, ts.clk, "a snapshot with actions", func() bool {
 		var err error
 		saved, err = ts.store.SavedTables(t.Context())
 		require.NoError(t, err)
-		return len(saved[code]) > 0 && strings.Contains(string(saved[code]), `"actions":[{`)
+		before = actionsOf(t, saved[code], true)
+		return len(before) > 0
 	})
 	ts.stop()
 
@@ -312,16 +341,19 @@ func TestEndToEndTableSurvivesARestart(t *testing.T) {
 	ts2.connect(t, alice, "join "+code)
 	s := alice.tm.WaitFor("Paused until bob is back.")
 	require.Contains(t, s, "alice (you)")
-	// Paused: the clock passes and nothing moves.
-	before := alice.tm.Screen()
+	// A minute passes (less than the hold): bob still has his seat.
 	ts2.clk.Advance(time.Minute)
 	ts2.connect(t, bob, "join "+code)
 	bob.tm.WaitFor("bob (you)")
-	require.Contains(t, before, "Paused")
+	alice.tm.WaitFunc("the pause over", func(s string) bool { return !strings.Contains(s, "Paused") })
 	bobID := bobID(t, ts2.testServer, "bob")
 	runUntil(t, ts2.clk, "the game stored", func() bool { return len(recorded(t, ts2, bobID, code)) == 1 })
 	gs := recorded(t, ts2, bobID, code)
 	replays(t, gs)
+	after := actionsOf(t, gs[0].Record, false)
+	require.Greater(t, len(after), len(before))
+	require.Equal(t, before, after[:len(before)], "the game went on from where it was saved")
+	require.False(t, gs[0].Seats[1].Gone, "bob kept his seat")
 	saved, err = ts2.store.SavedTables(t.Context())
 	require.NoError(t, err)
 	require.NotContains(t, saved, code, "a finished match needs no snapshot")
