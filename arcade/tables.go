@@ -239,6 +239,11 @@ func (p *tablePage) take(st hub.TableState) tea.Cmd {
 	if p.inner != nil {
 		msg, ok := screenState(st)
 		if !ok {
+			if st.Phase == hub.TableSeating && st.Seat != engine.Spectator {
+				// A rematch waits for someone: the lobby seats again.
+				p.done = true
+				return p.env.Go(ui.Route{Page: ui.Lobby, Member: p.m, State: &st})
+			}
 			return nil
 		}
 		return p.inner.Update(msg)
