@@ -3,6 +3,7 @@ package arcade
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -377,6 +378,31 @@ type lobbyPage struct {
 	pending bool             // a join or an open is on its way
 	last    *hub.TableState  // the newest state of m's table, if it came first
 	handed  bool             // m went to the table page
+	// mu guards gone and joined: every membership this page's joins made,
+	// so that when the page leaves the screen (or the session ends) a
+	// seat nobody looks at is dropped, even one whose answer is still on
+	// its way; a join answered after that is dropped at once.
+	mu     sync.Mutex
+	gone   bool
+	joined []*hub.TableMember
+}
+
+// answer hands a join's outcome to the page, or drops the seat when the
+// page is gone.
+func (pg *lobbyPage) answer(m *hub.TableMember, err error) {
+	pg.mu.Lock()
+	gone := pg.gone
+	if !gone && m != nil {
+		pg.joined = append(pg.joined, m)
+	}
+	pg.mu.Unlock()
+	if gone {
+		if m != nil {
+			_ = m.Drop()
+		}
+		return
+	}
+	pg.env.Send(joinedMsg{page: pg, m: m, err: err})
 }
 
 func (s *Server) openLobby(e *ui.Env, r ui.Route) (ui.Screen, error) {
@@ -527,7 +553,7 @@ func (pg *lobbyPage) openWith(cfg hub.TableConfig) {
 		if err == nil {
 			m, err = t.Join(cfg.Host, 0, tableSink(e))
 		}
-		e.Send(joinedMsg{page: pg, m: m, err: err})
+		pg.answer(m, err)
 	}()
 }
 
@@ -556,7 +582,7 @@ func (pg *lobbyPage) Join(j lobby.Join) {
 			}
 			m, err = t.Join(p, seat, tableSink(e))
 		}
-		e.Send(joinedMsg{page: pg, m: m, err: err})
+		pg.answer(m, err)
 	}()
 }
 
@@ -584,11 +610,22 @@ func (pg *lobbyPage) Stand(code string) {
 // Save is the session ending: a seat at a table not started is held as
 // on any lost connection; the list subscription ends.
 func (pg *lobbyPage) Save() {
+	pg.mu.Lock()
+	pg.gone = true
+	joined := pg.joined
+	pg.joined = nil
+	pg.mu.Unlock()
 	pg.watch.Close()
-	if m := pg.m; m != nil && !pg.handed {
-		pg.m = nil
-		_ = m.Drop()
+	if r := pg.m; r != nil && !pg.handed {
+		joined = append(joined, r) // the membership the table page handed back
 	}
+	for _, m := range joined {
+		if pg.handed && m == pg.m {
+			continue // the table page has it
+		}
+		_ = m.Drop() // a seat stood from already answers with an error: nothing to do
+	}
+	pg.m = nil
 }
 
 // Left: the lobby was replaced (the table page, the menu); the list
