@@ -358,3 +358,48 @@ func TestEndToEndTableSurvivesARestart(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, saved, code, "a finished match needs no snapshot")
 }
+
+// The lobby as a player meets it: the menu opens Spite's lobby, alice
+// opens a table with the form, bob finds it in his live list and sits,
+// alice starts; bob leaves for good (q twice) and the computer has his seat.
+func TestEndToEndLobbyOpenJoinStart(t *testing.T) {
+	ts := startTableServer(t, t.TempDir())
+	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
+	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
+	ts.connect(t, alice, "")
+	alice.tm.WaitFor("Playing as alice")
+	alice.tm.Send("9") // Spite and Malice
+	alice.tm.WaitFor("No table is open")
+	alice.tm.Send("n")
+	alice.tm.WaitFor("Open a table")
+	// Seat 2 from "computer, normal" to a person: the line before the
+	// button, then left twice (normal, easy, a person).
+	alice.tm.Send("\r") // jumps to the button
+	alice.tm.Send("\x1b[A")
+	alice.tm.Send("\x1b[D")
+	alice.tm.WaitFor("computer, easy")
+	alice.tm.Send("\x1b[D")
+	alice.tm.WaitFor("a person")
+	alice.tm.Send("\r\r")
+	s := alice.tm.WaitFor("You sit in seat 1")
+	code := tableCodeRE.FindStringSubmatch(s)[1]
+
+	ts.connect(t, bob, "")
+	bob.tm.WaitFor("Playing as bob")
+	bob.tm.Send("9")
+	bob.tm.WaitFor(code + "  Spite and Malice")
+	bob.tm.Send("\r")
+	bob.tm.WaitFor("You sit in seat 2")
+	alice.tm.WaitFor("seated 2/2")
+	alice.tm.Send("s")
+	alice.tm.WaitFor("alice (you)")
+	bob.tm.WaitFor("bob (you)")
+
+	bob.tm.Send("q")
+	bob.tm.WaitFor("q again")
+	bob.tm.Send("q")
+	bob.tm.WaitFor("Playing as bob")
+	require.NotContains(t, bob.tm.Screen(), "You have a seat", "he left the seat for good")
+	alice.tm.WaitFor("bob (normal)")
+	alice.tm.WaitFor("bob left the table")
+}

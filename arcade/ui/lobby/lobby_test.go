@@ -191,6 +191,7 @@ func TestOpenATable(t *testing.T) {
 	g.r.Update(Seated{Table: someTables()[0], Seat: 0, Host: true})
 	f = g.frame()
 	require.NotContains(t, f, "Open a table")
+	require.NotContains(t, f, "Opening the table")
 	require.Contains(t, f, "You sit in seat 1")
 
 	g = newRig(t, true, nil)
