@@ -102,6 +102,15 @@ func runTable(addr string, n int, stopAt time.Time) raceResult {
 				if !seen {
 					res.missed++
 				}
+				// The mover's own screen too, before its next look: a
+				// frame still saying "your turn" would be taken for the
+				// next turn.
+				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+					if !strings.Contains(header(mover.screen()), "your turn") {
+						break
+					}
+					time.Sleep(time.Millisecond)
+				}
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
