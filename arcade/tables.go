@@ -245,6 +245,9 @@ func (p *tablePage) take(st hub.TableState) tea.Cmd {
 				p.done = true
 				return p.env.Go(ui.Route{Page: ui.Lobby, Member: p.m, State: &st})
 			}
+			if st.Phase == hub.TableClosed {
+				return p.inner.Update(table.Refused{Table: p.code, Text: tableNote(st)})
+			}
 			return nil
 		}
 		return p.inner.Update(msg)
