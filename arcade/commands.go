@@ -49,7 +49,7 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 	return command.Run(command.Request{
 		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Pools: s.pools,
 		Health: s.Health, Log: s.log, Now: s.cfg.Now, Host: sess.LocalAddr().String(),
-		Presence: s.hub.Presence,
+		Presence: s.hub.Presence, Tables: s.hub.Tables,
 		InviteLine: func(code string) string {
 			return hub.InviteLine(s.cfg.InviteHost, int(s.invitePort.Load()), code)
 		},

@@ -145,7 +145,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	if refused != "" {
 		notice = refused
 	}
-	scr, err := build(e, first)
+	scr, err := s.build(e, first)
 	if err != nil {
 		if then == nil {
 			s.log.Error("first screen", "error", err.Error())
@@ -154,7 +154,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		// menu says why.
 		scr, notice = menu.New(e, ""), err.Error()
 	}
-	return ui.NewRouter(e, build, scr, notice)
+	return ui.NewRouter(e, s.build, scr, notice)
 }
 
 // wantsUnicode reads the client's locale. OpenSSH sends LANG and LC_* when

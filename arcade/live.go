@@ -3,6 +3,7 @@ package arcade
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"sshuffle/arcade/hub"
@@ -15,7 +16,48 @@ import (
 // playCommand: the commands that open the arcade on a screen of their own
 // (ssh -t HOST join CODE, ssh -t HOST race [SPEC]) rather than print text.
 func playCommand(args []string) bool {
-	return len(args) > 0 && (args[0] == "join" || args[0] == "race")
+	return len(args) > 0 && (args[0] == "join" || args[0] == "race" || args[0] == "table")
+}
+
+// tableRoute opens a table at once: table GAME [person|easy|normal|hard]...
+// names the seats after the host's (default: one seat for a person).
+func (s *Server) tableRoute(args []string) (*ui.Route, string) {
+	usage := "Usage: ssh -t HOST table spite|kings [person|easy|normal|hard]... (the seats after yours)."
+	if len(args) < 2 {
+		return nil, usage
+	}
+	var info *hub.TableGameInfo
+	for _, g := range hub.TableGames() {
+		if g.Name == args[1] {
+			info = &g
+		}
+	}
+	if info == nil {
+		return nil, "There is no table game " + format.Clean(args[1], 40) + "; try spite or kings."
+	}
+	e, ok := s.games.Entry(info.Name)
+	if !ok {
+		return nil, usage
+	}
+	cfg := hub.TableConfig{Game: info.Name, Seats: []hub.SeatPlan{{}}}
+	others := args[2:]
+	if len(others) == 0 {
+		others = []string{"person"}
+	}
+	for _, w := range others {
+		switch {
+		case w == "person":
+			cfg.Seats = append(cfg.Seats, hub.SeatPlan{})
+		case slices.Contains(info.Strengths, w):
+			cfg.Seats = append(cfg.Seats, hub.SeatPlan{Computer: w})
+		default:
+			return nil, usage
+		}
+	}
+	if len(cfg.Seats) < info.MinPlayers || len(cfg.Seats) > info.MaxPlayers {
+		return nil, fmt.Sprintf("%s seats %d to %d players.", info.Title, info.MinPlayers, info.MaxPlayers)
+	}
+	return &ui.Route{Page: ui.Lobby, Game: e, OpenTable: &cfg}, ""
 }
 
 // firstRoute is the screen a play command opens, or a sentence saying why
@@ -25,6 +67,8 @@ func (s *Server) firstRoute(args []string) (*ui.Route, string) {
 		return nil, ""
 	}
 	switch args[0] {
+	case "table":
+		return s.tableRoute(args)
 	case "join":
 		if len(args) != 2 {
 			return nil, "Usage: ssh -t HOST join CODE (the code of an invite line)."

@@ -3,6 +3,7 @@ package arcade
 import (
 	"fmt"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/account"
 	"sshuffle/arcade/ui/friends"
@@ -15,8 +16,12 @@ import (
 
 // build is the router's builder: the one place that knows every screen
 // package, so that none of them has to know another.
-func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
+func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	switch r.Page {
+	case ui.Lobby:
+		return s.openLobby(e, r)
+	case ui.Table:
+		return s.openTable(e, r)
 	case ui.Menu:
 		return menu.New(e, r.Note), nil
 	case ui.Name:
@@ -24,6 +29,12 @@ func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.Friends:
 		return friends.New(e), nil
 	case ui.Race:
+		// A code may be a table's (join CODE, an invitation).
+		if r.Code != "" {
+			if room, err := s.hub.Room(r.Code); err == nil && room.Kind() == hub.TableRoom {
+				return s.openTable(e, r)
+			}
+		}
 		return solitaire.OpenRace(e, r)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)

@@ -73,7 +73,7 @@ func testEnv(t testing.TB) *ui.Env {
 // deal is the game screen the router would build for a deal.
 func deal(t *testing.T, e *ui.Env, info games.Entry, spec engine.Spec) ui.Screen {
 	t.Helper()
-	s, err := build(e, ui.Route{Page: ui.Play, Game: info, Spec: spec})
+	s, err := (&Server{}).build(e, ui.Route{Page: ui.Play, Game: info, Spec: spec})
 	require.NoError(t, err)
 	return s
 }

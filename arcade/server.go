@@ -67,6 +67,11 @@ type Config struct {
 	InvitePort int
 	// HubClock is the live rooms' clock; nil means the wall clock.
 	HubClock hub.Clock
+	// Tables opened on this server: the turn clock (0: the hub's minute;
+	// a table's own choice overrides it), the computers' pace, how long a
+	// dropped person's seat is held and the break between a match's
+	// games; 0: the hub's defaults (1 s, 3 min, 5 s). Tests make them small.
+	TableClock, TablePace, TableHold, TableBreak time.Duration
 }
 
 func (c *Config) defaults() {
@@ -184,7 +189,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
 	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
-	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite})
+	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite,
+		OnTableResult: s.tableFinished, SaveTable: s.saveTable})
+	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)
 	}

@@ -94,8 +94,9 @@ type Game struct {
 	Kind  Kind
 	// Variants in menu order; a game without variants has one, named "".
 	Variants []Variant
-	// New deals a solitaire with the player's options; nil means the game
-	// is listed but not playable yet (Soon says what is coming).
+	// New deals a solitaire with the player's options; nil for a table
+	// game (played at a live table), or a game listed but not playable
+	// yet (Soon says what is coming).
 	New  func(engine.Spec, Options) (engine.Solitaire, error)
 	Soon string
 	// Text prints a deal's opening layout.
@@ -150,6 +151,10 @@ func (e Entry) Spec(seed uint64) engine.Spec {
 
 // Playable reports whether the entry can be dealt today.
 func (e Entry) Playable() bool { return e.Game != nil && e.Game.New != nil }
+
+// AtTable reports a table game, played at a live table (a lobby opens it)
+// rather than dealt alone.
+func (e Entry) AtTable() bool { return e.Game != nil && e.Game.Kind == Table }
 
 // Options are the options the player can set for this entry.
 func (e Entry) Options() []engine.Setting {
@@ -306,20 +311,19 @@ var house = NewCatalogue(
 		Strategy: "Work the pyramid from the bottom rows evenly: a card high up is freed only when both below it go. Keep track of where each card's partner is before using a stock card on a pyramid pair it could have matched later.",
 		Rules:    "Remove two free cards adding to 13 (A=1, J=11, Q=12); a King goes alone. A card is free once both cards over it are gone. The turned stock card and the waste top pair with each other or with free pyramid cards. Three passes through the stock. Win when the pyramid, stock and waste are all empty.",
 	},
-	// The table games: their rules are built (games/spite, games/kings);
-	// the live tables that seat them over SSH are not yet, so the menu
-	// still lists them as coming.
+	// The table games (games/spite, games/kings): played at live tables
+	// of the hub, so they have no New; the menu opens their lobby.
 	&Game{
 		Name: spite.Name, Title: "Spite and Malice", Kind: Table,
-		Variants:   []Variant{{Title: "Spite and Malice"}},
-		Soon:       "coming soon: a two-player race, against the computer or a friend",
+		Variants: []Variant{{Title: "Spite and Malice",
+			Blurb: "Two players race to empty their pay-off piles onto shared stacks."}},
 		Settings:   spite.Settings,
 		MinPlayers: spite.MinPlayers, MaxPlayers: spite.MaxPlayers,
 	},
 	&Game{
 		Name: kings.Name, Title: "Kings in the Corner", Kind: Table,
-		Variants:   []Variant{{Title: "Kings in the Corner"}},
-		Soon:       "coming soon: build down around the table, 2 to 4 players",
+		Variants: []Variant{{Title: "Kings in the Corner",
+			Blurb: "Build down around the table; 2 to 4 players, the first out wins."}},
 		Settings:   kings.Settings,
 		MinPlayers: kings.MinPlayers, MaxPlayers: kings.MaxPlayers,
 	},

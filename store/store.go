@@ -13,6 +13,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -259,6 +260,77 @@ type Races interface {
 	Races(ctx context.Context, account string, n int) ([]RaceRecord, error)
 }
 
+// TableGame is one finished game of a table (Spite and Malice, Kings in
+// the Corner), as each person seated at it keeps it.
+type TableGame struct {
+	Code   string `json:"code"`
+	Game   string `json:"game"` // spite or kings
+	Spec   string `json:"spec"` // the match's deal spec (its seed dealt game 0)
+	GameNo int    `json:"gameNo"`
+	// Record is the game as one TABLEGAMES.md record line: it replays
+	// through the game package's Replay.
+	Record json.RawMessage `json:"record"`
+	Seats  []TableSeat     `json:"seats"`
+	Winner int             `json:"winner"` // the seat that won or went out; -1 nobody
+	// Points per seat: the score won (Spite) or penalty points (Kings,
+	// LowWins).
+	Points  []int `json:"points"`
+	LowWins bool  `json:"lowWins,omitempty"`
+	// Totals are the match's totals including this game; MatchEnd says
+	// this game ended the match, won by MatchWinner (-1 on a tie).
+	Totals      []int     `json:"totals"`
+	MatchEnd    bool      `json:"matchEnd,omitempty"`
+	MatchWinner int       `json:"matchWinner"`
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished"`
+}
+
+// TableSeat is one seat of a finished table game.
+type TableSeat struct {
+	Account  string `json:"account,omitempty"` // a person's; "" for a computer
+	Name     string `json:"name,omitempty"`
+	Strength string `json:"strength"` // "person", or the computer's strength
+	// StoodIn: a computer played some of this person's turns; Gone: the
+	// seat went to the computer for good.
+	StoodIn bool `json:"stoodIn,omitempty"`
+	Gone    bool `json:"gone,omitempty"`
+}
+
+// TableStats are one account's figures at one table game.
+type TableStats struct {
+	Game          string `json:"game"`
+	Played        int    `json:"played"`        // games finished in a seat of theirs
+	Won           int    `json:"won"`           // of those, won (or went out first)
+	Matches       int    `json:"matches"`       // matches seen to their end
+	MatchesWon    int    `json:"matchesWon"`    // of those, won
+	AgainstPeople int    `json:"againstPeople"` // games with another person seated
+}
+
+// MaxTableSeats bounds a stored table game's seats; MaxTableRecord its record.
+const (
+	MaxTableSeats  = 8
+	MaxTableRecord = 1 << 20
+)
+
+// Tables are the table games: finished games on every seated person's
+// record with their stats, and the snapshots of tables in play (kept for a
+// restart, as bytes the live layer reads).
+type Tables interface {
+	// RecordTableGame keeps a finished game for each person seated at it
+	// and counts it in their stats, at once; the same game again (code
+	// and game number) is a no-op.
+	RecordTableGame(ctx context.Context, g TableGame) error
+	// TableGames returns up to n of the account's table games, newest first.
+	TableGames(ctx context.Context, account string, n int) ([]TableGame, error)
+	// TableStats returns the account's stats per table game, by game name.
+	TableStats(ctx context.Context, account string) ([]TableStats, error)
+	// PutTable keeps a table's snapshot under its code (replacing one);
+	// DeleteTable forgets it (none is no error); SavedTables returns them all.
+	PutTable(ctx context.Context, code string, snapshot []byte) error
+	DeleteTable(ctx context.Context, code string) error
+	SavedTables(ctx context.Context) (map[string][]byte, error)
+}
+
 // Store is every concern of one backend.
 type Store interface {
 	Accounts
@@ -268,6 +340,7 @@ type Store interface {
 	Settings
 	Friends
 	Races
+	Tables
 	// Health is nil while the store takes writes.
 	Health() error
 	// Close releases the store; later calls return ErrClosed.

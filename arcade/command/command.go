@@ -42,6 +42,8 @@ type Request struct {
 	// Presence reports the given accounts as the live hub sees them; nil:
 	// everyone offline.
 	Presence func(ids ...string) []hub.Presence
+	// Tables lists the hub's open tables; nil: none.
+	Tables func() []hub.TableInfo
 	// InviteLine is the line that opens the room with a code; nil: none.
 	InviteLine func(code string) string
 	Log        *slog.Logger // nil: discard
@@ -100,7 +102,7 @@ func fail(what string, err error) error { return failure{what: what, err: err} }
 var commands = map[string]command{}
 
 // order is the order help lists them in.
-var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "friends", "friend", "race", "join", "leaderboard"}
+var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "friends", "friend", "race", "join", "tables", "table", "leaderboard"}
 
 func register(c command) { commands[c.names[0]] = c }
 

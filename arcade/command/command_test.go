@@ -20,7 +20,8 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		require.Equal(t, 1, strings.Count(u, "HOST "+name+" "), name)
 	}
 	require.Contains(t, u, "(klondike/draw1, klondike/draw3, freecell,")
-	require.NotContains(t, u, "spite", "a game not playable yet has no board to show")
+	require.NotContains(t, u, ", spite", "a table game has no board to show")
+	require.NotContains(t, u, ", kings", "a table game has no board to show")
 }
 
 func TestUnknownCommandAndGame(t *testing.T) {

@@ -4,7 +4,7 @@ func init() {
 	register(command{names: []string{"race"}, usage: "[GAME | SPEC | today GAME]",
 		help: "open a race room (needs ssh -t)", run: needsTerminal})
 	register(command{names: []string{"join"}, usage: "CODE",
-		help: "join a race by its invite code (needs ssh -t)", run: needsTerminal})
+		help: "join a race or a table by its invite code (needs ssh -t)", run: needsTerminal})
 }
 
 // needsTerminal answers a command that opens a screen when it was run

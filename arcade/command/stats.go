@@ -31,6 +31,10 @@ type gameStats struct {
 	BestScore       *int   `json:"best_score"`
 	BestTimeSeconds *int64 `json:"best_time_seconds"`
 	Streak          streak `json:"streak"` // days in a row today's deal was won
+	// A table game's matches seen to their end, and won; null for a
+	// solitaire.
+	Matches    *int `json:"matches,omitempty"`
+	MatchesWon *int `json:"matches_won,omitempty"`
 }
 
 func (v statsValue) Text() string {
@@ -49,10 +53,14 @@ func (v statsValue) Text() string {
 		if g.Played > 0 {
 			rate = fmt.Sprintf("%.0f%%", g.WinRate*100)
 		}
-		fmt.Fprintf(&b, "%-16s %6d %5d %5d %5s %6s %8s %7s\n", g.Game, g.Played, g.Won, g.Abandoned, rate, best, bt,
-			fmt.Sprintf("%d/%d", g.Streak.Current, g.Streak.Best))
+		sk := fmt.Sprintf("%d/%d", g.Streak.Current, g.Streak.Best)
+		if g.Matches != nil {
+			sk = fmt.Sprintf("m %d/%d", *g.MatchesWon, *g.Matches)
+		}
+		fmt.Fprintf(&b, "%-16s %6d %5d %5d %5s %6s %8s %7s\n", g.Game, g.Played, g.Won, g.Abandoned, rate, best, bt, sk)
 	}
-	b.WriteString("left: games left for another deal. streak: days in a row today's deal was won, now/best.\n")
+	b.WriteString("left: games left for another deal. streak: days in a row today's deal was won, now/best;\n")
+	b.WriteString("at a table game, m: matches won/played.\n")
 	return b.String()
 }
 
@@ -88,7 +96,26 @@ func stats(r Request, name string, args []string) (value, error) {
 		return nil, fail("stats", err)
 	}
 	v := statsValue{Name: playerName(acc.Name), Games: []gameStats{}}
+	tables, err := r.Store.TableStats(r.ctx(), acc.ID)
+	if err != nil {
+		return nil, fail("stats", err)
+	}
 	for _, e := range r.Games.Entries() {
+		if e.AtTable() {
+			var st store.TableStats
+			for _, t := range tables {
+				if t.Game == e.Game.Name {
+					st = t
+				}
+			}
+			g := gameStats{Game: e.Key(), Title: e.Title(), Played: st.Played, Won: st.Won,
+				Matches: &st.Matches, MatchesWon: &st.MatchesWon}
+			if st.Played > 0 {
+				g.WinRate = float64(st.Won) / float64(st.Played)
+			}
+			v.Games = append(v.Games, g)
+			continue
+		}
 		if !e.Playable() {
 			continue
 		}

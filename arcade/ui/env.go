@@ -199,6 +199,11 @@ type Initer interface{ Init() tea.Cmd }
 // ends (a game in progress). Save must be safe to call twice.
 type Saver interface{ Save() }
 
+// Leaver is a screen holding something for as long as it is shown (a
+// subscription, a seat): Left is called once it leaves the router's stack
+// (replaced, or gone Back from). It must be safe to call after Save.
+type Leaver interface{ Left() }
+
 // HintsPerGame is how many hints a player gets in one game; a hint that
 // finds nothing is free.
 const HintsPerGame = 6

@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/store"
@@ -24,6 +25,8 @@ const (
 	Boards       // a game's leaderboards
 	Race         // a race room: join Code, or open a race on Spec (today's deal when Daily)
 	Friends      // whom the player follows, online or not, and what they do
+	Lobby        // the open tables of the table games (Game: open the form on it)
+	Table        // a seat or a watcher's place at a table: Member, or join Code
 )
 
 // Route is a request for a screen: plain values, so screens can ask for
@@ -49,8 +52,17 @@ type Route struct {
 	// Race: the room's invite code to join; empty opens a new race on
 	// Spec (Daily: today's deal of Game, the ranked daily attempt).
 	Code string
-	// Race: join Code as a watcher (a racer coming back races anyway).
+	// Race, Table: join Code as a watcher (a racer coming back races
+	// anyway, a person holding a seat gets it back).
 	Watch bool
+	// Table: the membership the lobby already holds (the table started
+	// while the player sat at it), and the state that started it; nil:
+	// join Code.
+	Member *hub.TableMember
+	State  *hub.TableState
+	// Lobby: open this table at once, the player its host in seat 0
+	// (ssh -t HOST table GAME).
+	OpenTable *hub.TableConfig
 	// Name: a change of name asked for from the profile (Push it), as
 	// opposed to a player who has none yet being asked for one.
 	Rename bool

@@ -166,6 +166,7 @@ func (r *Router) follow(rt Route) tea.Cmd {
 	case rt.quit:
 		return r.quit("")
 	case rt.back && len(r.stack) > 1:
+		left(r.stack[len(r.stack)-1])
 		r.stack = r.stack[:len(r.stack)-1]
 		r.tellActivity()
 		return nil
@@ -186,6 +187,9 @@ func (r *Router) open(rt Route) tea.Cmd {
 	if rt.over {
 		r.stack = append(r.stack, s)
 	} else {
+		for _, old := range r.stack {
+			left(old)
+		}
 		r.stack = []Screen{s}
 	}
 	r.tellActivity()
@@ -193,6 +197,13 @@ func (r *Router) open(rt Route) tea.Cmd {
 		return i.Init()
 	}
 	return nil
+}
+
+// left tells a screen that holds something while shown that it is gone.
+func left(s Screen) {
+	if l, ok := s.(Leaver); ok {
+		l.Left()
+	}
 }
 
 // tellActivity tells the hub what the screen on top shows.
@@ -237,7 +248,11 @@ func (r *Router) answer(accept bool) tea.Cmd {
 		return nil
 	}
 	r.Close()
-	return r.open(Route{Page: Race, Code: code})
+	page := Race
+	if inv.Kind == hub.TableRoom {
+		page = Table
+	}
+	return r.open(Route{Page: page, Code: code})
 }
 
 func (r *Router) quit(why string) tea.Cmd {

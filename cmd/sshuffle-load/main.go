@@ -30,6 +30,7 @@ func main() {
 	spread := flag.Bool("spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
 	races := flag.Int("races", 0, "put the sessions in this many races instead (each of --racers), and time a move's progress reaching every other racer's screen")
 	racersPer := flag.Int("racers", 4, "racers in each race (with --races)")
+	tablesN := flag.Int("tables", 0, "seat the sessions at this many Kings tables instead (two load people and two computers each), and time a move reaching the other person's screen")
 	flag.Parse()
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil || !net.ParseIP(host).IsLoopback() {
@@ -37,6 +38,9 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *tablesN > 0 {
+		os.Exit(tableMode(*addr, *tablesN, *ramp, *duration))
+	}
 	if *races > 0 {
 		os.Exit(raceMode(*addr, *races, *racersPer, *ramp, *duration, *every))
 	}

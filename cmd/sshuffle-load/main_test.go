@@ -56,3 +56,25 @@ func TestRaceTimesMovesOnOtherScreens(t *testing.T) {
 	require.Positive(t, r.moves)
 	require.Len(t, r.lat, 2*r.moves, "every move reached both other screens")
 }
+
+func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
+	dir := t.TempDir()
+	key, err := hostkeys.LoadOrCreate(dir)
+	require.NoError(t, err)
+	st, err := store.Open(filepath.Join(dir, "store"), slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	defer st.Close()
+	srv, err := arcade.New(arcade.Config{HostKeyPEM: key.PEM, Logger: slog.New(slog.DiscardHandler),
+		TablePace: 20 * time.Millisecond}, st)
+	require.NoError(t, err)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = srv.Serve(l) }()
+	defer srv.Shutdown(t.Context())
+
+	r := runTable(l.Addr().String(), 0, time.Now().Add(4*time.Second))
+	require.NoError(t, r.err)
+	require.Zero(t, r.missed)
+	require.Positive(t, r.moves)
+	require.Len(t, r.lat, r.moves, "every move reached the other screen")
+}

@@ -46,6 +46,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("AbandonedCountApart", func(t *testing.T) { testAbandonedCountApart(t, open) })
 	t.Run("Races", func(t *testing.T) { testRaces(t, open) })
 	t.Run("TimelineKept", func(t *testing.T) { testTimelineKept(t, open) })
+	t.Run("TableGames", func(t *testing.T) { testTableGames(t, open) })
+	t.Run("TableSnapshots", func(t *testing.T) { testTableSnapshots(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }
@@ -641,4 +643,86 @@ func testTimelineKept(t *testing.T, open Opener) {
 	assert.Equal(t, 28, rs[0].Total)
 	r.Finished, r.Timeline = t0.Add(time.Hour), make([]store.Step, store.MaxTimeline+1)
 	require.ErrorIs(t, s.RecordResult(ctx, r), store.ErrInvalid)
+}
+
+func testTableGames(t *testing.T, open Opener) {
+	s := open(t, nil)
+	gs, err := s.TableGames(ctx, "a", 10)
+	require.NoError(t, err)
+	assert.Empty(t, gs)
+	st, err := s.TableStats(ctx, "a")
+	require.NoError(t, err)
+	assert.Empty(t, st)
+	game := func(code string, no int, at time.Time, winner int, end bool) store.TableGame {
+		return store.TableGame{
+			Code: code, Game: "kings", Spec: "kings/match=25/7", GameNo: no, Record: []byte(`{"game":"kings"}`),
+			Seats: []store.TableSeat{
+				{Account: "a", Name: "ann", Strength: "person"},
+				{Account: "b", Name: "bob", Strength: "person", StoodIn: true},
+				{Strength: "hard"},
+			},
+			Winner: winner, Points: []int{0, 10, 4}, LowWins: true, Totals: []int{0, 10, 4},
+			MatchEnd: end, MatchWinner: map[bool]int{true: winner, false: -1}[end],
+			Started: at.Add(-time.Minute), Finished: at,
+		}
+	}
+	require.NoError(t, s.RecordTableGame(ctx, game("AAAAA", 0, t0, 0, false)))
+	require.NoError(t, s.RecordTableGame(ctx, game("AAAAA", 1, t0.Add(time.Hour), 1, true)))
+	require.NoError(t, s.RecordTableGame(ctx, game("AAAAA", 1, t0.Add(time.Hour), 1, true)), "again is a no-op")
+	require.NoError(t, s.RecordTableGame(ctx, game("BBBBB", 0, t0.Add(2*time.Hour), -1, false)))
+	for _, acc := range []string{"a", "b"} {
+		gs, err := s.TableGames(ctx, acc, 10)
+		require.NoError(t, err)
+		require.Len(t, gs, 3, acc)
+		assert.Equal(t, "BBBBB", gs[0].Code, "newest first")
+		assert.Equal(t, game("AAAAA", 1, t0.Add(time.Hour), 1, true), gs[1])
+	}
+	gs, err = s.TableGames(ctx, "a", 1)
+	require.NoError(t, err)
+	assert.Len(t, gs, 1)
+	st, err = s.TableStats(ctx, "a")
+	require.NoError(t, err)
+	assert.Equal(t, []store.TableStats{{Game: "kings", Played: 3, Won: 1, Matches: 1, MatchesWon: 0, AgainstPeople: 3}}, st)
+	st, err = s.TableStats(ctx, "b")
+	require.NoError(t, err)
+	assert.Equal(t, []store.TableStats{{Game: "kings", Played: 3, Won: 1, Matches: 1, MatchesWon: 1, AgainstPeople: 3}}, st)
+	solo := game("CCCCC", 0, t0.Add(3*time.Hour), 0, true)
+	solo.Game, solo.Spec = "spite", "spite/7"
+	solo.Seats = []store.TableSeat{{Account: "a", Name: "ann", Strength: "person"}, {Strength: "easy"}}
+	require.NoError(t, s.RecordTableGame(ctx, solo))
+	st, err = s.TableStats(ctx, "a")
+	require.NoError(t, err)
+	require.Len(t, st, 2)
+	assert.Equal(t, store.TableStats{Game: "spite", Played: 1, Won: 1, Matches: 1, MatchesWon: 1}, st[1], "by game name; a computer is no person")
+	for _, bad := range []func(*store.TableGame){
+		func(g *store.TableGame) { g.Code = "" },
+		func(g *store.TableGame) { g.Finished = time.Time{} },
+		func(g *store.TableGame) { g.Seats = nil },
+		func(g *store.TableGame) { g.Record = []byte("{not json") },
+		func(g *store.TableGame) { g.Seats[0].Account = "a\x00b" },
+	} {
+		g := game("DDDDD", 0, t0, 0, false)
+		bad(&g)
+		require.ErrorIs(t, s.RecordTableGame(ctx, g), store.ErrInvalid)
+	}
+}
+
+func testTableSnapshots(t *testing.T, open Opener) {
+	s := open(t, nil)
+	m, err := s.SavedTables(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, m)
+	require.NoError(t, s.PutTable(ctx, "AAAAA", []byte(`{"v":1}`)))
+	require.NoError(t, s.PutTable(ctx, "BBBBB", []byte(`{"v":2}`)))
+	require.NoError(t, s.PutTable(ctx, "AAAAA", []byte(`{"v":3}`)), "a newer snapshot replaces the older")
+	m, err = s.SavedTables(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]byte{"AAAAA": []byte(`{"v":3}`), "BBBBB": []byte(`{"v":2}`)}, m)
+	require.NoError(t, s.DeleteTable(ctx, "AAAAA"))
+	require.NoError(t, s.DeleteTable(ctx, "AAAAA"), "none is no error")
+	m, err = s.SavedTables(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]byte{"BBBBB": []byte(`{"v":2}`)}, m)
+	require.ErrorIs(t, s.PutTable(ctx, "", []byte("x")), store.ErrInvalid)
+	require.ErrorIs(t, s.PutTable(ctx, "CCCCC", nil), store.ErrInvalid)
 }

@@ -179,6 +179,11 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		s.seated = &msg
 		if msg.Table.Code == "" {
 			s.seated = nil
+		} else {
+			s.form = nil // the table is open and the player sits at it: the list shows it
+			if !s.err {
+				s.msg = "" // "Opening the table…" is done
+			}
 		}
 	case tea.KeyPressMsg:
 		if s.prompt != nil {

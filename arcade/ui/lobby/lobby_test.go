@@ -187,6 +187,12 @@ func TestOpenATable(t *testing.T) {
 	g.press("enter", "enter")
 	require.Equal(t, Open{Game: spite.Name, Settings: "", Seats: []SeatChoice{{}, {Computer: true, Strength: "normal"}}}, g.req.opens[0])
 	require.Contains(t, g.frame(), "Opening the table")
+	// The table opened: the form gives way to the list with the seat.
+	g.r.Update(Seated{Table: someTables()[0], Seat: 0, Host: true})
+	f = g.frame()
+	require.NotContains(t, f, "Open a table")
+	require.NotContains(t, f, "Opening the table")
+	require.Contains(t, f, "You sit in seat 1")
 
 	g = newRig(t, true, nil)
 	g.press("n", "right") // Kings in the Corner

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games"
@@ -19,13 +20,14 @@ type menuItem struct {
 	title string
 	info  games.Entry
 	soon  string // non-empty: listed, not playable yet
+	table bool   // a table game: enter opens its lobby
 }
 
 func menuItems(c *games.Catalogue) []menuItem {
 	var items []menuItem
 	for _, g := range c.Entries() {
-		it := menuItem{title: g.Title(), info: g}
-		if !g.Playable() {
+		it := menuItem{title: g.Title(), info: g, table: g.AtTable()}
+		if !g.Playable() && !it.table {
 			it.soon = g.Game.Soon
 			if it.soon == "" {
 				it.soon = "coming soon"
@@ -48,6 +50,9 @@ type menu struct {
 	race   bool
 	number *string
 	today  map[string]engine.Spec // today's deal of each game, by key
+	// seat: the code of a table where the player holds a seat (s
+	// rejoins it), and the line saying so.
+	seat, seatLine string
 }
 
 // New is the menu, showing note (a sentence about what just happened, or
@@ -62,6 +67,20 @@ func (m *menu) MinSize() (int, int) { return 44, 17 }
 // rates them in the background; a deal not rated yet shows none).
 func (m *menu) Init() tea.Cmd {
 	e := m.env
+	if p, ok := e.Person(); ok && e.Hub != nil {
+		for _, t := range e.Hub.SeatedAt(p.ID) {
+			if t.Phase == hub.TableFinished || t.Phase == hub.TableClosed {
+				continue // nothing to come back to
+			}
+			title := t.Game
+			if en, ok := e.Games.Entry(t.Game); ok {
+				title = en.Title()
+			}
+			m.seat = t.Code
+			m.seatLine = "You have a seat at a table of " + title + " (" + t.Code + "): s rejoins it."
+			break
+		}
+	}
 	if e.Store == nil || e.Pools == nil {
 		return nil
 	}
@@ -88,8 +107,14 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 		m.quit = false
 		switch msg.String() {
 		case "r":
-			if it := m.items[m.cursor]; it.soon == "" {
+			if it := m.items[m.cursor]; it.table {
+				m.msg = it.title + " is played at a table: enter opens its lobby."
+			} else if it.soon == "" {
 				m.race = true
+			}
+		case "s":
+			if m.seat != "" {
+				return m.env.Go(ui.Route{Page: ui.Table, Code: m.seat})
 			}
 		case "f":
 			return m.env.Go(ui.Route{Page: ui.Friends})
@@ -106,11 +131,11 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 		case "p":
 			return m.env.Push(ui.Route{Page: ui.Profile})
 		case "t":
-			if it := m.items[m.cursor]; it.soon == "" {
+			if it := m.items[m.cursor]; it.soon == "" && !it.table {
 				return m.env.Go(ui.Route{Page: ui.Daily, Game: it.info})
 			}
 		case "b":
-			if it := m.items[m.cursor]; it.soon == "" {
+			if it := m.items[m.cursor]; it.soon == "" && !it.table {
 				return m.env.Push(ui.Route{Page: ui.Boards, Game: it.info})
 			}
 		case "i":
@@ -203,6 +228,9 @@ func (m *menu) open() tea.Cmd {
 		m.msg = it.title + " is " + it.soon + "."
 		return nil
 	}
+	if it.table {
+		return m.env.Go(ui.Route{Page: ui.Lobby, Game: it.info})
+	}
 	return m.env.Go(ui.Route{Page: ui.Play, Game: it.info})
 }
 
@@ -247,6 +275,8 @@ func (m *menu) View() string {
 		b.WriteString(ui.HelpBar(m.env.Width, "Race", m.items[m.cursor].title+":", "t", "today's deal (ranked)", "n", "a new deal", "#", "a deal number", "esc", "cancel") + "\n")
 	case m.msg != "":
 		b.WriteString(ui.WarnStyle.Render(m.msg) + "\n")
+	case m.seatLine != "":
+		b.WriteString(ui.OkStyle.Render(ui.FitLines(m.seatLine, m.env.Width, 1)[0]) + "\n")
 	default:
 		b.WriteString("\n")
 	}

@@ -59,3 +59,33 @@ func TestQuitAsksOnceAndEscNeverQuits(t *testing.T) {
 	_, cmd = rt.Update(key("q"))
 	require.True(t, isQuit(cmd), "q again quits")
 }
+
+// The table games open their lobby; racing, today's deal and boards are
+// the solitaires' and say so.
+func TestTableGamesOpenTheLobby(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e := &ui.Env{Games: games.Default(), Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return now },
+		Player: &ui.Player{Name: "ann", ID: "a"}, Width: 80, Height: 24, Idle: time.Hour}
+	var asked []ui.Route
+	build := func(e *ui.Env, r ui.Route) (ui.Screen, error) {
+		asked = append(asked, r)
+		return New(e, ""), nil
+	}
+	rt := ui.NewRouter(e, build, New(e, ""), "")
+	require.NotContains(t, rt.View().Content, "coming soon")
+	rt.Update(key("9")) // Spite and Malice
+	require.Len(t, asked, 1)
+	require.Equal(t, ui.Lobby, asked[0].Page)
+	require.Equal(t, "spite", asked[0].Game.Game.Name)
+	rt.Update(key("G")) // Kings in the Corner, the last line
+	for _, k := range []string{"r", "t", "b"} {
+		rt.Update(key(k))
+		require.Len(t, asked, 1, "%s on a table game opens nothing", k)
+	}
+	rt.Update(key("r"))
+	require.Contains(t, rt.View().Content, "Kings in the Corner is played at a table: enter opens its lobby.")
+	rt.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	require.Len(t, asked, 2)
+	require.Equal(t, ui.Lobby, asked[1].Page)
+	require.Equal(t, "kings", asked[1].Game.Game.Name)
+}

@@ -17,7 +17,9 @@ type profileScreen struct {
 	env   *ui.Env
 	stats map[string]store.Stats
 	races []store.RaceRecord
-	err   string
+	// tables: the player's stats at each table game, by game name.
+	tables map[string]store.TableStats
+	err    string
 }
 
 // New is the player's profile: stats and streaks of every game.
@@ -35,6 +37,14 @@ func New(e *ui.Env) ui.Screen {
 	p.stats = st
 	if p.races, err = e.Store.Races(e.Ctx(), e.Player.ID, 50); err != nil {
 		e.Log.Error("races", "error", err.Error())
+	}
+	p.tables = map[string]store.TableStats{}
+	if ts, err := e.Store.TableStats(e.Ctx(), e.Player.ID); err != nil {
+		e.Log.Error("table stats", "error", err.Error())
+	} else {
+		for _, t := range ts {
+			p.tables[t.Game] = t
+		}
 	}
 	return p
 }
@@ -71,6 +81,19 @@ func (p *profileScreen) raceLines(n int) []string {
 		lines = append(lines, fmt.Sprintf("  %-5s of %d  %-28s %s  %6s  %d moves", place, len(r.Racers), r.Spec, r.Finished.Format("Jan 2"), format.Duration(me.Time), me.Moves))
 	}
 	return lines
+}
+
+// tableRow is a table game's line: games played and won (went out first,
+// or the most points), and in the streak column the matches won/played.
+func (p *profileScreen) tableRow(title string, st store.TableStats) string {
+	pct, matches := "-", "-"
+	if st.Played > 0 {
+		pct = fmt.Sprintf("%d%%", st.Won*100/st.Played)
+	}
+	if st.Matches > 0 {
+		matches = fmt.Sprintf("%d/%d", st.MatchesWon, st.Matches)
+	}
+	return fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", title, st.Played, st.Won, pct, "-", "-", matches)
 }
 
 func ordinal(n int) string {
@@ -111,6 +134,10 @@ func (p *profileScreen) View() string {
 	} else {
 		b.WriteString(fmt.Sprintf("  %-24s %6s %6s %6s %10s %10s %7s\n", "Game", "Played", "Won", "Win %", "Best score", "Best time", "Streak"))
 		for _, g := range p.env.Games.Entries() {
+			if g.AtTable() {
+				b.WriteString(p.tableRow(g.Title(), p.tables[g.Game.Name]))
+				continue
+			}
 			st := p.stats[g.Key()]
 			pct, best, bt := "-", "-", "-"
 			if st.Played > 0 {
@@ -131,7 +158,7 @@ func (p *profileScreen) View() string {
 		used := 4 + len(p.env.Games.Entries()) + 3
 		b.WriteString("\n" + strings.Join(p.raceLines(max(p.env.Height-used-2, 1)), "\n") + "\n")
 	}
-	b.WriteString("\n" + ui.FaintStyle.Render("Streak: days in a row you won today's deal, now/best.") + "\n")
+	b.WriteString("\n" + ui.FaintStyle.Render("Streak: days in a row you won today's deal, now/best. Tables: matches won/played.") + "\n")
 	if p.env.Player.Guest {
 		b.WriteString(ui.FaintStyle.Render("Any key to go back."))
 	} else {

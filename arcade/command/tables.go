@@ -1,0 +1,114 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"sshuffle/arcade/hub"
+)
+
+func init() {
+	register(command{names: []string{"tables"}, usage: "[--json]",
+		help: "the open tables of Spite and Malice and Kings in the Corner", run: tables})
+	register(command{names: []string{"table"}, usage: "spite|kings [SEAT]...",
+		help: "open a table; each SEAT after yours: person, easy, normal or hard (needs ssh -t)", run: needsTerminal})
+}
+
+// TableSeat is one seat of an open table as tables prints it.
+type TableSeat struct {
+	Name     string `json:"name,omitempty"`     // the person's name; "" for a computer's or a free seat
+	Computer string `json:"computer,omitempty"` // the computer player's strength
+	Reserved string `json:"reserved,omitempty"` // a free seat kept for this player
+	Free     bool   `json:"free,omitempty"`
+	Away     bool   `json:"away,omitempty"` // the person dropped; a computer stands in
+}
+
+// OpenTable is one listed table.
+type OpenTable struct {
+	Code     string      `json:"code"`
+	Game     string      `json:"game"`
+	Settings string      `json:"settings"` // canonical: defaults left out
+	Phase    string      `json:"phase"`    // seating, playing, between games, finished
+	Host     string      `json:"host"`
+	Seats    []TableSeat `json:"seats"`
+	Free     int         `json:"free"` // person's seats still open
+	Watchers int         `json:"watchers"`
+	Opened   time.Time   `json:"opened"`
+	// Join is the line that opens the table: ssh -t -p PORT HOST join CODE.
+	Join string `json:"join,omitempty"`
+}
+
+// TableListing is the answer of tables.
+type TableListing struct {
+	Tables []OpenTable `json:"tables"`
+}
+
+// Text is the list for a person.
+func (l TableListing) Text() string {
+	if len(l.Tables) == 0 {
+		return "No table is open. Open one: ssh -t HOST table kings (or from the menu).\n"
+	}
+	var b strings.Builder
+	for _, t := range l.Tables {
+		var seats []string
+		for _, s := range t.Seats {
+			switch {
+			case s.Computer != "":
+				seats = append(seats, "computer ("+s.Computer+")")
+			case s.Free && s.Reserved != "":
+				seats = append(seats, "kept for "+s.Reserved)
+			case s.Free:
+				seats = append(seats, "free")
+			default:
+				seats = append(seats, s.Name)
+			}
+		}
+		settings := t.Settings
+		if settings == "" {
+			settings = "default settings"
+		}
+		fmt.Fprintf(&b, "%s  %-6s %-14s host %s, %s; seats: %s; %d watching\n", t.Code, t.Game, t.Phase, t.Host,
+			settings, strings.Join(seats, ", "), t.Watchers)
+		if t.Join != "" {
+			fmt.Fprintf(&b, "        %s\n", t.Join)
+		}
+	}
+	return b.String()
+}
+
+// Tables lists the hub's open tables (names are validated account names).
+func Tables(r Request) TableListing {
+	out := TableListing{Tables: []OpenTable{}}
+	if r.Tables == nil {
+		return out
+	}
+	for _, t := range r.Tables() {
+		ot := OpenTable{Code: t.Code, Game: t.Game, Settings: t.Settings, Phase: t.Phase.String(), Host: t.Host.Name,
+			Free: t.Free, Watchers: t.Watchers, Opened: t.Opened.UTC(), Seats: []TableSeat{}}
+		for _, s := range t.Seats {
+			ts := TableSeat{Name: s.Person.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn}
+			if s.Gone && ts.Computer == "" {
+				ts.Name, ts.Computer = "", "normal"
+			}
+			ot.Seats = append(ot.Seats, ts)
+		}
+		if r.InviteLine != nil && t.Phase != hub.TableClosed {
+			ot.Join = r.InviteLine(t.Code)
+		}
+		out.Tables = append(out.Tables, ot)
+	}
+	return out
+}
+
+func tables(r Request, name string, args []string) (value, error) {
+	usage := name + " [--json]"
+	rest, err := flags(usage, args, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) != 0 {
+		return nil, refuse(usage, "%s takes no words", name)
+	}
+	return Tables(r), nil
+}

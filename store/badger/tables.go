@@ -1,0 +1,221 @@
+package badger
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"sshuffle/store"
+)
+
+// Keys of the table games:
+//
+//	T id 0 when(8) code 0 gameNo  -> store.TableGame JSON (one copy per person)
+//	U id 0 code 0 gameNo          -> "" (that game is on the account's record)
+//	W id 0 game                   -> store.TableStats JSON
+//	Q code                        -> a snapshot's bytes
+const (
+	kTableGame = 'T'
+	kTableSeen = 'U'
+	kTableStat = 'W'
+	kTableSnap = 'Q'
+)
+
+func tableGameKey(account string, g store.TableGame) []byte {
+	var when [8]byte
+	binary.BigEndian.PutUint64(when[:], timeKey(g.Finished))
+	k := prefix(kTableGame, account)
+	k = append(k, when[:]...)
+	return append(k, g.Code+"\x00"+strconv.Itoa(g.GameNo)...)
+}
+
+func checkTableGame(g store.TableGame) error {
+	bad := func(what string) error { return fmt.Errorf("%w: table game %q: %s", store.ErrInvalid, g.Code, what) }
+	switch {
+	case g.Code == "" || len(g.Code) > 16:
+		return bad("code")
+	case g.Game == "" || len(g.Game) > store.MaxKeyLen:
+		return bad("game")
+	case len(g.Seats) == 0 || len(g.Seats) > store.MaxTableSeats:
+		return bad("seats")
+	case len(g.Record) == 0 || len(g.Record) > store.MaxTableRecord || !json.Valid(g.Record):
+		return bad("record")
+	case g.Finished.IsZero() || g.GameNo < 0:
+		return bad("time or game number")
+	}
+	if err := checkSpec(g.Spec); err != nil {
+		return err
+	}
+	for _, x := range g.Seats {
+		if len(x.Name) > 64 || len(x.Strength) > 16 || (x.Account != "" && checkID(x.Account) != nil) {
+			return bad("a seat")
+		}
+	}
+	return nil
+}
+
+// RecordTableGame keeps a finished table game for each person seated at
+// it and counts it in their stats, in one transaction. The same game again
+// is a no-op.
+func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
+	if err := checkTableGame(g); err != nil {
+		return err
+	}
+	g.Finished, g.Started = g.Finished.UTC(), g.Started.UTC()
+	people := 0
+	for _, x := range g.Seats {
+		if x.Account != "" {
+			people++
+		}
+	}
+	return s.update(ctx, func(txn *badger.Txn) error {
+		for i, x := range g.Seats {
+			if x.Account == "" {
+				continue
+			}
+			seen := dbKey(kTableSeen, x.Account, g.Code, strconv.Itoa(g.GameNo))
+			if _, err := txn.Get(seen); err == nil {
+				continue
+			} else if !errors.Is(err, badger.ErrKeyNotFound) {
+				return err
+			}
+			if err := txn.Set(seen, nil); err != nil {
+				return err
+			}
+			if err := setJSON(txn, tableGameKey(x.Account, g), "table game "+g.Code, g); err != nil {
+				return err
+			}
+			sk := dbKey(kTableStat, x.Account, g.Game)
+			var st store.TableStats
+			if err := getJSONOrZero(txn, sk, "table stats", &st); err != nil {
+				return err
+			}
+			st.Game = g.Game
+			st.Played++
+			if g.Winner == i {
+				st.Won++
+			}
+			if g.MatchEnd {
+				st.Matches++
+				if g.MatchWinner == i {
+					st.MatchesWon++
+				}
+			}
+			if people > 1 {
+				st.AgainstPeople++
+			}
+			if err := setJSON(txn, sk, "table stats", st); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// TableGames returns up to n of the account's table games, newest first.
+func (s *Store) TableGames(ctx context.Context, account string, n int) ([]store.TableGame, error) {
+	if err := checkID(account); err != nil {
+		return nil, err
+	}
+	n = min(max(n, 0), store.MaxBoard)
+	out := []store.TableGame{}
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		p := prefix(kTableGame, account)
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p, Reverse: true})
+		defer it.Close()
+		for it.Seek(append(p[:len(p)-1:len(p)-1], p[len(p)-1]+1)); it.Valid() && len(out) < n; it.Next() {
+			var g store.TableGame
+			if err := it.Item().Value(func(v []byte) error {
+				return decode(v, "a table game of "+account, &g)
+			}); err != nil {
+				return err
+			}
+			out = append(out, g)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TableStats returns the account's stats per table game, by game name.
+func (s *Store) TableStats(ctx context.Context, account string) ([]store.TableStats, error) {
+	if err := checkID(account); err != nil {
+		return nil, err
+	}
+	out := []store.TableStats{}
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		p := prefix(kTableStat, account)
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			var st store.TableStats
+			if err := it.Item().Value(func(v []byte) error {
+				return decode(v, "table stats of "+account, &st)
+			}); err != nil {
+				return err
+			}
+			out = append(out, st)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b store.TableStats) int { return strings.Compare(a.Game, b.Game) })
+	return out, nil
+}
+
+func checkTableCode(code string) error { return checkField("table code", code, 16) }
+
+// PutTable keeps a table's snapshot under its code.
+func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) error {
+	if err := checkTableCode(code); err != nil {
+		return err
+	}
+	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
+		return fmt.Errorf("%w: snapshot of table %s", store.ErrInvalid, code)
+	}
+	return s.update(ctx, func(txn *badger.Txn) error {
+		return txn.Set(dbKey(kTableSnap, code), slices.Clone(snapshot))
+	})
+}
+
+// DeleteTable forgets a table's snapshot.
+func (s *Store) DeleteTable(ctx context.Context, code string) error {
+	if err := checkTableCode(code); err != nil {
+		return err
+	}
+	return s.update(ctx, func(txn *badger.Txn) error { return txn.Delete(dbKey(kTableSnap, code)) })
+}
+
+// SavedTables returns every snapshot by code.
+func (s *Store) SavedTables(ctx context.Context) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		p := []byte{kTableSnap}
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			out[string(it.Item().Key()[1:])] = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
