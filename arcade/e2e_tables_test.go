@@ -403,3 +403,33 @@ func TestEndToEndLobbyOpenJoinStart(t *testing.T) {
 	alice.tm.WaitFor("bob (normal)")
 	alice.tm.WaitFor("bob left the table")
 }
+
+// A player seated at a table not started invites a friend from the lobby:
+// the hub asks that the inviter follow them; the invitation reaches the
+// friend as one line, and Y seats them at the table.
+func TestEndToEndLobbyInviteAFriend(t *testing.T) {
+	ts := startTableServer(t, t.TempDir())
+	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
+	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
+	ts.connect(t, bob, "")
+	bob.tm.WaitFor("Playing as bob")
+	ts.connect(t, alice, "table spite")
+	s := alice.tm.WaitFor("Invite: ")
+	code := tableCodeRE.FindStringSubmatch(s)[1]
+	alice.tm.WaitFor("i invite")
+
+	alice.tm.Send("i")
+	alice.tm.WaitFor("Invite whom")
+	alice.tm.Send("bob\r")
+	alice.tm.WaitFor("You can invite only players you follow")
+	require.Contains(t, say(t, alice.c, "friend add bob"), "You follow bob now")
+	alice.tm.Send("ibob\r")
+	alice.tm.WaitFor("Invited bob.")
+
+	bob.tm.WaitFor("alice invites you to a")
+	bob.tm.WaitFor("Y join")
+	bob.tm.Send("Y")
+	bob.tm.WaitFor("You sit in seat 2")
+	require.Contains(t, bob.tm.Screen(), "table "+code)
+	alice.tm.WaitFor("seated 2/2")
+}

@@ -2,6 +2,7 @@ package arcade
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -15,6 +16,7 @@ import (
 	"sshuffle/games"
 	"sshuffle/games/kings"
 	"sshuffle/games/spite"
+	"sshuffle/store"
 )
 
 // The glue between the hub's tables and the two table screens (the lobby
@@ -42,6 +44,12 @@ type joinedMsg struct {
 type refusedMsg struct {
 	page *lobbyPage
 	text string
+}
+
+// invitedMsg: the hub took an invitation made from the lobby.
+type invitedMsg struct {
+	page *lobbyPage
+	name string
 }
 
 // tableSink is a member's sink: its states go into the session's program.
@@ -457,6 +465,11 @@ func (pg *lobbyPage) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return pg.Screen.Update(lobby.Refused{Text: msg.text})
+	case invitedMsg:
+		if msg.page != pg {
+			return nil
+		}
+		return pg.Screen.Update(lobby.Invited{Name: msg.name})
 	case tableMsg:
 		if pg.handed {
 			return nil
@@ -608,6 +621,37 @@ func (pg *lobbyPage) Stand(code string) {
 		pg.standFrom()
 		pg.Screen.Update(lobby.Seated{})
 	}
+}
+
+// Invite looks the name up and asks the hub to invite that account to
+// the table the player sits at (as a race's i does); the answer comes
+// back as Invited or the hub's refusal.
+func (pg *lobbyPage) Invite(code, name string) {
+	e, live := pg.env, pg.env.Live
+	if pg.m == nil || pg.handed || pg.m.Table().Code() != code {
+		pg.Screen.Update(lobby.Refused{Text: "You sit at no table yet."})
+		return
+	}
+	if live == nil {
+		pg.Screen.Update(lobby.Refused{Text: "Invitations are not available just now."})
+		return
+	}
+	go func() {
+		acc, err := e.Store.AccountByName(e.Ctx(), store.NormalName(name))
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			e.Send(refusedMsg{page: pg, text: fmt.Sprintf("Nobody here is called %s.", name)})
+			return
+		case err != nil:
+			e.Send(refusedMsg{page: pg, text: "The players could not be looked up just now; try again."})
+			return
+		}
+		if err := live.Invite(hub.Person{ID: acc.ID, Name: acc.Name}, code); err != nil {
+			e.Send(refusedMsg{page: pg, text: err.Error()})
+			return
+		}
+		e.Send(invitedMsg{page: pg, name: acc.Name})
+	}()
 }
 
 // Save is the session ending: a seat at a table not started is held as

@@ -17,6 +17,7 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/format"
+	"sshuffle/store"
 )
 
 // Game is a table game a player may open a table of.
@@ -80,6 +81,10 @@ type Tables struct{ List []Table }
 // its sentence ("That table is full.").
 type Refused struct{ Text string }
 
+// Invited is pushed when the hub took the player's invitation (Invite):
+// Name is the account's name as stored.
+type Invited struct{ Name string }
+
 // SeatChoice is who sits in a seat of a table being opened.
 type SeatChoice struct {
 	Computer bool
@@ -125,6 +130,10 @@ type Requests interface {
 	Start(code string)
 	// Stand: the player leaves the seat of a table not yet started.
 	Stand(code string)
+	// Invite asks the player called name (as typed) to the table with
+	// code; the answer is Invited or Refused (nobody by that name, not
+	// followed, offline, invitations off).
+	Invite(code, name string)
 }
 
 // Screen is the lobby.
@@ -143,6 +152,7 @@ type Screen struct {
 	listY  int // their first line
 	seated *Seated
 	prompt *string // non-nil: typing a table's code
+	invite *string // non-nil: typing the name of a player to invite
 }
 
 // New is the lobby, offering games and showing tables until the first
@@ -175,10 +185,13 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		s.setTables(msg.List)
 	case Refused:
 		s.msg, s.err = msg.Text, true
+	case Invited:
+		s.msg, s.err = "Invited "+clean(msg.Name, store.MaxNameLen)+".", false
 	case Seated:
 		s.seated = &msg
 		if msg.Table.Code == "" {
 			s.seated = nil
+			s.invite = nil // nobody to invite to
 		} else {
 			s.form = nil // the table is open and the player sits at it: the list shows it
 			if !s.err {
@@ -188,6 +201,10 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		if s.prompt != nil {
 			s.promptKey(msg)
+			return nil
+		}
+		if s.invite != nil {
+			s.inviteKey(msg)
 			return nil
 		}
 		if s.form != nil {
@@ -240,6 +257,13 @@ func (s *Screen) listKey(k string) tea.Cmd {
 			s.req.Start(s.seated.Table.Code)
 			s.msg = "Starting…"
 		}
+	case "i":
+		if s.seated == nil {
+			s.msg, s.err = "Sit at a table first: then i invites a friend to it.", true
+			return nil
+		}
+		empty := ""
+		s.invite = &empty
 	case "x":
 		if s.seated != nil {
 			s.req.Stand(s.seated.Table.Code)
@@ -278,6 +302,35 @@ func (s *Screen) promptKey(k tea.KeyPressMsg) {
 			if c := t[0]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
 				*s.prompt += strings.ToUpper(t)
 			}
+		}
+	}
+}
+
+// inviteKey edits the name of a player to invite to the table the player
+// sits at: a name's characters, backspace, enter, esc.
+func (s *Screen) inviteKey(k tea.KeyPressMsg) {
+	switch k.String() {
+	case "esc":
+		s.invite = nil
+	case "backspace":
+		if p := *s.invite; p != "" {
+			*s.invite = p[:len(p)-1]
+		}
+	case "enter":
+		name := *s.invite
+		s.invite = nil
+		if name == "" || s.seated == nil {
+			return
+		}
+		if err := store.ValidName(name); err != nil {
+			s.msg, s.err = err.Error(), true
+			return
+		}
+		s.req.Invite(s.seated.Table.Code, name)
+		s.msg, s.err = "Inviting "+name+"…", false
+	default:
+		if t := k.Text; len(t) == 1 && len(*s.invite) < store.MaxNameLen && store.ValidName("abc"+t) == nil {
+			*s.invite += t
 		}
 	}
 }
@@ -375,10 +428,10 @@ func (s *Screen) View() string {
 		line := fmt.Sprintf("You sit in seat %d at table %s (%s). ", st.Seat+1, clean(st.Table.Code, 6), s.title(st.Table.Game))
 		if st.Host {
 			line += "Press s to start once everyone is seated; x leaves the table."
-			keys = append([]string{"s", "start", "x", "leave seat"}, keys...)
+			keys = append([]string{"s", "start", "i", "invite", "x", "leave seat"}, keys...)
 		} else {
 			line += "Waiting for " + clean(st.Table.Host, 16) + " to start; x leaves the table."
-			keys = append([]string{"x", "leave seat"}, keys...)
+			keys = append([]string{"i", "invite", "x", "leave seat"}, keys...)
 		}
 		for _, l := range pad(ui.FitLines(line, w, 2), 2) {
 			lines = append(lines, ui.OkStyle.Render(l))
@@ -406,6 +459,8 @@ func (s *Screen) View() string {
 	switch {
 	case s.prompt != nil:
 		msg, st = "Table code (enter to join, esc to cancel): "+*s.prompt+"_", plainStyle
+	case s.invite != nil:
+		msg, st = "Invite whom (a name; enter sends, esc cancels): "+*s.invite+"_", plainStyle
 	case s.err:
 		st = ui.ErrStyle
 		if !s.env.Color {

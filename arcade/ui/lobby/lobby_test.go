@@ -24,12 +24,16 @@ type asked struct {
 	opens          []Open
 	joins          []Join
 	starts, stands []string
+	invites        [][2]string // code, name
 }
 
 func (a *asked) Open(o Open)       { a.opens = append(a.opens, o) }
 func (a *asked) Join(j Join)       { a.joins = append(a.joins, j) }
 func (a *asked) Start(code string) { a.starts = append(a.starts, code) }
 func (a *asked) Stand(code string) { a.stands = append(a.stands, code) }
+func (a *asked) Invite(code, name string) {
+	a.invites = append(a.invites, [2]string{code, name})
+}
 
 type page struct{ r ui.Route }
 
@@ -315,4 +319,48 @@ func TestJoinByCode(t *testing.T) {
 	require.Equal(t, []Join{{Code: "KQRST"}}, g.req.joins)
 	g.press("c", "a", "esc", "enter")
 	require.Len(t, g.req.joins, 1, "esc cancels; enter then joins nothing")
+}
+
+func TestInviteAFriendFromTheSeat(t *testing.T) {
+	g := newRig(t, true, someTables())
+	g.press("i")
+	require.Contains(t, g.frame(), "Sit at a table first")
+	require.NotContains(t, g.frame(), "Invite whom")
+
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1})
+	require.Contains(t, g.frame(), "i invite")
+	// Characters a name cannot hold are not typed; q is a letter here.
+	g.press("i", "b", "o", " ", "q", "backspace", "b", "!")
+	f := g.frame()
+	fits(t, f, 80, 24)
+	require.Contains(t, f, "Invite whom (a name; enter sends, esc cancels): bob_")
+	g.press("enter")
+	require.Equal(t, [][2]string{{"KQRST", "bob"}}, g.req.invites)
+	require.Contains(t, g.frame(), "Inviting bob…")
+	require.NotContains(t, g.frame(), "Invite whom")
+	g.r.Update(Invited{Name: "Bob"})
+	require.Contains(t, g.frame(), "Invited Bob.")
+
+	// esc cancels: nothing is sent, and the lobby is still there.
+	g.press("i", "e", "v", "esc")
+	require.NotContains(t, g.frame(), "Invite whom")
+	g.press("enter") // enter on the list again: it joins, it does not invite
+	require.Len(t, g.req.invites, 1)
+
+	// A name too short for anyone is refused here, with the store's sentence.
+	g.press("i", "c", "y", "enter")
+	require.Contains(t, g.frame(), "A name needs 3 to 20 characters.")
+	require.Len(t, g.req.invites, 1)
+	// The hub's refusal is shown as it says it.
+	g.press("i", "c", "y", "d", "enter")
+	require.Equal(t, [2]string{"KQRST", "cyd"}, g.req.invites[1])
+	g.r.Update(Refused{Text: "You can invite only players you follow, and you do not follow cyd."})
+	require.Contains(t, g.frame(), "You can invite only players you follow, and you do not follow cyd.")
+
+	// Standing up mid-prompt closes it: there is no table to invite to.
+	g.press("i", "d")
+	g.r.Update(Seated{})
+	require.NotContains(t, g.frame(), "Invite whom")
+	g.press("enter")
+	require.Len(t, g.req.invites, 2)
 }
