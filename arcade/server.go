@@ -17,9 +17,11 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	wishtea "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 
 	"sshuffle/arcade/deals"
+	"sshuffle/arcade/render"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/format"
@@ -419,10 +421,18 @@ func (s *Server) programMiddleware() wish.Middleware {
 			default:
 			}
 			app := s.newApp(sess, pty)
-			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
-				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
+			env := append(clientEnv(sess), "TERM="+pty.Term)
+			profile := colorprofile.Env(env)
+			// Bubble Tea reads the input and runs the model; the frames are
+			// drawn by arcade/render, on demand (issue 15). Bubble Tea's
+			// own frame ticker only flushes its (empty) output buffer, so
+			// it runs at one tick a second instead of 60.
+			view := render.New(app, render.NewScreen(sess, pty.Window.Width, pty.Window.Height, profile), s.cfg.FPS)
+			opts := append(wishtea.MakeOptions(sess), tea.WithoutRenderer(), tea.WithFPS(1), tea.WithoutSignalHandler(),
+				tea.WithEnvironment(env), tea.WithColorProfile(profile),
 				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
-			p := tea.NewProgram(app, opts...)
+			p := tea.NewProgram(view, opts...)
+			view.SetProgram(p)
 			s.mu.Lock()
 			if s.closing {
 				s.mu.Unlock()
@@ -472,10 +482,14 @@ func (s *Server) programMiddleware() wish.Middleware {
 					}
 				}
 			}()
-			if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+			_, err := p.Run()
+			if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
 			}
 			p.Kill()
+			if err == nil {
+				_ = view.Finish()
+			}
 			close(app.Env().Done)
 			app.Close()
 			_ = sess.Exit(0)
