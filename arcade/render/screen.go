@@ -125,6 +125,9 @@ func (s *Screen) Draw(v tea.View) error {
 	} else {
 		b = s.drawInline(b, v.Content)
 	}
+	// Each frame leaves the pen plain, so the next starts from nothing
+	// the terminal might have lost.
+	b = s.resetPen(b)
 	b = s.placeCursor(b, v)
 	return s.flush(b)
 }

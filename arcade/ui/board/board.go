@@ -4,6 +4,7 @@ package board
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -55,6 +56,15 @@ type Canvas struct {
 	w, h  int
 	cells [][]cell
 	hits  [][]Hit
+
+	// What the cells were drawn from, and the text last made of them: a
+	// frame whose board did not change (a clock tick) reuses both.
+	drawn  bool
+	view   View
+	piles  []engine.Pile
+	cards  []engine.Card
+	text   string
+	textOf *Palette
 }
 
 func newCanvas(w, h int) *Canvas {
@@ -245,9 +255,12 @@ func (b View) Render(piles []engine.Pile, w, h int, old *Canvas) *Canvas {
 	c := old
 	if c == nil || c.w != w || c.h != h {
 		c = newCanvas(w, h)
+	} else if c.drewFrom(b, piles) {
+		return c
 	} else {
 		c.clear()
 	}
+	c.keep(b, piles)
 	for i, p := range piles {
 		x := b.OffsetX + p.X*halfCol
 		switch p.Fan {
@@ -378,9 +391,51 @@ func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
 	}
 }
 
+// drewFrom says whether the canvas holds a drawing of exactly these piles
+// in this view.
+func (c *Canvas) drewFrom(b View, piles []engine.Pile) bool {
+	if !c.drawn || c.view != b || len(c.piles) != len(piles) {
+		return false
+	}
+	for i, p := range piles {
+		q := c.piles[i]
+		if p.Kind != q.Kind || p.FaceDown != q.FaceDown || p.Show != q.Show || p.Blocked != q.Blocked ||
+			p.X != q.X || p.Y != q.Y || p.Fan != q.Fan || p.Label != q.Label || !slices.Equal(p.Cards, q.Cards) {
+			return false
+		}
+	}
+	return true
+}
+
+// keep notes what the canvas is about to be drawn from; the piles' cards
+// are copied, since a game may reuse its slices.
+func (c *Canvas) keep(b View, piles []engine.Pile) {
+	c.drawn, c.view, c.textOf = true, b, nil
+	c.cards = c.cards[:0]
+	for _, p := range piles {
+		c.cards = append(c.cards, p.Cards...)
+	}
+	c.piles = append(c.piles[:0], piles...)
+	at := 0
+	for i := range c.piles {
+		n := len(c.piles[i].Cards)
+		c.piles[i].Cards = c.cards[at : at+n : at+n]
+		at += n
+	}
+}
+
 // String renders the canvas with styles, one run of equal style at a time.
 func (c *Canvas) String(pal *Palette) string {
+	if c.textOf == pal && pal != nil {
+		return c.text
+	}
+	c.text, c.textOf = c.render(pal), pal
+	return c.text
+}
+
+func (c *Canvas) render(pal *Palette) string {
 	var sb strings.Builder
+	sb.Grow(c.h * (c.w + 16))
 	for y := range c.h {
 		if y > 0 {
 			sb.WriteByte('\n')
