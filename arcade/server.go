@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"runtime"
@@ -428,11 +429,19 @@ func (s *Server) programMiddleware() wish.Middleware {
 			// own frame ticker only flushes its (empty) output buffer, so
 			// it runs at one tick a second instead of 60.
 			view := render.New(app, render.NewScreen(sess, pty.Window.Width, pty.Window.Height, profile), s.cfg.FPS)
+			// The input is read by arcade/render too: one goroutine and a
+			// key table shared by every session.
 			opts := append(wishtea.MakeOptions(sess), tea.WithoutRenderer(), tea.WithFPS(1), tea.WithoutSignalHandler(),
+				tea.WithInput(nil),
 				tea.WithEnvironment(env), tea.WithColorProfile(profile),
 				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
 			p := tea.NewProgram(view, opts...)
 			view.SetProgram(p)
+			go func() {
+				if err := render.ReadInput(sess, p.Send); err != nil && !errors.Is(err, io.EOF) {
+					s.log.Debug("input ended", "error", err.Error())
+				}
+			}()
 			s.mu.Lock()
 			if s.closing {
 				s.mu.Unlock()

@@ -380,13 +380,14 @@ func (s *Screen) parse(line string, pen styleID) styleID {
 }
 
 func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
-	x := 0
+	x, last := 0, -1
 	for i := 0; i < len(line); {
 		c := line[i]
 		switch {
 		case c >= 0x20 && c < 0x7f && (i+1 >= len(line) || line[i+1] < 0xc0):
 			if x < len(row) {
 				row[x] = cell{r: int32(c), st: pen, w: 1}
+				last = x
 			}
 			x++
 			i++
@@ -413,7 +414,12 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 			}
 			i += len(cluster)
 			if width == 0 {
-				continue // a stray mark with nothing to ride on
+				// A mark an escape sequence kept from its letter: it
+				// belongs to the cell written last.
+				if last >= 0 && last < len(row) {
+					row[last].r = s.cluster(s.text(row[last].r) + cluster)
+				}
+				continue
 			}
 			if x+width > len(row) {
 				x += width
@@ -424,6 +430,7 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 				r = s.cluster(cluster)
 			}
 			row[x] = cell{r: r, st: pen, w: uint8(min(width, 255))}
+			last = x
 			for k := 1; k < width; k++ {
 				row[x+k] = cell{st: pen}
 			}
@@ -434,6 +441,14 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 		row[x] = blank
 	}
 	return pen
+}
+
+// text is a cell's text.
+func (s *Screen) text(r int32) string {
+	if r < 0 {
+		return s.clusters[-r-1]
+	}
+	return string(rune(r))
 }
 
 func (s *Screen) cluster(c string) int32 {
