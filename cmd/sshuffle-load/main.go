@@ -40,6 +40,7 @@ type options struct {
 	duration time.Duration
 	every    time.Duration
 	idle     time.Duration
+	idleAt   int
 	stopP99  time.Duration
 	spread   bool
 	marker   string
@@ -56,7 +57,8 @@ func main() {
 	flag.DurationVar(&o.settle, "settle", 3*time.Second, "wait after a ramp before measuring")
 	flag.DurationVar(&o.duration, "duration", 30*time.Second, "measuring window at each step")
 	flag.DurationVar(&o.every, "every", 2*time.Second, "one key per session this often")
-	flag.DurationVar(&o.idle, "idle", 0, "at the first step, also measure this long with no keys pressed (idle CPU)")
+	flag.DurationVar(&o.idle, "idle", 0, "at one step (-idle-at), also measure this long with no keys pressed (idle CPU)")
+	flag.IntVar(&o.idleAt, "idle-at", 0, "the step (session count) whose idle CPU is measured; 0: the first")
 	flag.DurationVar(&o.stopP99, "stop-p99", 0, "stop stepping once a step's p99 echo is above this (0: never)")
 	flag.IntVar(&o.pid, "pid", 0, "the server's process id, for its CPU and RSS (from /proc)")
 	flag.StringVar(&o.marker, "marker", "48;5;220", "bytes that show the cursor was drawn (the cursor's background at 256 colours)")
@@ -226,7 +228,7 @@ func run(o options) bool {
 		opened = n
 		time.Sleep(o.settle)
 		idleText := ""
-		if si == 0 && o.idle > 0 {
+		if o.idle > 0 && (n == o.idleAt || (o.idleAt == 0 && si == 0)) {
 			col.keysOn.Store(false)
 			time.Sleep(o.every + time.Second) // answers in flight land
 			a := procStat(o.pid)

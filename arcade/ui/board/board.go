@@ -46,6 +46,13 @@ const (
 	numStyles
 )
 
+// hit is a Hit as a cell keeps it: 6 bytes, not 24 (a board has no more
+// than a few dozen piles of a few hundred cards).
+type hit struct {
+	pile, index int16
+	ok          bool
+}
+
 type cell struct {
 	ch rune
 	st cellStyle
@@ -55,7 +62,7 @@ type cell struct {
 type Canvas struct {
 	w, h  int
 	cells [][]cell
-	hits  [][]Hit
+	hits  [][]hit
 
 	// What the cells were drawn from, and the text last made of them: a
 	// frame whose board did not change (a clock tick) reuses both.
@@ -68,9 +75,9 @@ type Canvas struct {
 }
 
 func newCanvas(w, h int) *Canvas {
-	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]Hit, h)}
+	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
 	cells := make([]cell, w*h)
-	hits := make([]Hit, w*h)
+	hits := make([]hit, w*h)
 	for y := range h {
 		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
 		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
@@ -85,7 +92,7 @@ func (c *Canvas) clear() {
 	for y := range c.h {
 		for x := range c.w {
 			c.cells[y][x] = cell{ch: ' '}
-			c.hits[y][x] = Hit{}
+			c.hits[y][x] = hit{}
 		}
 	}
 }
@@ -99,7 +106,8 @@ func (c *Canvas) At(x, y int) Hit {
 	if c == nil || y < 0 || y >= c.h || x < 0 || x >= c.w {
 		return Hit{}
 	}
-	return c.hits[y][x]
+	h := c.hits[y][x]
+	return Hit{Pile: int(h.pile), Index: int(h.index), OK: h.ok}
 }
 
 func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
@@ -109,7 +117,7 @@ func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
 	for _, r := range text {
 		if x >= 0 && x < c.w {
 			c.cells[y][x] = cell{ch: r, st: st}
-			c.hits[y][x] = h
+			c.hits[y][x] = hit{pile: int16(h.Pile), index: int16(h.Index), ok: h.OK}
 		}
 		x++
 	}
