@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -91,9 +90,6 @@ func TestLoneEscapeIsAKey(t *testing.T) {
 	}
 	_ = w.Close()
 }
-
-// safeBuf is what the emulator is fed.
-type safeBuf struct{ bytes.Buffer }
 
 // Whatever sequence of views is drawn, the terminal ends up showing the
 // last one: every cell's text and style, at each colour profile.
