@@ -52,8 +52,10 @@ type Config struct {
 	Logger      *slog.Logger
 	// Now is the clock; tests replace it. Nil means time.Now.
 	Now func() time.Time
-	// FPS caps screen updates a second; it also sets the floor on the
-	// time from a key to its echo (about two frames). 0 means 60.
+	// FPS caps the frames a second that answer input (keys that arrive
+	// within a frame share one); a key is drawn as soon as its Update
+	// returns otherwise. Other changes (clock ticks) are paced the same way
+	// on their own. 0 means 60.
 	FPS int
 	// Games are the games on offer; nil means games.Default().
 	Games *games.Catalogue
