@@ -24,6 +24,7 @@ type Model struct {
 	now      func() time.Time
 
 	send    func(tea.Msg)
+	release func() error
 	mu      sync.Mutex // guards timer against Finish
 	timer   *time.Timer
 	armed   bool      // a frame is due at the timer
@@ -47,14 +48,32 @@ func New(inner tea.Model, scr *Screen, fps int) *Model {
 	return &Model{inner: inner, scr: scr, interval: time.Second / time.Duration(fps), now: time.Now}
 }
 
+// Program is what the model needs of the *tea.Program it runs in.
+type Program interface {
+	Send(tea.Msg)
+	ReleaseTerminal() error
+}
+
 // SetProgram gives the model the program it runs in, for deferred frames.
-func (m *Model) SetProgram(p interface{ Send(tea.Msg) }) { m.send = p.Send }
+func (m *Model) SetProgram(p Program) { m.send, m.release = p.Send, p.ReleaseTerminal }
 
 // Screen is the screen the model draws on.
 func (m *Model) Screen() *Screen { return m.scr }
 
-// Init starts the inner model.
-func (m *Model) Init() tea.Cmd { return m.inner.Init() }
+// Init starts the inner model, and stops Bubble Tea's frame ticker: with
+// no renderer it only flushes an output buffer nothing writes to, yet it
+// wakes every session once a second (at the lowest rate Bubble Tea takes)
+// and keeps a goroutine. ReleaseTerminal is the one way to stop it; for a
+// program without a terminal, renderer or input reader it does nothing
+// else (its wait for the absent input reader runs in the command's own
+// goroutine).
+func (m *Model) Init() tea.Cmd {
+	if m.release == nil {
+		return m.inner.Init()
+	}
+	release := m.release
+	return tea.Batch(m.inner.Init(), func() tea.Msg { _ = release(); return nil })
+}
 
 // View is empty: the program has no renderer, and the frames are drawn by
 // Update.

@@ -399,16 +399,16 @@ func (t *term) read(out io.Reader) {
 	}
 }
 
-// settle waits until nothing has been read for quiet (at most max) and
-// returns the bytes read in all.
-func (t *term) settle(quiet, max time.Duration) int {
+// settle waits for bytes beyond after, then until nothing more has been
+// read for quiet (at most max in all), and returns the bytes read in all.
+func (t *term) settle(after int, quiet, max time.Duration) int {
 	deadline := time.Now().Add(max)
 	last := -1
 	for time.Now().Before(deadline) {
 		t.mu.Lock()
 		n := t.total
 		t.mu.Unlock()
-		if n == last && n > 0 {
+		if n == last && n > after {
 			return n
 		}
 		last = n
@@ -473,7 +473,7 @@ func open(addr string, local net.IP, user, marker string) (*gossh.Client, *term,
 		c.Close()
 		return nil, nil, sizes, err
 	}
-	sizes[0] = t.settle(300*time.Millisecond, 20*time.Second)
+	sizes[0] = t.settle(0, 300*time.Millisecond, 20*time.Second)
 	if sizes[0] <= 0 {
 		c.Close()
 		return nil, nil, sizes, errors.New("no first screen")
@@ -482,7 +482,7 @@ func open(addr string, local net.IP, user, marker string) (*gossh.Client, *term,
 		c.Close()
 		return nil, nil, sizes, err
 	}
-	sizes[1] = t.settle(300*time.Millisecond, 20*time.Second) - sizes[0]
+	sizes[1] = t.settle(sizes[0], 300*time.Millisecond, 20*time.Second) - sizes[0]
 	return c, t, sizes, nil
 }
 
