@@ -17,9 +17,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	mrand "math/rand/v2"
 	"net"
+	"net/http"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +48,7 @@ type options struct {
 	spread   bool
 	marker   string
 	label    string
+	metrics  string
 }
 
 func main() {
@@ -63,9 +67,12 @@ func main() {
 	flag.IntVar(&o.pid, "pid", 0, "the server's process id, for its CPU and RSS (from /proc)")
 	flag.StringVar(&o.marker, "marker", "48;5;220", "bytes that show the cursor was drawn (the cursor's background at 256 colours)")
 	flag.StringVar(&o.label, "label", "", "a name for the server, printed on every result line")
+	flag.StringVar(&o.metrics, "metrics", "", "sshuffle's metrics URL (http://127.0.0.1:PORT/metrics): also report the server's own key-to-frame p99 (a histogram bucket bound)")
 	hostileOn := flag.Bool("hostile", false, "also run one hostile client (issue 10's items 1-7 in a loop) from 127.0.0.254")
 	flag.BoolVar(&o.spread, "spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
+	gcPercent := flag.Int("gogc", 800, "the load generator's own GOGC: its collector must not pause the readers whose clocks time the echoes")
 	flag.Parse()
+	debug.SetGCPercent(*gcPercent)
 	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil || !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintln(os.Stderr, "sshuffle-load: the address must be on loopback (127.0.0.0/8 or ::1)")
@@ -244,10 +251,15 @@ func run(o options) bool {
 		}
 		a := procStat(o.pid)
 		self0 := procStat(os.Getpid())
+		h0 := histogram(o.metrics)
 		t0 := time.Now()
 		col.start()
 		time.Sleep(o.duration)
 		echoes, sent, missed := col.stop()
+		serverText := ""
+		if o.metrics != "" {
+			serverText = " server_key_to_frame_p99_le_ms=" + bucketQuantile(h0, histogram(o.metrics), 0.99)
+		}
 		wall := time.Since(t0)
 		b := procStat(o.pid)
 		self1 := procStat(os.Getpid())
@@ -269,11 +281,11 @@ func run(o options) bool {
 		p99 := q(lats, 0.99)
 		fmt.Printf("step%s sessions=%d live=%d failed=%d keys_sent=%d answered=%d missed=%d echo_p50_ms=%.1f echo_p90_ms=%.1f echo_p99_ms=%.1f echo_max_ms=%.1f "+
 			"server_cores=%.3f rss_mib=%.1f rss_per_session_kib=%.0f bytes_per_key_p50=%d bytes_per_key_p90=%d first_screen_bytes=%d game_screen_bytes=%d "+
-			"open_cpu_ms=%.1f loadgen_cores=%.2f%s\n",
+			"open_cpu_ms=%.1f loadgen_cores=%.2f%s%s\n",
 			labelText(o.label), n, live, col.failed.Load(), sent, len(echoes), missed,
 			ms(q(lats, 0.5)), ms(q(lats, 0.9)), ms(p99), ms(q(lats, 1)),
 			cores, float64(b.rss)/(1<<20), rssPer/1024, qi(sizes, 0.5), qi(sizes, 0.9), qi(first, 0.5), qi(game, 0.5),
-			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), idleText)
+			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), idleText, serverText)
 		if missed > 0 || col.failed.Load() > 0 || len(echoes) == 0 {
 			all = false
 		}
@@ -370,7 +382,7 @@ type term struct {
 
 func (t *term) read(out io.Reader) {
 	defer close(t.closed)
-	buf := make([]byte, 32<<10)
+	buf := make([]byte, 4<<10)
 	for {
 		n, err := out.Read(buf)
 		if n > 0 {
@@ -550,4 +562,69 @@ func play(addr, user string, stopAt time.Time, every time.Duration) ([]time.Dura
 	}
 	_, _ = io.WriteString(t.in, "q")
 	return lat, nil
+}
+
+// histogram reads sshuffle_key_to_frame_seconds's cumulative buckets (upper
+// bound in seconds -> count) from a metrics URL on loopback.
+func histogram(url string) map[float64]float64 {
+	if url == "" {
+		return nil
+	}
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	out := map[float64]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		rest, ok := strings.CutPrefix(line, `sshuffle_key_to_frame_seconds_bucket{le="`)
+		if !ok {
+			continue
+		}
+		le, count, ok := strings.Cut(rest, `"} `)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseFloat(count, 64)
+		if err != nil {
+			continue
+		}
+		bound := math.Inf(1)
+		if le != "+Inf" {
+			if bound, err = strconv.ParseFloat(le, 64); err != nil {
+				continue
+			}
+		}
+		out[bound] = n
+	}
+	return out
+}
+
+// bucketQuantile is the upper bound (ms) of the bucket holding quantile p
+// of the counts added between a and b.
+func bucketQuantile(a, b map[float64]float64, p float64) string {
+	if len(b) == 0 {
+		return "?"
+	}
+	bounds := make([]float64, 0, len(b))
+	for k := range b {
+		bounds = append(bounds, k)
+	}
+	slices.Sort(bounds)
+	total := b[math.Inf(1)] - a[math.Inf(1)]
+	if total <= 0 {
+		return "?"
+	}
+	for _, k := range bounds {
+		if b[k]-a[k] >= p*total {
+			if math.IsInf(k, 1) {
+				return "inf"
+			}
+			return strconv.FormatFloat(k*1000, 'f', -1, 64)
+		}
+	}
+	return "inf"
 }
