@@ -121,16 +121,25 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		}},
 		{"unchanged", func(r *ui.Router, _ *benchClock, _ int) { r.Update(nothingMsg{}) }},
+		// An idle frame tick: no Update, the last view drawn again. Bubble
+		// Tea pays it 60 times a second per session; arcade/render has no
+		// ticker (this is what a redundant Draw would cost).
+		{"tick", nil},
 	}
 	for _, c := range cases {
 		b.Run(c.name+"/bubbletea", func(b *testing.B) {
 			r, clk := klondikeRouter(b)
 			bt := newBubbleTea(80, 24)
-			bt.flush(r.View())
+			v := r.View()
+			bt.flush(v)
 			var sent int
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
+				if c.step == nil {
+					sent += bt.flush(v)
+					continue
+				}
 				c.step(r, clk, i)
 				sent += bt.flush(r.View())
 			}
@@ -140,11 +149,16 @@ func BenchmarkFrame(b *testing.B) {
 			r, clk := klondikeRouter(b)
 			out := &counter{}
 			scr := render.NewScreen(out, 80, 24, colorprofile.ANSI256)
-			_ = scr.Draw(r.View())
+			v := r.View()
+			_ = scr.Draw(v)
 			out.n = 0
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
+				if c.step == nil {
+					_ = scr.Draw(v)
+					continue
+				}
 				c.step(r, clk, i)
 				_ = scr.Draw(r.View())
 			}
