@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -19,10 +20,12 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	wishtea "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/render"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/format"
@@ -52,8 +55,10 @@ type Config struct {
 	Logger      *slog.Logger
 	// Now is the clock; tests replace it. Nil means time.Now.
 	Now func() time.Time
-	// FPS caps screen updates a second; it also sets the floor on the
-	// time from a key to its echo (about two frames). 0 means 60.
+	// FPS caps the frames a second that answer input (keys that arrive
+	// within a frame share one); a key is drawn as soon as its Update
+	// returns otherwise. Other changes (clock ticks) are paced the same way
+	// on their own. 0 means 60.
 	FPS int
 	// Games are the games on offer; nil means games.Default().
 	Games *games.Catalogue
@@ -474,17 +479,29 @@ func (s *Server) programMiddleware() wish.Middleware {
 			default:
 			}
 			app := s.newApp(sess, pty)
-			// The session's keys reach the program through input.go, not
-			// Bubble Tea's own reader, which can outlive the program.
-			in := newSessionInput(sess, pty.Term)
-			opts := append(wishtea.MakeOptions(sess), tea.WithFPS(s.cfg.FPS), tea.WithoutSignalHandler(),
-				tea.WithEnvironment(append(clientEnv(sess), "TERM="+pty.Term)),
-				tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
-				tea.WithInput(in.programInput()))
+			env := append(clientEnv(sess), "TERM="+pty.Term)
+			profile := colorprofile.Env(env)
+			// Bubble Tea reads the input and runs the model; the frames are
+			// drawn by arcade/render, on demand (issue 15). Bubble Tea's
+			// own frame ticker only flushes its (empty) output buffer, so
+			// it runs at one tick a second instead of 60.
 			// Commands run detached (detach.go): one still waiting when the
 			// session ends must not hold the ended program.
-			p := tea.NewProgram(detached{app: app, done: app.Env().Done}, opts...)
+			view := render.New(detached{app: app, done: app.Env().Done}, render.NewScreen(sess, pty.Window.Width, pty.Window.Height, profile), s.cfg.FPS)
+			// The input is read by arcade/render too: one goroutine and a
+			// key table shared by every session.
+			opts := append(wishtea.MakeOptions(sess), tea.WithoutRenderer(), tea.WithFPS(1), tea.WithoutSignalHandler(),
+				tea.WithInput(nil),
+				tea.WithEnvironment(env), tea.WithColorProfile(profile),
+				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
+			p := tea.NewProgram(view, opts...)
+			view.SetProgram(p)
 			app.Env().SetSend(p.Send)
+			go func() {
+				if err := render.ReadInput(sess, p.Send); err != nil && !errors.Is(err, io.EOF) {
+					s.log.Debug("input ended", "error", err.Error())
+				}
+			}()
 			s.mu.Lock()
 			if s.closing {
 				s.mu.Unlock()
@@ -534,15 +551,14 @@ func (s *Server) programMiddleware() wish.Middleware {
 					}
 				}
 			}()
-			in.start(p, func(p *tea.Program, err error) {
-				s.log.Error("session input failed", "user", sess.User(), "error", err.Error())
-				p.Quit()
-			})
-			if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+			_, err := p.Run()
+			if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
 			}
 			p.Kill()
-			in.stop()
+			if err == nil {
+				_ = view.Finish()
+			}
 			close(app.Env().Done)
 			app.Close() // a racer drops out of their race here
 			app.Env().Disconnect()

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 )
@@ -66,8 +68,38 @@ func (c Codes) Write(sb *strings.Builder, text string) {
 }
 
 // HelpBar renders "key action" pairs, dropping pairs from the end until the
-// bar fits the width.
+// bar fits the width. Every frame of every screen draws a bar or two, and
+// the bars are few: each is made once per width and kept.
 func HelpBar(width int, pairs ...string) string {
+	var kb strings.Builder
+	kb.WriteString(strconv.Itoa(width))
+	for _, p := range pairs {
+		kb.WriteByte(0)
+		kb.WriteString(p)
+	}
+	key := kb.String()
+	helpBars.RLock()
+	bar, ok := helpBars.m[key]
+	helpBars.RUnlock()
+	if ok {
+		return bar
+	}
+	bar = helpBar(width, pairs...)
+	helpBars.Lock()
+	if len(helpBars.m) >= 4096 {
+		clear(helpBars.m) // bounded: a flood of odd widths starts it over
+	}
+	helpBars.m[key] = bar
+	helpBars.Unlock()
+	return bar
+}
+
+var helpBars = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+func helpBar(width int, pairs ...string) string {
 	for n := len(pairs); n >= 2; n -= 2 {
 		s := ""
 		w := 0

@@ -1,199 +1,576 @@
 // Command sshuffle-load drives many SSH sessions against a running sshuffle
-// server on loopback and reports keystroke latency: the time from sending a
-// key to the first screen bytes that come back. Its loops are bounded in
-// count and time, and it only dials the address it is given.
+// server (or the bare Wish + Bubble Tea server of ../shared/bench/bare) on
+// loopback and measures what issue 15 asks: key-echo latency (from sending
+// a cursor key to the frame that shows the cursor moved), the server's CPU
+// and resident memory (read from /proc for -pid), idle CPU per session,
+// bytes per key and for the first screens. It ramps in steps (-steps
+// 500,1000,...) and prints one line per step. Its loops are bounded in count
+// and time, and it only dials the address it is given.
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	mrand "math/rand/v2"
 	"net"
+	"net/http"
 	"os"
+	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
 
+type options struct {
+	addr     string
+	pid      int
+	steps    []int
+	rate     float64
+	settle   time.Duration
+	duration time.Duration
+	every    time.Duration
+	idle     time.Duration
+	idleAt   int
+	stopP99  time.Duration
+	spread   bool
+	marker   string
+	label    string
+	metrics  string
+}
+
 func main() {
-	addr := flag.String("addr", "127.0.0.1:2222", "server address (loopback only)")
-	sessions := flag.Int("sessions", 100, "sessions to open")
-	ramp := flag.Duration("ramp", 10*time.Second, "time over which the sessions are opened")
-	duration := flag.Duration("duration", 30*time.Second, "how long each session plays after the ramp")
-	every := flag.Duration("every", 2*time.Second, "one key per session this often")
+	var o options
+	flag.StringVar(&o.addr, "addr", "127.0.0.1:2222", "server address (loopback only)")
+	sessions := flag.Int("sessions", 100, "sessions to open (one step; see -steps)")
+	stepsFlag := flag.String("steps", "", "comma-separated session counts to ramp through, measuring at each (e.g. 500,1000,2000)")
+	ramp := flag.Duration("ramp", 10*time.Second, "time over which -sessions are opened (sets -rate when -rate is 0)")
+	flag.Float64Var(&o.rate, "rate", 0, "sessions opened a second during ramps")
+	flag.DurationVar(&o.settle, "settle", 3*time.Second, "wait after a ramp before measuring")
+	flag.DurationVar(&o.duration, "duration", 30*time.Second, "measuring window at each step")
+	flag.DurationVar(&o.every, "every", 2*time.Second, "one key per session this often")
+	flag.DurationVar(&o.idle, "idle", 0, "at one step (-idle-at), also measure this long with no keys pressed (idle CPU)")
+	flag.IntVar(&o.idleAt, "idle-at", 0, "the step (session count) whose idle CPU is measured; 0: the first")
+	flag.DurationVar(&o.stopP99, "stop-p99", 0, "stop stepping once a step's p99 echo is above this (0: never)")
+	flag.IntVar(&o.pid, "pid", 0, "the server's process id, for its CPU and RSS (from /proc)")
+	flag.StringVar(&o.marker, "marker", "48;5;220", "bytes that show the cursor was drawn (the cursor's background at 256 colours)")
+	flag.StringVar(&o.label, "label", "", "a name for the server, printed on every result line")
+	flag.StringVar(&o.metrics, "metrics", "", "sshuffle's metrics URL (http://127.0.0.1:PORT/metrics): also report the server's own key-to-frame p99 (a histogram bucket bound)")
 	hostileOn := flag.Bool("hostile", false, "also run one hostile client (issue 10's items 1-7 in a loop) from 127.0.0.254")
-	spread := flag.Bool("spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
+	flag.BoolVar(&o.spread, "spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
+	gcPercent := flag.Int("gogc", 800, "the load generator's own GOGC: its collector must not pause the readers whose clocks time the echoes")
 	races := flag.Int("races", 0, "put the sessions in this many races instead (each of --racers), and time a move's progress reaching every other racer's screen")
 	racersPer := flag.Int("racers", 4, "racers in each race (with --races)")
 	tablesN := flag.Int("tables", 0, "seat the sessions at this many Kings tables instead (two load people and two computers each), and time a move reaching the other person's screen")
 	flag.Parse()
-	host, _, err := net.SplitHostPort(*addr)
+	debug.SetGCPercent(*gcPercent)
+	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil || !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintln(os.Stderr, "sshuffle-load: the address must be on loopback (127.0.0.0/8 or ::1)")
 		os.Exit(2)
 	}
 
 	if *tablesN > 0 {
-		os.Exit(tableMode(*addr, *tablesN, *ramp, *duration))
+		os.Exit(tableMode(o.addr, *tablesN, *ramp, o.duration))
 	}
 	if *races > 0 {
-		os.Exit(raceMode(*addr, *races, *racersPer, *ramp, *duration, *every))
+		os.Exit(raceMode(o.addr, *races, *racersPer, *ramp, o.duration, o.every))
 	}
-	var (
-		mu        sync.Mutex
-		latencies []time.Duration
-		failed    atomic.Int64
-		opened    atomic.Int64
-		wg        sync.WaitGroup
-	)
-	stopAt := time.Now().Add(*ramp + *duration)
-	gap := *ramp / time.Duration(max(*sessions, 1))
+	o.steps = []int{*sessions}
+	if *stepsFlag != "" {
+		o.steps = nil
+		for _, f := range strings.Split(*stepsFlag, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 || (len(o.steps) > 0 && n <= o.steps[len(o.steps)-1]) {
+				fmt.Fprintln(os.Stderr, "sshuffle-load: -steps wants rising positive counts")
+				os.Exit(2)
+			}
+			o.steps = append(o.steps, n)
+		}
+	}
+	if o.rate <= 0 {
+		o.rate = float64(o.steps[0]) / max(ramp.Seconds(), 0.001)
+	}
+	if n := raiseFileLimit(); n > 0 && n < uint64(o.steps[len(o.steps)-1])*2+64 {
+		fmt.Fprintf(os.Stderr, "sshuffle-load: the open-file limit is %d; %d sessions need about %d\n",
+			n, o.steps[len(o.steps)-1], o.steps[len(o.steps)-1]*2)
+	}
 	var h *hostile
 	hostileDone := make(chan struct{})
 	if *hostileOn {
-		h = newHostile(*addr, net.IPv4(127, 0, 0, 254))
-		go func() { defer close(hostileDone); h.run(stopAt) }()
+		// As long as the steps are expected to take.
+		last := o.steps[len(o.steps)-1]
+		span := time.Duration(float64(last)/o.rate*float64(time.Second)) + o.idle + o.every + time.Second +
+			time.Duration(len(o.steps))*(o.settle+o.duration)
+		h = newHostile(o.addr, net.IPv4(127, 0, 0, 254))
+		go func() { defer close(hostileDone); h.run(time.Now().Add(span)) }()
 	} else {
 		close(hostileDone)
 	}
-	for i := range *sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var local net.IP
-			if *spread {
-				local = net.IPv4(127, 1, byte(i/250), byte(i%250+1))
-			}
-			lat, err := playFrom(*addr, local, fmt.Sprintf("load%04d", i), stopAt, *every)
-			if err != nil {
-				failed.Add(1)
-				fmt.Fprintln(os.Stderr, "session", i, err)
-				return
-			}
-			opened.Add(1)
-			mu.Lock()
-			latencies = append(latencies, lat...)
-			mu.Unlock()
-		}()
-		time.Sleep(gap)
-	}
-	wg.Wait()
+	ok := run(o)
 	<-hostileDone
-	slices.Sort(latencies)
-	q := func(p float64) time.Duration {
-		if len(latencies) == 0 {
-			return 0
-		}
-		return latencies[min(int(p*float64(len(latencies))), len(latencies)-1)].Round(100 * time.Microsecond)
-	}
-	fmt.Printf("sessions %d ok, %d failed; keys %d sent, %d answered by a frame; latency p50 %v p90 %v p99 %v max %v\n",
-		opened.Load(), failed.Load(), keysSent.Load(), len(latencies), q(0.5), q(0.9), q(0.99), q(1))
 	if h != nil {
 		fmt.Printf("hostile tries completed: %s\n", h.report())
 	}
-	if failed.Load() > 0 || keysSent.Load() != int64(len(latencies)) {
+	if !ok {
 		os.Exit(1)
 	}
 }
 
-// keysSent counts keys sent by honest sessions; each must get a frame.
-var keysSent atomic.Int64
-
-// play opens one session, enters Klondike and turns the stock or moves the
-// cursor once every interval until stopAt, timing each key's echo.
-func play(addr, user string, stopAt time.Time, every time.Duration) ([]time.Duration, error) {
-	return playFrom(addr, nil, user, stopAt, every)
+// raiseFileLimit lifts the soft open-file limit to the hard one and
+// returns it (0 if it cannot tell).
+func raiseFileLimit() uint64 {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+		return 0
+	}
+	if l.Cur < l.Max {
+		l.Cur = l.Max
+		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &l)
+	}
+	return l.Cur
 }
 
-// playFrom is play dialing from a chosen loopback address (nil: any).
-func playFrom(addr string, local net.IP, user string, stopAt time.Time, every time.Duration) ([]time.Duration, error) {
+// echo is one key's answer.
+type echo struct {
+	lat   time.Duration
+	bytes int
+}
+
+// collector gathers the echoes of the step being measured.
+type collector struct {
+	mu      sync.Mutex
+	on      bool
+	echoes  []echo
+	sent    int
+	missed  int
+	keysOn  atomic.Bool
+	failed  atomic.Int64
+	opened  atomic.Int64
+	first   []int // bytes of the first screen (the menu), per session
+	game    []int // bytes of the game's first screen, per session
+	lateErr atomic.Int64
+}
+
+func (c *collector) key() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.on {
+		c.sent++
+	}
+	return c.on
+}
+
+func (c *collector) add(counted bool, e echo, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !counted || !c.on {
+		return
+	}
+	if err != nil {
+		c.missed++
+		return
+	}
+	c.echoes = append(c.echoes, e)
+}
+
+func (c *collector) start() {
+	c.mu.Lock()
+	c.on, c.echoes, c.sent, c.missed = true, nil, 0, 0
+	c.mu.Unlock()
+}
+
+func (c *collector) stop() (echoes []echo, sent, missed int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.on = false
+	return c.echoes, c.sent, c.missed
+}
+
+func run(o options) bool {
+	col := &collector{}
+	col.keysOn.Store(true)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	base := procStat(o.pid)
+	fmt.Printf("load: %s pid %d, base RSS %.1f MiB; %s; key every %v; window %v; GOMAXPROCS %s\n",
+		o.addr, o.pid, float64(base.rss)/(1<<20), stepsText(o.steps), o.every, o.duration, os.Getenv("GOMAXPROCS"))
+	all := true
+	opened := 0
+	// Fresh names each run: a name taken by an earlier run sends the
+	// session to the name picker instead of the menu.
+	tag := strconv.FormatInt(time.Now().UnixNano()/1e6%(36*36*36*36*36), 36)
+	for si, n := range o.steps {
+		gap := time.Duration(float64(time.Second) / o.rate)
+		rampStart := time.Now()
+		cpuR0 := procStat(o.pid)
+		for i := opened; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var local net.IP
+				if o.spread {
+					local = net.IPv4(127, 1+byte(i/62500), byte(i/250%250), byte(i%250+1))
+				}
+				err := session(o, col, local, fmt.Sprintf("ld%s%05d", tag, i), quit)
+				if err != nil {
+					col.failed.Add(1)
+					if col.lateErr.Add(1) <= 20 {
+						fmt.Fprintln(os.Stderr, "session", i, err)
+					}
+				}
+			}()
+			time.Sleep(time.Until(rampStart.Add(time.Duration(i-opened+1) * gap)))
+		}
+		// Wait for the sessions to be in the game (or to have failed).
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if int(col.opened.Load()+col.failed.Load()) >= n {
+				break
+			}
+		}
+		rampCPU := procStat(o.pid).cpu - cpuR0.cpu
+		rampN := n - opened
+		opened = n
+		time.Sleep(o.settle)
+		idleText := ""
+		if o.idle > 0 && (n == o.idleAt || (o.idleAt == 0 && si == 0)) {
+			col.keysOn.Store(false)
+			time.Sleep(o.every + time.Second) // answers in flight land
+			a := procStat(o.pid)
+			t0 := time.Now()
+			time.Sleep(o.idle)
+			b := procStat(o.pid)
+			wall := time.Since(t0)
+			live := int(col.opened.Load())
+			perSess := (b.cpu - a.cpu).Seconds() / wall.Seconds() / float64(max(live, 1)) * 1e6
+			idleText = fmt.Sprintf(" idle_cpu_per_session_us=%.0f", perSess)
+			col.keysOn.Store(true)
+			time.Sleep(o.every)
+		}
+		a := procStat(o.pid)
+		self0 := procStat(os.Getpid())
+		h0 := histogram(o.metrics)
+		t0 := time.Now()
+		col.start()
+		time.Sleep(o.duration)
+		echoes, sent, missed := col.stop()
+		serverText := ""
+		if o.metrics != "" {
+			serverText = " server_key_to_frame_p99_le_ms=" + bucketQuantile(h0, histogram(o.metrics), 0.99)
+		}
+		wall := time.Since(t0)
+		b := procStat(o.pid)
+		self1 := procStat(os.Getpid())
+		live := int(col.opened.Load())
+		lats := make([]time.Duration, len(echoes))
+		sizes := make([]int, len(echoes))
+		for i, e := range echoes {
+			lats[i], sizes[i] = e.lat, e.bytes
+		}
+		slices.Sort(lats)
+		slices.Sort(sizes)
+		col.mu.Lock()
+		first, game := slices.Clone(col.first), slices.Clone(col.game)
+		col.mu.Unlock()
+		slices.Sort(first)
+		slices.Sort(game)
+		cores := (b.cpu - a.cpu).Seconds() / wall.Seconds()
+		rssPer := float64(b.rss-base.rss) / float64(max(live, 1))
+		p99 := q(lats, 0.99)
+		fmt.Printf("step%s sessions=%d live=%d failed=%d keys_sent=%d answered=%d missed=%d echo_p50_ms=%.1f echo_p90_ms=%.1f echo_p99_ms=%.1f echo_max_ms=%.1f "+
+			"server_cores=%.3f rss_mib=%.1f rss_per_session_kib=%.0f bytes_per_key_p50=%d bytes_per_key_p90=%d first_screen_bytes=%d game_screen_bytes=%d "+
+			"open_cpu_ms=%.1f loadgen_cores=%.2f%s%s\n",
+			labelText(o.label), n, live, col.failed.Load(), sent, len(echoes), missed,
+			ms(q(lats, 0.5)), ms(q(lats, 0.9)), ms(p99), ms(q(lats, 1)),
+			cores, float64(b.rss)/(1<<20), rssPer/1024, qi(sizes, 0.5), qi(sizes, 0.9), qi(first, 0.5), qi(game, 0.5),
+			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), idleText, serverText)
+		if missed > 0 || col.failed.Load() > 0 || len(echoes) == 0 {
+			all = false
+		}
+		if o.stopP99 > 0 && p99 > o.stopP99 {
+			break
+		}
+	}
+	close(quit)
+	wg.Wait()
+	return all
+}
+
+func labelText(l string) string {
+	if l == "" {
+		return ""
+	}
+	return " server=" + l
+}
+
+func stepsText(s []int) string {
+	parts := make([]string, len(s))
+	for i, n := range s {
+		parts[i] = strconv.Itoa(n)
+	}
+	return "steps " + strings.Join(parts, ",")
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func q(s []time.Duration, p float64) time.Duration {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[min(int(p*float64(len(s))), len(s)-1)]
+}
+
+func qi(s []int, p float64) int {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[min(int(p*float64(len(s))), len(s)-1)]
+}
+
+// stat is a process's CPU time (user + system) and resident set.
+type stat struct {
+	cpu time.Duration
+	rss int64 // bytes
+}
+
+// procStat reads /proc/PID/stat and status; zero when pid is 0 or gone.
+func procStat(pid int) stat {
+	if pid <= 0 {
+		return stat{}
+	}
+	var st stat
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		// Fields after the command name, which is in parentheses.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
+			f := strings.Fields(string(b[i+1:]))
+			if len(f) > 13 {
+				u, _ := strconv.ParseInt(f[11], 10, 64)
+				s, _ := strconv.ParseInt(f[12], 10, 64)
+				st.cpu = time.Duration(u+s) * time.Second / 100 // USER_HZ
+			}
+		}
+	}
+	if f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+				st.rss = kb << 10
+			}
+		}
+		_ = f.Close()
+	}
+	return st
+}
+
+// term is one open session: what it reads is counted, and a key's echo is
+// the first read after the key that completes the marker.
+type term struct {
+	in     io.Writer
+	mu     sync.Mutex
+	total  int
+	watch  bool
+	sentAt time.Time
+	since  int    // bytes read since the key
+	tail   []byte // the last bytes read, for a marker split across reads
+	marker []byte
+	echoed chan echo
+	closed chan struct{}
+}
+
+func (t *term) read(out io.Reader) {
+	defer close(t.closed)
+	buf := make([]byte, 4<<10)
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			now := time.Now()
+			t.mu.Lock()
+			t.total += n
+			if t.watch {
+				t.since += n
+				t.tail = append(t.tail, buf[:n]...)
+				if bytes.Contains(t.tail, t.marker) {
+					t.watch = false
+					select {
+					case t.echoed <- echo{lat: now.Sub(t.sentAt), bytes: t.since}:
+					default:
+					}
+				}
+				if k := len(t.marker); len(t.tail) > k {
+					t.tail = append(t.tail[:0], t.tail[len(t.tail)-k:]...)
+				}
+			}
+			t.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// settle waits for bytes beyond after, then until nothing more has been
+// read for quiet (at most max in all), and returns the bytes read in all.
+func (t *term) settle(after int, quiet, max time.Duration) int {
+	deadline := time.Now().Add(max)
+	last := -1
+	for time.Now().Before(deadline) {
+		t.mu.Lock()
+		n := t.total
+		t.mu.Unlock()
+		if n == last && n > after {
+			return n
+		}
+		last = n
+		time.Sleep(quiet)
+	}
+	return last
+}
+
+// press sends key and waits for its echo.
+func (t *term) press(key string, timeout time.Duration) (echo, error) {
+	t.mu.Lock()
+	t.watch, t.sentAt, t.since, t.tail = true, time.Now(), 0, t.tail[:0]
+	t.mu.Unlock()
+	select {
+	case <-t.echoed:
+	default:
+	}
+	if _, err := io.WriteString(t.in, key); err != nil {
+		return echo{}, err
+	}
+	select {
+	case e := <-t.echoed:
+		return e, nil
+	case <-t.closed:
+		return echo{}, errClosed
+	case <-time.After(timeout):
+		t.mu.Lock()
+		t.watch = false
+		t.mu.Unlock()
+		return echo{}, fmt.Errorf("no echo within %v", timeout)
+	}
+}
+
+// open dials, starts a shell on an 80x24 xterm-256color PTY and enters
+// Klondike Draw 1 (the "1" key of the menu), recording the bytes of the
+// first screen and of the game's.
+func open(addr string, local net.IP, user, marker string) (*gossh.Client, *term, [2]int, error) {
+	var sizes [2]int
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
-		return nil, err
+		return nil, nil, sizes, err
 	}
 	c, err := dialFrom(addr, local, user, signer)
+	if err != nil {
+		return nil, nil, sizes, err
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		c.Close()
+		return nil, nil, sizes, err
+	}
+	if err := sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		c.Close()
+		return nil, nil, sizes, err
+	}
+	in, _ := sess.StdinPipe()
+	out, _ := sess.StdoutPipe()
+	t := &term{in: in, marker: []byte(marker), echoed: make(chan echo, 1), closed: make(chan struct{})}
+	go t.read(out)
+	if err := sess.Shell(); err != nil {
+		c.Close()
+		return nil, nil, sizes, err
+	}
+	sizes[0] = t.settle(0, 300*time.Millisecond, 20*time.Second)
+	if sizes[0] <= 0 {
+		c.Close()
+		return nil, nil, sizes, errors.New("no first screen")
+	}
+	if _, err := io.WriteString(in, "1"); err != nil { // Klondike Draw 1
+		c.Close()
+		return nil, nil, sizes, err
+	}
+	sizes[1] = t.settle(sizes[0], 300*time.Millisecond, 20*time.Second) - sizes[0]
+	return c, t, sizes, nil
+}
+
+// cursorKeys move the cursor right and left in turn: every press changes
+// the screen, and its echo draws the cursor.
+var cursorKeys = []string{"\x1b[C", "\x1b[D"}
+
+// session plays one session until quit: a cursor key every o.every while
+// keys are on, each echo handed to the collector.
+func session(o options, col *collector, local net.IP, user string, quit <-chan struct{}) error {
+	c, t, sizes, err := open(o.addr, local, user, o.marker)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	col.mu.Lock()
+	col.first = append(col.first, sizes[0])
+	col.game = append(col.game, sizes[1])
+	col.mu.Unlock()
+	col.opened.Add(1)
+	defer col.opened.Add(-1)
+	// Keys land at a random phase of the interval, not all at once.
+	tick := time.NewTimer(time.Duration(mrand.Int64N(int64(o.every))))
+	defer tick.Stop()
+	for i := 0; ; i++ {
+		select {
+		case <-quit:
+			_, _ = io.WriteString(t.in, "q")
+			return nil
+		case <-t.closed:
+			return errClosed
+		case <-tick.C:
+		}
+		next := time.Now().Add(o.every)
+		if col.keysOn.Load() {
+			counted := col.key()
+			e, err := t.press(cursorKeys[i%len(cursorKeys)], 10*time.Second)
+			col.add(counted, e, err)
+			if errors.Is(err, errClosed) {
+				return err
+			}
+		}
+		tick.Reset(time.Until(next))
+	}
+}
+
+var errClosed = errors.New("session closed by the server")
+
+// play opens one session, enters Klondike and moves the cursor once every
+// interval until stopAt, timing each key's echo.
+func play(addr, user string, stopAt time.Time, every time.Duration) ([]time.Duration, error) {
+	c, t, _, err := open(addr, nil, user, "48;5;220")
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	sess, err := c.NewSession()
-	if err != nil {
-		return nil, err
-	}
-	defer sess.Close()
-	if err := sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
-		return nil, err
-	}
-	in, _ := sess.StdinPipe()
-	out, _ := sess.StdoutPipe()
-	got := make(chan time.Time, 64)
-	go func() {
-		buf := make([]byte, 32<<10)
-		for {
-			if _, err := out.Read(buf); err != nil {
-				close(got)
-				return
-			}
-			select {
-			case got <- time.Now():
-			default:
-			}
-		}
-	}()
-	if err := sess.Shell(); err != nil {
-		return nil, err
-	}
-	// drain empties what has arrived, waiting up to d for more.
-	drain := func(d time.Duration) {
-		t := time.After(d)
-		for {
-			select {
-			case <-got:
-				continue
-			default:
-			}
-			if d == 0 {
-				return
-			}
-			select {
-			case <-got:
-			case <-t:
-				return
-			}
-		}
-	}
-	drain(500 * time.Millisecond)
-	if _, err := io.WriteString(in, "1"); err != nil { // Klondike Draw 1
-		return nil, err
-	}
-	drain(500 * time.Millisecond)
-	keys := []string{"d", "l", "l", "h", "h", "d", "j", "k"}
 	var lat []time.Duration
 	for i := 0; time.Now().Before(stopAt); i++ {
-		drain(0)
-		sent := time.Now()
-		if _, err := io.WriteString(in, keys[i%len(keys)]); err != nil {
+		e, err := t.press(cursorKeys[i%len(cursorKeys)], 10*time.Second)
+		if err != nil {
 			return lat, err
 		}
-		keysSent.Add(1)
-		select {
-		case t, ok := <-got:
-			if !ok {
-				return lat, fmt.Errorf("session closed")
-			}
-			lat = append(lat, t.Sub(sent))
-		case <-time.After(10 * time.Second):
-			return lat, fmt.Errorf("no screen update within 10 s")
-		}
+		lat = append(lat, e.lat)
 		time.Sleep(every)
 	}
-	_, _ = io.WriteString(in, "q")
+	_, _ = io.WriteString(t.in, "q")
 	return lat, nil
 }
 
@@ -245,4 +622,69 @@ func raceMode(addr string, n, size int, ramp, duration, every time.Duration) int
 		return 1
 	}
 	return 0
+}
+
+// histogram reads sshuffle_key_to_frame_seconds's cumulative buckets (upper
+// bound in seconds -> count) from a metrics URL on loopback.
+func histogram(url string) map[float64]float64 {
+	if url == "" {
+		return nil
+	}
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	out := map[float64]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		rest, ok := strings.CutPrefix(line, `sshuffle_key_to_frame_seconds_bucket{le="`)
+		if !ok {
+			continue
+		}
+		le, count, ok := strings.Cut(rest, `"} `)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseFloat(count, 64)
+		if err != nil {
+			continue
+		}
+		bound := math.Inf(1)
+		if le != "+Inf" {
+			if bound, err = strconv.ParseFloat(le, 64); err != nil {
+				continue
+			}
+		}
+		out[bound] = n
+	}
+	return out
+}
+
+// bucketQuantile is the upper bound (ms) of the bucket holding quantile p
+// of the counts added between a and b.
+func bucketQuantile(a, b map[float64]float64, p float64) string {
+	if len(b) == 0 {
+		return "?"
+	}
+	bounds := make([]float64, 0, len(b))
+	for k := range b {
+		bounds = append(bounds, k)
+	}
+	slices.Sort(bounds)
+	total := b[math.Inf(1)] - a[math.Inf(1)]
+	if total <= 0 {
+		return "?"
+	}
+	for _, k := range bounds {
+		if b[k]-a[k] >= p*total {
+			if math.IsInf(k, 1) {
+				return "inf"
+			}
+			return strconv.FormatFloat(k*1000, 'f', -1, 64)
+		}
+	}
+	return "inf"
 }

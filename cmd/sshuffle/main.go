@@ -98,7 +98,7 @@ func serve(args []string, stderr io.Writer) int {
 	maxSessions := fs.Int("max-sessions", 2000, "most sessions at once")
 	maxPerAddr := fs.Int("max-per-addr", 10, "most sessions from one address")
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
-	fps := fs.Int("fps", 60, "most screen updates a second per session (a key's echo takes about two frames)")
+	fps := fs.Int("fps", 60, "most frames a second per session answering input (keys arriving within a frame share one; a key is drawn at once otherwise)")
 	fillPools := fs.Bool("fill-pools", true, "search for fresh winnable deals in the background (one core at most)")
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiles (net/http/pprof) here, e.g. 127.0.0.1:6060; off when empty")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics (/metrics) and /healthz here, e.g. 127.0.0.1:9100; off when empty")

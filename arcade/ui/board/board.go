@@ -4,6 +4,7 @@ package board
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -45,6 +46,13 @@ const (
 	numStyles
 )
 
+// hit is a Hit as a cell keeps it: 6 bytes, not 24 (a board has no more
+// than a few dozen piles of a few hundred cards).
+type hit struct {
+	pile, index int16
+	ok          bool
+}
+
 type cell struct {
 	ch rune
 	st cellStyle
@@ -54,14 +62,23 @@ type cell struct {
 type Canvas struct {
 	w, h  int
 	cells [][]cell
-	hits  [][]Hit
+	hits  [][]hit
 	marks []mark // drawn last (see mark)
+
+	// What the cells were drawn from, and the text last made of them: a
+	// frame whose board did not change (a clock tick) reuses both.
+	drawn  bool
+	view   View
+	piles  []engine.Pile
+	cards  []engine.Card
+	text   string
+	textOf *Palette
 }
 
 func newCanvas(w, h int) *Canvas {
-	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]Hit, h)}
+	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
 	cells := make([]cell, w*h)
-	hits := make([]Hit, w*h)
+	hits := make([]hit, w*h)
 	for y := range h {
 		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
 		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
@@ -77,7 +94,7 @@ func (c *Canvas) clear() {
 	for y := range c.h {
 		for x := range c.w {
 			c.cells[y][x] = cell{ch: ' '}
-			c.hits[y][x] = Hit{}
+			c.hits[y][x] = hit{}
 		}
 	}
 }
@@ -91,7 +108,8 @@ func (c *Canvas) At(x, y int) Hit {
 	if c == nil || y < 0 || y >= c.h || x < 0 || x >= c.w {
 		return Hit{}
 	}
-	return c.hits[y][x]
+	h := c.hits[y][x]
+	return Hit{Pile: int(h.pile), Index: int(h.index), OK: h.ok}
 }
 
 func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
@@ -101,7 +119,7 @@ func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
 	for _, r := range text {
 		if x >= 0 && x < c.w {
 			c.cells[y][x] = cell{ch: r, st: st}
-			c.hits[y][x] = h
+			c.hits[y][x] = hit{pile: int16(h.Pile), index: int16(h.Index), ok: h.OK}
 		}
 		x++
 	}
@@ -259,7 +277,7 @@ func (c *Canvas) drawMarks() {
 func (c *Canvas) putFree(x, y int, r rune, h Hit) {
 	if y >= 0 && y < c.h && x >= 0 && x < c.w && c.cells[y][x] == (cell{ch: ' '}) {
 		c.cells[y][x] = cell{ch: r}
-		c.hits[y][x] = h
+		c.hits[y][x] = hit{pile: int16(h.Pile), index: int16(h.Index), ok: h.OK}
 	}
 }
 
@@ -303,9 +321,12 @@ func (b View) Render(piles []engine.Pile, w, h int, old *Canvas) *Canvas {
 	c := old
 	if c == nil || c.w != w || c.h != h {
 		c = newCanvas(w, h)
+	} else if c.drewFrom(b, piles) {
+		return c
 	} else {
 		c.clear()
 	}
+	c.keep(b, piles)
 	for i, p := range piles {
 		x := b.OffsetX + p.X*halfCol
 		switch p.Fan {
@@ -443,9 +464,51 @@ func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
 	}
 }
 
+// drewFrom says whether the canvas holds a drawing of exactly these piles
+// in this view.
+func (c *Canvas) drewFrom(b View, piles []engine.Pile) bool {
+	if !c.drawn || c.view != b || len(c.piles) != len(piles) {
+		return false
+	}
+	for i, p := range piles {
+		q := c.piles[i]
+		if p.Kind != q.Kind || p.FaceDown != q.FaceDown || p.Show != q.Show || p.Blocked != q.Blocked ||
+			p.X != q.X || p.Y != q.Y || p.Fan != q.Fan || p.Label != q.Label || !slices.Equal(p.Cards, q.Cards) {
+			return false
+		}
+	}
+	return true
+}
+
+// keep notes what the canvas is about to be drawn from; the piles' cards
+// are copied, since a game may reuse its slices.
+func (c *Canvas) keep(b View, piles []engine.Pile) {
+	c.drawn, c.view, c.textOf = true, b, nil
+	c.cards = c.cards[:0]
+	for _, p := range piles {
+		c.cards = append(c.cards, p.Cards...)
+	}
+	c.piles = append(c.piles[:0], piles...)
+	at := 0
+	for i := range c.piles {
+		n := len(c.piles[i].Cards)
+		c.piles[i].Cards = c.cards[at : at+n : at+n]
+		at += n
+	}
+}
+
 // String renders the canvas with styles, one run of equal style at a time.
 func (c *Canvas) String(pal *Palette) string {
+	if c.textOf == pal && pal != nil {
+		return c.text
+	}
+	c.text, c.textOf = c.render(pal), pal
+	return c.text
+}
+
+func (c *Canvas) render(pal *Palette) string {
 	var sb strings.Builder
+	sb.Grow(c.h * (c.w + 16))
 	for y := range c.h {
 		if y > 0 {
 			sb.WriteByte('\n')

@@ -35,7 +35,7 @@ func TestLongColumnFolds(t *testing.T) {
 	require.Contains(t, text, "5", "the face-down run shows its count")
 	require.Contains(t, text, " +", "the middle of the face-up run folds")
 	// The top card (index 29) is on the last line and clickable.
-	last := c.hits[h-1]
+	last := []Hit{c.At(0, h-1)}
 	require.True(t, last[0].OK)
 	require.Equal(t, 1, last[0].Pile)
 	require.Equal(t, 29, last[0].Index)

@@ -1,0 +1,621 @@
+// Package render draws a session's screens to its terminal, in place of
+// Bubble Tea's renderer: Bubble Tea still reads the input and runs the
+// model, and the program runs without a renderer (tea.WithoutRenderer).
+//
+// What it does differently, and why (issue 15):
+//   - It draws when the model changed, not on a 60 Hz ticker: an idle
+//     session costs nothing between its clock ticks, and a key is echoed as
+//     soon as its Update returns instead of at the next frame tick.
+//   - It compares the new view with the last one line by line and parses
+//     only the lines that changed; within a line it sends only the cells
+//     that changed. A clock tick re-reads one line, not the screen.
+//   - A session keeps one compact screen buffer (8 bytes a cell) and the
+//     previous view string; styles, their SGR transitions and downsampled
+//     colours live in one table for the whole server.
+package render
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// cell is one screen cell: a rune (or, below zero, an index into the
+// screen's table of multi-rune clusters), its style and its width. A wide
+// character's second cell has width 0.
+type cell struct {
+	r  int32
+	st styleID
+	w  uint8
+}
+
+var blank = cell{r: ' ', w: 1}
+
+// Screen is what one session's terminal shows and how to change it.
+type Screen struct {
+	w       io.Writer
+	profile colorprofile.Profile
+	width   int
+	height  int
+
+	front []cell // what the terminal shows, width*height (alt screen)
+	row   []cell // the line being parsed
+
+	// The last view drawn, and for each of its lines the pen at its start
+	// and end: a line equal to last time's, starting with the same pen, is
+	// not parsed again.
+	content  string
+	lines    []string
+	penIn    []styleID
+	penOut   []styleID
+	clusters []string // multi-rune grapheme clusters, indexed by -r-1
+
+	started bool // the terminal modes are set
+	full    bool // the next frame redraws everything
+	alt     bool
+	mouse   tea.MouseMode
+	title   string
+	paste   bool // bracketed paste on
+	cursor  bool // text cursor shown
+	sync    bool // the terminal does synchronized output (mode 2026)
+	kitty   bool // a kitty keyboard entry was pushed
+	inlineH int  // lines drawn by the last inline (non-alt) frame
+
+	pen    styleID // the terminal's current SGR pen
+	cx, cy int     // the terminal's cursor; cx -1 when unknown
+	buf    []byte
+	wrote  int64 // bytes written in all, for tests and the load generator
+}
+
+// NewScreen draws for a width x height terminal writing to w.
+func NewScreen(w io.Writer, width, height int, profile colorprofile.Profile) *Screen {
+	s := &Screen{w: w, profile: profile, full: true, cx: -1}
+	s.Resize(width, height)
+	return s
+}
+
+// Resize sets the terminal's size; the next frame redraws it all.
+func (s *Screen) Resize(width, height int) {
+	width, height = max(width, 1), max(height, 1)
+	if width == s.width && height == s.height {
+		return
+	}
+	s.width, s.height = width, height
+	if n := width * height; cap(s.front) >= n {
+		s.front = s.front[:n]
+	} else {
+		s.front = make([]cell, n)
+	}
+	if cap(s.row) >= width {
+		s.row = s.row[:width]
+	} else {
+		s.row = make([]cell, width)
+	}
+	s.full = true
+}
+
+// SetProfile sets the colour profile colours are brought down to.
+func (s *Screen) SetProfile(p colorprofile.Profile) {
+	if p != s.profile {
+		s.profile = p
+		s.full = true
+	}
+}
+
+// SetSync turns synchronized output (mode 2026) on for later frames.
+func (s *Screen) SetSync(on bool) { s.sync = on }
+
+// Written is the number of bytes written so far.
+func (s *Screen) Written() int64 { return s.wrote }
+
+// Draw brings the terminal to view v, writing only what changed.
+func (s *Screen) Draw(v tea.View) error {
+	b := s.buf[:0]
+	if !s.started {
+		b = s.start(b, v)
+	}
+	b = s.modes(b, v)
+	if v.AltScreen {
+		b = s.drawAlt(b, v.Content)
+	} else {
+		b = s.drawInline(b, v.Content)
+	}
+	// Each frame leaves the pen plain, so the next starts from nothing
+	// the terminal might have lost.
+	b = s.resetPen(b)
+	b = s.placeCursor(b, v)
+	return s.flush(b)
+}
+
+func (s *Screen) flush(b []byte) error {
+	s.buf = b[:0]
+	if len(b) == 0 {
+		return nil
+	}
+	if s.sync {
+		// Wrapped in place: the buffer is small and reused.
+		b = append(b, ansi.ResetModeSynchronizedOutput...)
+		b = append([]byte(ansi.SetModeSynchronizedOutput), b...)
+	}
+	n, err := s.w.Write(b)
+	s.wrote += int64(n)
+	if cap(b) > 64<<10 {
+		s.buf = nil // a full redraw of a huge window: do not keep it
+	}
+	return err
+}
+
+// start sets the modes Bubble Tea's renderer sets on its first frame, in
+// its order: the alternate screen first (the kitty keyboard stack is kept
+// per screen), then paste, keyboard, the synchronized output query.
+func (s *Screen) start(b []byte, v tea.View) []byte {
+	s.started = true
+	b = append(b, ansi.ResetModifyOtherKeys...)
+	if v.AltScreen {
+		b = append(b, ansi.SetModeAltScreenSaveCursor...)
+		s.alt = true
+		s.full = true
+	}
+	b = append(b, ansi.ResetModeTextCursorEnable...)
+	b = append(b, ansi.SetModeBracketedPaste...)
+	s.paste = true
+	b = append(b, ansi.SetModifyOtherKeys2...)
+	b = append(b, ansi.PushKittyKeyboard(1)...)
+	b = append(b, ansi.RequestKittyKeyboard...)
+	b = append(b, ansi.RequestModeSynchronizedOutput...)
+	s.kitty = true
+	return b
+}
+
+// modes brings alt screen, mouse, paste and title to what v asks for.
+func (s *Screen) modes(b []byte, v tea.View) []byte {
+	if v.AltScreen != s.alt {
+		if s.kitty {
+			// Each screen has its own kitty keyboard stack.
+			b = append(b, ansi.ResetModifyOtherKeys...)
+			b = append(b, ansi.PopKittyKeyboard(1)...)
+		}
+		b = s.resetPen(b)
+		if v.AltScreen {
+			b = append(b, ansi.SetModeAltScreenSaveCursor...)
+			s.full = true
+		} else {
+			b = append(b, ansi.ResetModeAltScreenSaveCursor...)
+			s.inlineH = 0
+			s.content = ""
+		}
+		s.alt = v.AltScreen
+		s.cx = -1
+		if s.kitty {
+			b = append(b, ansi.SetModifyOtherKeys2...)
+			b = append(b, ansi.PushKittyKeyboard(1)...)
+		}
+		if !s.cursor {
+			b = append(b, ansi.ResetModeTextCursorEnable...)
+		}
+	}
+	if paste := !v.DisableBracketedPasteMode; paste != s.paste {
+		if paste {
+			b = append(b, ansi.SetModeBracketedPaste...)
+		} else {
+			b = append(b, ansi.ResetModeBracketedPaste...)
+		}
+		s.paste = paste
+	}
+	if v.MouseMode != s.mouse {
+		switch v.MouseMode {
+		case tea.MouseModeNone:
+			b = append(b, ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseAnyEvent+ansi.ResetModeMouseExtSgr...)
+		case tea.MouseModeCellMotion:
+			if s.mouse == tea.MouseModeAllMotion {
+				b = append(b, ansi.ResetModeMouseAnyEvent...)
+			}
+			b = append(b, ansi.SetModeMouseButtonEvent+ansi.SetModeMouseExtSgr...)
+		case tea.MouseModeAllMotion:
+			if s.mouse == tea.MouseModeCellMotion {
+				b = append(b, ansi.ResetModeMouseButtonEvent...)
+			}
+			b = append(b, ansi.SetModeMouseAnyEvent+ansi.SetModeMouseExtSgr...)
+		}
+		s.mouse = v.MouseMode
+	}
+	if v.WindowTitle != s.title {
+		b = append(b, ansi.SetWindowTitle(v.WindowTitle)...)
+		s.title = v.WindowTitle
+	}
+	return b
+}
+
+func (s *Screen) placeCursor(b []byte, v tea.View) []byte {
+	show := v.Cursor != nil
+	if show {
+		b = s.moveTo(b, v.Cursor.X, v.Cursor.Y)
+	}
+	if show != s.cursor {
+		if show {
+			b = append(b, ansi.SetModeTextCursorEnable...)
+		} else {
+			b = append(b, ansi.ResetModeTextCursorEnable...)
+		}
+		s.cursor = show
+	}
+	return b
+}
+
+// Close ends the session's terminal state the way Bubble Tea does: the
+// keyboard protocol popped, the alternate screen left (or what was drawn
+// inline kept, the cursor below it), the cursor shown, paste and mouse
+// reporting off, the title cleared.
+func (s *Screen) Close() error {
+	if !s.started {
+		return nil
+	}
+	b := s.buf[:0]
+	if s.kitty {
+		b = append(b, ansi.ResetModifyOtherKeys...)
+		b = append(b, ansi.PopKittyKeyboard(1)...)
+	}
+	b = s.resetPen(b)
+	if s.alt {
+		b = s.moveTo(b, 0, s.height-1)
+		b = append(b, ansi.ResetModeAltScreenSaveCursor...)
+	} else {
+		b = append(b, ansi.EraseScreenBelow...)
+	}
+	if !s.cursor {
+		b = append(b, ansi.SetModeTextCursorEnable...)
+	}
+	if s.paste {
+		b = append(b, ansi.ResetModeBracketedPaste...)
+	}
+	if s.mouse != tea.MouseModeNone {
+		b = append(b, ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseAnyEvent+ansi.ResetModeMouseExtSgr...)
+	}
+	if s.title != "" {
+		b = append(b, ansi.SetWindowTitle("")...)
+	}
+	s.started, s.sync = false, false
+	return s.flush(b)
+}
+
+func (s *Screen) resetPen(b []byte) []byte {
+	if s.pen != 0 {
+		b = append(b, ansi.ResetStyle...)
+		s.pen = 0
+	}
+	return b
+}
+
+func (s *Screen) setPen(b []byte, st styleID) []byte {
+	if st != s.pen {
+		b = append(b, transition(s.pen, st, s.profile)...)
+		s.pen = st
+	}
+	return b
+}
+
+// moveTo puts the terminal's cursor at x, y (0-based).
+func (s *Screen) moveTo(b []byte, x, y int) []byte {
+	switch {
+	case s.cx == x && s.cy == y:
+		return b
+	case s.cx >= 0 && s.cy == y && x > s.cx:
+		b = append(b, "\x1b["...)
+		if n := x - s.cx; n > 1 {
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+		b = append(b, 'C')
+	case s.cx >= 0 && s.cy == y && x == 0:
+		b = append(b, '\r')
+	default:
+		b = append(b, "\x1b["...)
+		if y > 0 {
+			b = strconv.AppendInt(b, int64(y+1), 10)
+		}
+		if x > 0 {
+			b = append(b, ';')
+			b = strconv.AppendInt(b, int64(x+1), 10)
+		}
+		b = append(b, 'H')
+	}
+	s.cx, s.cy = x, y
+	return b
+}
+
+// drawAlt draws content on the alternate screen, line by line.
+func (s *Screen) drawAlt(b []byte, content string) []byte {
+	full := s.full
+	if !full && content == s.content {
+		return b
+	}
+	if full {
+		b = s.resetPen(b)
+		b = append(b, "\x1b[H\x1b[2J"...)
+		s.cx, s.cy = 0, 0
+		for i := range s.front {
+			s.front[i] = blank
+		}
+		s.clusters = s.clusters[:0]
+		s.full = false
+	}
+	if len(s.lines) != s.height {
+		s.lines = make([]string, s.height)
+		s.penIn = make([]styleID, s.height)
+		s.penOut = make([]styleID, s.height)
+		full = true
+	}
+	var pen styleID
+	rest := content
+	for y := range s.height {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if !full && line == s.lines[y] && pen == s.penIn[y] {
+			pen = s.penOut[y]
+			s.lines[y] = line
+			continue
+		}
+		s.lines[y], s.penIn[y] = line, pen
+		pen = s.parse(line, pen)
+		s.penOut[y] = pen
+		b = s.diffRow(b, y)
+	}
+	s.content = content
+	return b
+}
+
+// parse reads one line of styled text into s.row and returns the pen at
+// its end. Text past the width is cut; escape sequences other than SGR are
+// dropped, as Bubble Tea's renderer drops them.
+func (s *Screen) parse(line string, pen styleID) styleID {
+	return s.parseInto(s.row, line, pen)
+}
+
+func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
+	x, last := 0, -1
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c >= 0x20 && c < 0x7f && (i+1 >= len(line) || line[i+1] < 0xc0):
+			if x < len(row) {
+				row[x] = cell{r: int32(c), st: pen, w: 1}
+				last = x
+			}
+			x++
+			i++
+		case c == ansi.ESC:
+			n := seqLen(line[i:])
+			if n > 2 && line[i+1] == '[' && line[i+n-1] == 'm' {
+				pen = applySGR(pen, line[i:i+n])
+			}
+			i += n
+		case c == '\t':
+			for next := (x/8 + 1) * 8; x < next; x++ {
+				if x < len(row) {
+					row[x] = cell{r: ' ', st: pen, w: 1}
+				}
+			}
+			i++
+		case c < 0x20 || c == 0x7f:
+			i++
+		default:
+			cluster, width := ansi.FirstGraphemeCluster(line[i:], ansi.WcWidth)
+			if len(cluster) == 0 {
+				i++
+				continue
+			}
+			i += len(cluster)
+			if width == 0 {
+				// A mark an escape sequence kept from its letter: it
+				// belongs to the cell written last.
+				if last >= 0 && last < len(row) {
+					row[last].r = s.cluster(s.text(row[last].r) + cluster)
+				}
+				continue
+			}
+			if x+width > len(row) {
+				x += width
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(cluster)
+			if size != len(cluster) {
+				r = s.cluster(cluster)
+			}
+			row[x] = cell{r: r, st: pen, w: uint8(min(width, 255))}
+			last = x
+			for k := 1; k < width; k++ {
+				row[x+k] = cell{st: pen}
+			}
+			x += width
+		}
+	}
+	for ; x < len(row); x++ {
+		row[x] = blank
+	}
+	return pen
+}
+
+// text is a cell's text.
+func (s *Screen) text(r int32) string {
+	if r < 0 {
+		return s.clusters[-r-1]
+	}
+	return string(rune(r))
+}
+
+func (s *Screen) cluster(c string) int32 {
+	for i, k := range s.clusters {
+		if k == c {
+			return int32(-i - 1)
+		}
+	}
+	s.clusters = append(s.clusters, strings.Clone(c))
+	return int32(-len(s.clusters))
+}
+
+// seqLen is the length of the escape sequence at the start of b.
+func seqLen(b string) int {
+	if len(b) < 2 {
+		return len(b)
+	}
+	switch b[1] {
+	case '[': // CSI: parameters and intermediates, then a final byte
+		for i := 2; i < len(b); i++ {
+			if b[i] >= 0x40 && b[i] <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(b)
+	case ']', 'P', 'X', '^', '_': // OSC, DCS, SOS, PM, APC: to BEL or ST
+		for i := 2; i < len(b); i++ {
+			if b[i] == 0x07 {
+				return i + 1
+			}
+			if b[i] == ansi.ESC && i+1 < len(b) && b[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return len(b)
+	}
+	return 2
+}
+
+// diffRow sends the cells of s.row that differ from row y of the screen.
+func (s *Screen) diffRow(b []byte, y int) []byte {
+	front := s.front[y*s.width : (y+1)*s.width]
+	row := s.row
+	w := len(row)
+	// A tail gone blank is erased in one sequence.
+	tail := w
+	for tail > 0 && row[tail-1] == blank {
+		tail--
+	}
+	eraseTail := false
+	if tail < w {
+		dirty := 0
+		for x := tail; x < w; x++ {
+			if front[x] != blank {
+				dirty++
+			}
+		}
+		eraseTail = dirty > 4
+	}
+	limit := w
+	if eraseTail {
+		limit = tail
+	}
+	for x := 0; x < limit; {
+		if row[x] == front[x] {
+			x++
+			continue
+		}
+		start := x
+		if row[start].w == 0 && start > 0 {
+			start-- // the second half of a wide character: draw it whole
+		}
+		// The run ends before a stretch of equal cells too long to be
+		// worth writing over.
+		last := x
+		for k := x + 1; k < limit && k-last <= 4; k++ {
+			if row[k] != front[k] {
+				last = k
+			}
+		}
+		end := last + 1
+		for end < limit && row[end].w == 0 {
+			end++
+		}
+		b = s.moveTo(b, start, y)
+		for k := start; k < end; k++ {
+			c := row[k]
+			front[k] = c
+			if c.w == 0 {
+				continue
+			}
+			b = s.setPen(b, c.st)
+			b = s.appendRune(b, c.r)
+			s.cx += int(c.w)
+		}
+		if s.cx >= s.width {
+			s.cx = -1 // the cursor waits at the margin: its column is unsure
+		}
+		x = end
+	}
+	if eraseTail {
+		b = s.moveTo(b, tail, y)
+		b = s.resetPen(b)
+		b = append(b, ansi.EraseLineRight...)
+		for x := tail; x < w; x++ {
+			front[x] = blank
+		}
+	}
+	return b
+}
+
+func (s *Screen) appendRune(b []byte, r int32) []byte {
+	if r < 0 {
+		return append(b, s.clusters[-r-1]...)
+	}
+	if r < utf8.RuneSelf {
+		return append(b, byte(r))
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// drawInline draws a view outside the alternate screen (the goodbye
+// notice): over what the last inline frame drew, each line cleared to its
+// end.
+func (s *Screen) drawInline(b []byte, content string) []byte {
+	if content == s.content && !s.full {
+		return b
+	}
+	s.full = false
+	b = s.resetPen(b)
+	if s.inlineH > 1 {
+		b = append(b, "\x1b["...)
+		b = strconv.AppendInt(b, int64(s.inlineH-1), 10)
+		b = append(b, 'A')
+	}
+	b = append(b, '\r')
+	lines := strings.Split(content, "\n")
+	var pen styleID
+	rows := 0
+	for i, line := range lines {
+		if i > 0 {
+			b = append(b, "\r\n"...)
+		}
+		// Not cut to the width: the terminal wraps a long line.
+		row := s.row
+		if w := ansi.StringWidth(line); w > len(row) {
+			row = make([]cell, w)
+		}
+		pen = s.parseInto(row, line, pen)
+		end := len(row)
+		for end > 0 && row[end-1] == blank {
+			end--
+		}
+		for _, c := range row[:end] {
+			if c.w == 0 {
+				continue
+			}
+			b = s.setPen(b, c.st)
+			b = s.appendRune(b, c.r)
+		}
+		b = s.resetPen(b)
+		b = append(b, ansi.EraseLineRight...)
+		rows += max(1, (end+s.width-1)/s.width)
+	}
+	b = append(b, ansi.EraseScreenBelow...)
+	s.inlineH = rows
+	s.content = content
+	s.cx = -1
+	return b
+}

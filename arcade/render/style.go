@@ -1,0 +1,112 @@
+package render
+
+import (
+	"sync"
+
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// styleID names a cell style in the server-wide style table. Every session
+// draws with the same few dozen styles, so a cell carries two bytes for its
+// style and the table, the SGR transitions and their downsampled forms
+// exist once for the whole server, not once per session.
+type styleID uint16
+
+// maxStyles bounds the table; a style past it draws plain. The screens use
+// a few dozen.
+const maxStyles = 1 << 14
+
+type sgrKey struct {
+	from styleID
+	seq  string
+}
+
+type transKey struct {
+	from, to styleID
+	profile  colorprofile.Profile
+}
+
+// styles is the shared table. Reads take the read lock only; a miss (a
+// style or transition never seen before) is rare after the first frames.
+var styles = struct {
+	sync.RWMutex
+	list  []uv.Style
+	byKey map[string]styleID // uv.Style.String() -> id
+	sgr   map[sgrKey]styleID // pen + SGR sequence -> new pen
+	trans map[transKey]string
+}{
+	list:  []uv.Style{{}},
+	byKey: map[string]styleID{"": 0},
+	sgr:   map[sgrKey]styleID{},
+	trans: map[transKey]string{},
+}
+
+// applySGR is the pen after the SGR sequence seq (a whole "ESC [ ... m")
+// is applied to pen from.
+func applySGR(from styleID, seq string) styleID {
+	k := sgrKey{from, seq}
+	styles.RLock()
+	id, ok := styles.sgr[k]
+	styles.RUnlock()
+	if ok {
+		return id
+	}
+	styles.RLock()
+	st := styles.list[from]
+	styles.RUnlock()
+	p := ansi.GetParser()
+	ansi.DecodeSequence(seq, 0, p)
+	uv.ReadStyle(p.Params(), &st)
+	ansi.PutParser(p)
+	// seq is a substring of a frame: keep a copy, not the frame.
+	k.seq = string([]byte(seq))
+	styles.Lock()
+	defer styles.Unlock()
+	id = internLocked(st)
+	if len(styles.sgr) < 1<<16 {
+		styles.sgr[k] = id
+	}
+	return id
+}
+
+func internLocked(st uv.Style) styleID {
+	key := ""
+	if !st.IsZero() {
+		key = st.String()
+	}
+	if id, ok := styles.byKey[key]; ok {
+		return id
+	}
+	if len(styles.list) >= maxStyles {
+		return 0
+	}
+	id := styleID(len(styles.list))
+	styles.list = append(styles.list, st)
+	styles.byKey[key] = id
+	return id
+}
+
+// transition is the SGR sequence that turns the terminal's pen from one
+// style into another, with colours brought down to the client's profile.
+func transition(from, to styleID, p colorprofile.Profile) string {
+	if from == to {
+		return ""
+	}
+	k := transKey{from, to, p}
+	styles.RLock()
+	s, ok := styles.trans[k]
+	styles.RUnlock()
+	if ok {
+		return s
+	}
+	styles.RLock()
+	a, b := uv.ConvertStyle(styles.list[from], p), uv.ConvertStyle(styles.list[to], p)
+	styles.RUnlock()
+	s = uv.StyleDiff(&a, &b)
+	styles.Lock()
+	styles.trans[k] = s
+	styles.Unlock()
+	return s
+}
