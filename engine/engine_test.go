@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -211,4 +212,16 @@ func TestNormalizeSettings(t *testing.T) {
 	require.EqualError(t, err, `payoff can be 20, 26, 30, 13, not "21"`)
 	_, err = NormalizeSettings("colour=red", defs)
 	require.Error(t, err)
+}
+
+func TestRecordCards(t *testing.T) {
+	b, err := json.Marshal(RecordCards(MustCards("TD AS 2h")))
+	require.NoError(t, err)
+	require.Equal(t, `["TD","AS","2H"]`, string(b))
+	var back RecordCards
+	require.NoError(t, json.Unmarshal(b, &back))
+	require.Equal(t, RecordCards(MustCards("TD AS 2H")), back)
+	for _, bad := range []string{`["10D"]`, `["td"]`, `["K♠"]`, `["XX"]`} {
+		require.Error(t, json.Unmarshal([]byte(bad), &back), bad)
+	}
 }

@@ -1,50 +1,13 @@
 package kings
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"sshuffle/engine"
 )
 
-// Cards is a list of cards, bottom first, that JSON writes as the record's
-// two-character strings ("TD") rather than as bytes.
-type Cards []engine.Card
+// Cards is a list of cards written as the record's two-character strings.
+type Cards = engine.RecordCards
 
-func (cs Cards) MarshalJSON() ([]byte, error) {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.ASCII()
-	}
-	return json.Marshal(out)
-}
-
-func (cs *Cards) UnmarshalJSON(data []byte) error {
-	var ss []string
-	if err := json.Unmarshal(data, &ss); err != nil {
-		return err
-	}
-	out := make(Cards, len(ss))
-	for i, s := range ss {
-		c, err := parseCard(s)
-		if err != nil {
-			return err
-		}
-		out[i] = c
-	}
-	*cs = out
-	return nil
-}
-
-// parseCard reads only the record's form, so a record is never read
-// differently by a lenient reader here and a strict one elsewhere.
-func parseCard(s string) (engine.Card, error) {
-	c, err := engine.ParseCard(s)
-	if err != nil || len(s) != 2 || c.ASCII() != s {
-		return engine.NoCard, fmt.Errorf("%q is not a card (want rank A23456789TJQK and suit SHDC, like \"TD\")", s)
-	}
-	return c, nil
-}
+func parseCard(s string) (engine.Card, error) { return engine.ParseRecordCard(s) }
 
 // View is what one seat may see: its own hand, every pile (all face up),
 // how many cards the stock and each hand hold, and the public state of the

@@ -12,42 +12,10 @@ import (
 	"sshuffle/engine"
 )
 
-// Cards is a list of cards that JSON writes as two-character strings
-// ("TD"), the form of TABLEGAMES.md's records.
-type Cards []engine.Card
+// Cards is a list of cards written as the record's two-character strings.
+type Cards = engine.RecordCards
 
-func (cs Cards) MarshalJSON() ([]byte, error) {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.ASCII()
-	}
-	return json.Marshal(out)
-}
-
-func (cs *Cards) UnmarshalJSON(b []byte) error {
-	var ss []string
-	if err := json.Unmarshal(b, &ss); err != nil {
-		return err
-	}
-	out := make(Cards, len(ss))
-	for i, s := range ss {
-		c, err := parseCard(s)
-		if err != nil {
-			return err
-		}
-		out[i] = c
-	}
-	*cs = out
-	return nil
-}
-
-// parseCard reads exactly the record's two-character form.
-func parseCard(s string) (engine.Card, error) {
-	if len(s) != 2 || !strings.ContainsRune("A23456789TJQK", rune(s[0])) || !strings.ContainsRune("SHDC", rune(s[1])) {
-		return engine.NoCard, fmt.Errorf("%q is not a card (want rank A23456789TJQK and suit SHDC, like \"TD\")", s)
-	}
-	return engine.ParseCard(s)
-}
+func parseCard(s string) (engine.Card, error) { return engine.ParseRecordCard(s) }
 
 func asciiList(cs []engine.Card) string {
 	parts := make([]string, len(cs))
