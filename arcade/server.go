@@ -72,6 +72,9 @@ type Config struct {
 	InvitePort int
 	// HubClock is the live rooms' clock; nil means the wall clock.
 	HubClock hub.Clock
+	// HubRand draws the live rooms' codes and table deals; nil means an
+	// unpredictable source. Tests fix it so a table's deal is known.
+	HubRand hub.Rand
 	// Tables opened on this server: the turn clock (0: the hub's minute;
 	// a table's own choice overrides it), the computers' pace, how long a
 	// dropped person's seat is held and the break between a match's
@@ -194,7 +197,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
 	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
-	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, OnResult: s.raceFinished, MayInvite: s.mayInvite,
+	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
 		OnTableResult: s.tableFinished, SaveTable: s.saveTable})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
