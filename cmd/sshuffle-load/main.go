@@ -581,34 +581,50 @@ func raceMode(addr string, n, size int, ramp, duration, every time.Duration) int
 		fmt.Fprintln(os.Stderr, "sshuffle-load: --racers is 2 to 8")
 		return 2
 	}
+	return runRooms("race", n, ramp, duration, func(i int, stopAt time.Time) raceResult {
+		return runRace(addr, i, size, stopAt, every)
+	}, func(r roomTotals) string {
+		return fmt.Sprintf("races %d of %d (%d failed); moves %d, reached other screens %d times, missed %d; move to other screens",
+			n, size, r.failed, r.moves, r.reached, r.missed)
+	})
+}
+
+// roomTotals is what a run of races or tables measured, summed.
+type roomTotals struct{ failed, moves, reached, missed int }
+
+// runRooms opens n rooms spread over ramp, each playing until ramp+duration
+// is over, and prints what head says and the latency quantiles of every
+// move reaching another screen; its exit status is 1 when a room failed or
+// a move never reached a screen.
+func runRooms(kind string, n int, ramp, duration time.Duration, run func(i int, stopAt time.Time) raceResult,
+	head func(roomTotals) string) int {
 	stopAt := time.Now().Add(ramp + duration)
 	gap := ramp / time.Duration(n)
 	var (
-		mu     sync.Mutex
-		lat    []time.Duration
-		missed int
-		moves  int
-		failed int
-		wg     sync.WaitGroup
+		mu  sync.Mutex
+		lat []time.Duration
+		t   roomTotals
+		wg  sync.WaitGroup
 	)
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := runRace(addr, i, size, stopAt, every)
+			r := run(i, stopAt)
 			mu.Lock()
 			defer mu.Unlock()
 			if r.err != nil {
-				failed++
-				fmt.Fprintln(os.Stderr, "race", i, r.err)
+				t.failed++
+				fmt.Fprintln(os.Stderr, kind, i, r.err)
 			}
 			lat = append(lat, r.lat...)
-			missed += r.missed
-			moves += r.moves
+			t.missed += r.missed
+			t.moves += r.moves
 		}()
 		time.Sleep(gap)
 	}
 	wg.Wait()
+	t.reached = len(lat)
 	slices.Sort(lat)
 	q := func(p float64) time.Duration {
 		if len(lat) == 0 {
@@ -616,9 +632,8 @@ func raceMode(addr string, n, size int, ramp, duration, every time.Duration) int
 		}
 		return lat[min(int(p*float64(len(lat))), len(lat)-1)].Round(100 * time.Microsecond)
 	}
-	fmt.Printf("races %d of %d (%d failed); moves %d, reached other screens %d times, missed %d; move to other screens p50 %v p90 %v p99 %v max %v\n",
-		n, size, failed, moves, len(lat), missed, q(0.5), q(0.9), q(0.99), q(1))
-	if failed > 0 || missed > 0 {
+	fmt.Printf("%s p50 %v p90 %v p99 %v max %v\n", head(t), q(0.5), q(0.9), q(0.99), q(1))
+	if t.failed > 0 || t.missed > 0 {
 		return 1
 	}
 	return 0

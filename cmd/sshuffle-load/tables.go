@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"regexp"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -121,45 +118,10 @@ func runTable(addr string, n int, stopAt time.Time) raceResult {
 // tableMode runs the tables and prints what they measured; its exit
 // status is 1 when a table failed or a move never reached the other screen.
 func tableMode(addr string, n int, ramp, duration time.Duration) int {
-	stopAt := time.Now().Add(ramp + duration)
-	gap := ramp / time.Duration(n)
-	var (
-		mu     sync.Mutex
-		lat    []time.Duration
-		missed int
-		moves  int
-		failed int
-		wg     sync.WaitGroup
-	)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := runTable(addr, i, stopAt)
-			mu.Lock()
-			defer mu.Unlock()
-			if r.err != nil {
-				failed++
-				fmt.Fprintln(os.Stderr, "table", i, r.err)
-			}
-			lat = append(lat, r.lat...)
-			missed += r.missed
-			moves += r.moves
-		}()
-		time.Sleep(gap)
-	}
-	wg.Wait()
-	slices.Sort(lat)
-	q := func(p float64) time.Duration {
-		if len(lat) == 0 {
-			return 0
-		}
-		return lat[min(int(p*float64(len(lat))), len(lat)-1)].Round(100 * time.Microsecond)
-	}
-	fmt.Printf("tables %d (2 people, 2 computers each; %d failed); moves %d, reached the other seat's screen %d times, missed %d; move to the other screen p50 %v p90 %v p99 %v max %v\n",
-		n, failed, moves, len(lat), missed, q(0.5), q(0.9), q(0.99), q(1))
-	if failed > 0 || missed > 0 {
-		return 1
-	}
-	return 0
+	return runRooms("table", n, ramp, duration, func(i int, stopAt time.Time) raceResult {
+		return runTable(addr, i, stopAt)
+	}, func(r roomTotals) string {
+		return fmt.Sprintf("tables %d (2 people, 2 computers each; %d failed); moves %d, reached the other seat's screen %d times, missed %d; move to the other screen",
+			n, r.failed, r.moves, r.reached, r.missed)
+	})
 }
