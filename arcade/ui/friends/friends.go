@@ -136,21 +136,8 @@ func (s *screen) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (s *screen) promptKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
-		s.prompt = nil
-	case "backspace":
-		if p := *s.prompt; p != "" {
-			*s.prompt = p[:len(p)-1]
-		}
-	case "enter":
-		name := *s.prompt
-		s.prompt = nil
+	if name, done := ui.EditLine(&s.prompt, k, ui.NameKey); done {
 		s.add(name)
-	default:
-		if t := k.Text; len(t) == 1 && len(*s.prompt) < store.MaxNameLen && store.ValidName("abc"+t) == nil {
-			*s.prompt += t
-		}
 	}
 	return nil
 }

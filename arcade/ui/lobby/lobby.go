@@ -281,58 +281,31 @@ func (s *Screen) listKey(k string) tea.Cmd {
 
 // promptKey edits the code being typed: letters, backspace, enter, esc.
 func (s *Screen) promptKey(k tea.KeyPressMsg) {
-	switch k.String() {
-	case "esc":
-		s.prompt = nil
-	case "backspace":
-		if p := *s.prompt; p != "" {
-			*s.prompt = p[:len(p)-1]
-		}
-	case "enter":
-		code := *s.prompt
-		s.prompt = nil
-		if code == "" {
-			return
-		}
-		s.req.Join(Join{Code: code})
-		s.msg, s.err = "Joining table "+code+"…", false
-	default:
-		// Codes are letters; they are read in capitals whatever is typed.
-		if t := k.Text; len(t) == 1 && len(*s.prompt) < 8 {
-			if c := t[0]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				*s.prompt += strings.ToUpper(t)
-			}
-		}
+	// Codes are letters; they are read in capitals whatever is typed.
+	code, done := ui.EditLine(&s.prompt, k, func(text, key string) (string, bool) {
+		c := key[0]
+		return strings.ToUpper(key), len(text) < 8 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+	})
+	if !done || code == "" {
+		return
 	}
+	s.req.Join(Join{Code: code})
+	s.msg, s.err = "Joining table "+code+"…", false
 }
 
 // inviteKey edits the name of a player to invite to the table the player
 // sits at: a name's characters, backspace, enter, esc.
 func (s *Screen) inviteKey(k tea.KeyPressMsg) {
-	switch k.String() {
-	case "esc":
-		s.invite = nil
-	case "backspace":
-		if p := *s.invite; p != "" {
-			*s.invite = p[:len(p)-1]
-		}
-	case "enter":
-		name := *s.invite
-		s.invite = nil
-		if name == "" || s.seated == nil {
-			return
-		}
-		if err := store.ValidName(name); err != nil {
-			s.msg, s.err = err.Error(), true
-			return
-		}
-		s.req.Invite(s.seated.Table.Code, name)
-		s.msg, s.err = "Inviting "+name+"…", false
-	default:
-		if t := k.Text; len(t) == 1 && len(*s.invite) < store.MaxNameLen && store.ValidName("abc"+t) == nil {
-			*s.invite += t
-		}
+	name, done := ui.EditLine(&s.invite, k, ui.NameKey)
+	if !done || name == "" || s.seated == nil {
+		return
 	}
+	if err := store.ValidName(name); err != nil {
+		s.msg, s.err = err.Error(), true
+		return
+	}
+	s.req.Invite(s.seated.Table.Code, name)
+	s.msg, s.err = "Inviting "+name+"…", false
 }
 
 // join asks for the table under the cursor; one already playing, or with

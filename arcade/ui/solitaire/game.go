@@ -1005,27 +1005,17 @@ func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
 
 // promptKey edits the deal-number prompt: digits, backspace, enter, esc.
 func (s *gameScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
-		s.prompt = nil
-	case "backspace":
-		if p := *s.prompt; p != "" {
-			*s.prompt = p[:len(p)-1]
-		}
-	case "enter":
-		text := *s.prompt
-		s.prompt = nil
-		n, err := strconv.ParseUint(text, 10, 64)
-		if err != nil || n == 0 {
-			s.setMsg(msgErr, "A deal number is a whole number from 1 up.")
-			return nil
-		}
-		spec := s.info.Spec(n)
-		return s.redeal(ui.Route{Spec: spec})
-	default:
-		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' && len(*s.prompt) < 12 {
-			*s.prompt += t
-		}
+	text, done := ui.EditLine(&s.prompt, k, func(text, key string) (string, bool) {
+		return key, key[0] >= '0' && key[0] <= '9' && len(text) < 12
+	})
+	if !done {
+		return nil
 	}
-	return nil
+	n, err := strconv.ParseUint(text, 10, 64)
+	if err != nil || n == 0 {
+		s.setMsg(msgErr, "A deal number is a whole number from 1 up.")
+		return nil
+	}
+	spec := s.info.Spec(n)
+	return s.redeal(ui.Route{Spec: spec})
 }

@@ -392,21 +392,8 @@ func (s *raceScreen) follow(n int) tea.Cmd {
 
 // promptKey edits the name of a friend to invite.
 func (s *raceScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
-		s.prompt = nil
-	case "backspace":
-		if p := *s.prompt; p != "" {
-			*s.prompt = p[:len(p)-1]
-		}
-	case "enter":
-		name := *s.prompt
-		s.prompt = nil
+	if name, done := ui.EditLine(&s.prompt, k, ui.NameKey); done {
 		s.invite(name)
-	default:
-		if t := k.Text; len(t) == 1 && len(*s.prompt) < store.MaxNameLen && store.ValidName("abc"+t) == nil {
-			*s.prompt += t
-		}
 	}
 	return nil
 }
