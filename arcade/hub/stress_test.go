@@ -241,8 +241,15 @@ func TestStress(t *testing.T) {
 	close(stop)
 	// Let every room left empty run out its grace.
 	clock.Advance(time.Minute)
+	// Rooms whose grace ran out end on their own goroutines while this
+	// runs, so a code listed live may have ended by the time it is looked
+	// up; it must then say so, and never find another room.
 	for _, c := range h.codes() {
-		if r, err := h.Race(c); err != nil || r.Code() != c {
+		r, err := h.Race(c)
+		if errors.Is(err, ErrExpired) {
+			continue
+		}
+		if err != nil || r.Code() != c {
 			t.Errorf("live code %s finds %v, %v", c, r, err)
 		}
 	}
