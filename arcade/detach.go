@@ -3,8 +3,11 @@ package arcade
 import (
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/arcade/render"
 )
 
 // detached runs the app's commands so that one still waiting when the
@@ -33,6 +36,14 @@ func (d detached) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (d detached) View() tea.View { return d.app.View() }
+
+// NextChange passes the app's on to arcade/render.
+func (d detached) NextChange() time.Duration {
+	if t, ok := d.app.(render.Clocked); ok {
+		return t.NextChange()
+	}
+	return 0
+}
 
 // detach wraps cmd as described on detached. The commands of a batch are
 // wrapped too, since Bubble Tea runs them on goroutines of its own.

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -14,6 +16,11 @@ import (
 // frame share one). Keys and mouse input are paced apart from everything
 // else, so a clock tick just drawn never holds a key's echo back.
 //
+// A model whose view changes by itself (a game clock) says when, through
+// Clocked, and the view is drawn then without a message: an idle session
+// costs one View and one write when its clock changes, and nothing else
+// (no goroutine of the program's, no command, no Update).
+//
 // Run the program with tea.WithoutRenderer (Bubble Tea then only reads
 // input and runs Update), set the program with SetProgram before Run, and
 // call Finish after Run returns.
@@ -25,19 +32,32 @@ type Model struct {
 
 	send    func(tea.Msg)
 	release func() error
-	mu      sync.Mutex // guards timer against Finish
+
+	// mu is held while the inner model or the screen is used: by Update
+	// on the program's goroutine, and by frames the timer draws on its own.
+	mu      sync.Mutex
 	timer   *time.Timer
-	armed   bool      // a frame is due at the timer
-	armedAt time.Time // when
+	armedAt time.Time // when the timer fires; zero when it is not armed
 	dirty   bool      // the view may differ from what was drawn
 	pending bool      // the frame due carries input
+	clockAt time.Time // when the view changes by itself; zero: never
 	last    time.Time // the last frame
 	lastIn  time.Time // the last frame that answered input
 	done    bool
 }
 
-// frameMsg is a deferred frame coming due.
-type frameMsg struct{ m *Model }
+// Clocked is a model whose view changes with time alone. NextChange is how
+// long from now until it next does; zero or less when it does not.
+type Clocked interface {
+	NextChange() time.Duration
+}
+
+// viewPanic carries a panic from a frame drawn on the timer's goroutine to
+// the program's, where Bubble Tea's recovery ends the session alone.
+type viewPanic struct {
+	m     *Model
+	value string
+}
 
 // New wraps inner, drawing on scr at most fps frames a second for input
 // (and as many again for everything else).
@@ -54,7 +74,7 @@ type Program interface {
 	ReleaseTerminal() error
 }
 
-// SetProgram gives the model the program it runs in, for deferred frames.
+// SetProgram gives the model the program it runs in.
 func (m *Model) SetProgram(p Program) { m.send, m.release = p.Send, p.ReleaseTerminal }
 
 // Screen is the screen the model draws on.
@@ -68,32 +88,32 @@ func (m *Model) Screen() *Screen { return m.scr }
 // else (its wait for the absent input reader runs in the command's own
 // goroutine).
 func (m *Model) Init() tea.Cmd {
+	m.mu.Lock()
+	cmd := m.inner.Init()
+	m.mu.Unlock()
 	if m.release == nil {
-		return m.inner.Init()
+		return cmd
 	}
 	release := m.release
-	return tea.Batch(m.inner.Init(), func() tea.Msg { _ = release(); return nil })
+	return tea.Batch(cmd, func() tea.Msg { _ = release(); return nil })
 }
 
 // View is empty: the program has no renderer, and the frames are drawn by
-// Update.
+// Update and the timer.
 func (m *Model) View() tea.View { return tea.View{} }
 
 // Update runs the inner model, then draws or schedules a frame.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	input := false
-	switch msg := msg.(type) {
-	case frameMsg:
-		if msg.m != m {
-			return m, nil
-		}
-		m.mu.Lock()
-		m.armed = false
-		m.mu.Unlock()
-		if m.dirty {
-			m.draw(m.pending)
+	if p, ok := msg.(viewPanic); ok {
+		if p.m == m {
+			panic(p.value)
 		}
 		return m, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	input := false
+	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		if msg.Width > 0 && msg.Height > 0 {
 			m.scr.Resize(msg.Width, msg.Height)
@@ -110,28 +130,44 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.inner, cmd = m.inner.Update(msg)
 	m.dirty = true
-	m.schedule(input)
+	m.pending = m.pending || input
+	now := m.now()
+	if due := m.frameDue(); !now.Before(due) {
+		m.draw(now)
+	}
+	m.arm(now)
 	return m, cmd
 }
 
-func (m *Model) schedule(input bool) {
-	now := m.now()
-	due := m.last.Add(m.interval)
-	if input {
-		due = m.lastIn.Add(m.interval)
+// frameDue is when the next frame may go out: a frame after the last one,
+// or after the last one that answered input when this one does.
+func (m *Model) frameDue() time.Time {
+	if m.pending {
+		return m.lastIn.Add(m.interval)
 	}
-	if !now.Before(due) {
-		m.draw(input)
+	return m.last.Add(m.interval)
+}
+
+// arm sets the timer for the next frame the model owes: a deferred one, or
+// the view's next change by itself. Called with mu held.
+func (m *Model) arm(now time.Time) {
+	if m.done || m.send == nil {
 		return
 	}
-	m.pending = m.pending || input
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if (m.armed && !due.Before(m.armedAt)) || m.done || m.send == nil {
+	var at time.Time
+	switch {
+	case m.dirty:
+		at = m.frameDue()
+	case !m.clockAt.IsZero():
+		at = m.clockAt
+	default:
 		return
 	}
-	m.armed, m.armedAt = true, due
-	d := due.Sub(now)
+	if !m.armedAt.IsZero() && !at.Before(m.armedAt) {
+		return // the timer fires by then, and arms itself again
+	}
+	m.armedAt = at
+	d := max(at.Sub(now), 0)
 	if m.timer == nil {
 		m.timer = time.AfterFunc(d, m.fire)
 	} else {
@@ -139,35 +175,74 @@ func (m *Model) schedule(input bool) {
 	}
 }
 
+// fire draws the frame the timer was set for, on the timer's goroutine.
 func (m *Model) fire() {
 	m.mu.Lock()
-	done := m.done
-	m.mu.Unlock()
-	if !done {
-		m.send(frameMsg{m})
+	defer m.mu.Unlock()
+	if m.done {
+		return
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			m.done = true
+			send, value := m.send, fmt.Sprintf("%v\n\nframe drawn on the timer's goroutine:\n%s", r, debug.Stack())
+			go send(viewPanic{m: m, value: value})
+		}
+	}()
+	m.armedAt = time.Time{}
+	now := m.now()
+	if m.dirty && now.Before(m.frameDue()) {
+		m.arm(now) // fired early (a clock time before a frame's)
+		return
+	}
+	if m.dirty || (!m.clockAt.IsZero() && !now.Before(m.clockAt)) {
+		m.draw(now)
+	}
+	m.arm(now)
 }
 
-func (m *Model) draw(input bool) {
-	now := m.now()
+// draw draws the inner view and notes when it next changes by itself.
+// Called with mu held.
+func (m *Model) draw(now time.Time) {
 	_ = m.scr.Draw(m.inner.View())
 	m.dirty = false
 	m.last = now
-	if input || m.pending {
+	if m.pending {
 		m.lastIn = now
 	}
 	m.pending = false
+	m.clockAt = time.Time{}
+	if c, ok := m.inner.(Clocked); ok {
+		if d := c.NextChange(); d > 0 {
+			m.clockAt = slot(now.Add(d))
+		}
+	}
+}
+
+// clockSlack is how late a clock may turn. Clock frames are drawn on a
+// grid of this step, shared by every session, so that the timers of a
+// thousand sessions wake the server forty times a second, not a thousand,
+// and each wake-up draws a few dozen clocks in one stretch (a goroutine
+// woken from sleep costs more than the frame it draws).
+const clockSlack = 100 * time.Millisecond
+
+// slot is t rounded up to the clock grid.
+func slot(t time.Time) time.Time {
+	if r := t.Sub(t.Truncate(clockSlack)); r > 0 {
+		return t.Add(clockSlack - r)
+	}
+	return t
 }
 
 // Finish draws the model's last view and gives the terminal back. Call it
 // once Run has returned.
 func (m *Model) Finish() error {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.done = true
 	if m.timer != nil {
 		m.timer.Stop()
 	}
-	m.mu.Unlock()
 	if err := m.scr.Draw(m.inner.View()); err != nil {
 		return err
 	}

@@ -207,3 +207,8 @@ type Leaver interface{ Left() }
 // HintsPerGame is how many hints a player gets in one game; a hint that
 // finds nothing is free.
 const HintsPerGame = 6
+
+// Ticking is a screen whose view changes with time alone (a clock):
+// NextChange is how long until it next does, zero or less when it does
+// not. The session draws it then, with no message (arcade/render).
+type Ticking interface{ NextChange() time.Duration }

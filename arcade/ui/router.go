@@ -73,6 +73,14 @@ func idleTick(idle time.Duration) tea.Cmd {
 	return tea.Tick(every, func(time.Time) tea.Msg { return idleCheckMsg{} })
 }
 
+// NextChange is the current screen's (see Ticking), for arcade/render.
+func (r *Router) NextChange() time.Duration {
+	if t, ok := r.Current().(Ticking); ok && !r.quitting {
+		return t.NextChange()
+	}
+	return 0
+}
+
 func (r *Router) Init() tea.Cmd {
 	r.tellActivity()
 	cmds := []tea.Cmd{idleTick(r.env.Idle)}

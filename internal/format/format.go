@@ -20,6 +20,13 @@ func Duration(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", m, s)
 }
 
+// UntilChange is how long until Duration shows a clock that reads d now
+// something else (it rounds to the second, so the text turns at each half
+// second).
+func UntilChange(d time.Duration) time.Duration {
+	return time.Second - (d+time.Second/2)%time.Second
+}
+
 // Clean strips control characters (and escape sequences with them) from
 // text that came from a client, and bounds its length.
 func Clean(s string, max int) string {

@@ -36,7 +36,6 @@ const (
 	msgOK
 )
 
-type clockMsg struct{ screen *gameScreen }
 
 // stuckMsg says whether the position after moves moves is stuck.
 type stuckMsg struct {
@@ -171,15 +170,18 @@ func newGameScreen(e *ui.Env, info games.Entry, g engine.Solitaire, opts games.O
 	return s
 }
 
-func (s *gameScreen) Init() tea.Cmd { return s.tick() }
+// NextChange: the clock turns by itself, until the game ends; the session
+// draws it then, with no message (arcade/render).
+func (s *gameScreen) NextChange() time.Duration {
+	if s.done || s.taken {
+		return 0
+	}
+	return format.UntilChange(s.elapsed())
+}
 
 // Activity: playing this game alone.
 func (s *gameScreen) Activity() hub.Activity {
 	return hub.Activity{Doing: hub.InGame, Game: s.info.Key()}
-}
-
-func (s *gameScreen) tick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{screen: s} })
 }
 
 func (s *gameScreen) elapsed() time.Duration {
@@ -209,12 +211,6 @@ func FirstCursor(piles []engine.Pile) board.Hit {
 
 func (s *gameScreen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case clockMsg:
-		if msg.screen != s || s.done {
-			return nil // a tick from a screen that was left
-		}
-		s.checkTaken()
-		return s.tick()
 	case tea.KeyPressMsg:
 		return s.key(msg)
 	case tea.MouseClickMsg:
@@ -870,6 +866,10 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 }
 
 func (s *gameScreen) View() string {
+	// A take-over in another session shows at the next frame, a clock
+	// turn at the latest: the clock is drawn with no message to notice
+	// it in.
+	s.checkTaken()
 	e := s.env
 	var b strings.Builder
 	head := ui.TitleStyle.Render(s.info.Title())

@@ -326,14 +326,16 @@ func TestSecondSessionTakesTheGameOver(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 4, c.g.Moves(), "session 2's game, with every move")
 
-	// A clock tick tells session 1 too, without a key.
+	// The next frame, a clock turn drawn with no message, tells session 1
+	// too, without a key; and its clock stops.
 	x, err := Open(e1, ui.Route{Page: ui.Play, Game: klondikeInfo()})
 	require.NoError(t, err)
 	rx := drive(x)
+	require.Positive(t, x.(*gameScreen).NextChange())
 	_, err = Open(&e2, ui.Route{Page: ui.Play, Game: klondikeInfo()})
 	require.NoError(t, err)
-	send(rx, clockMsg{screen: x.(*gameScreen)})
 	require.Contains(t, plain(rx), "continued in another session")
+	require.Zero(t, x.(*gameScreen).NextChange())
 }
 
 // A game left for a new deal is abandoned: played, not a best score.

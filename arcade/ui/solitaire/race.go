@@ -33,8 +33,6 @@ type raceMsg struct {
 	st     hub.RaceState
 }
 
-type raceTickMsg struct{ screen *raceScreen }
-
 // panelWidth is the width of the panel beside the board; narrower windows
 // fold it to one line under the board.
 const panelWidth = 24
@@ -168,8 +166,13 @@ func (s *raceScreen) leave() tea.Cmd {
 	return s.env.Go(ui.Route{Page: ui.Menu})
 }
 
-func (s *raceScreen) tick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return raceTickMsg{screen: s} })
+// NextChange: the race clock turns by itself while the race runs; the
+// session draws it then, with no message (arcade/render).
+func (s *raceScreen) NextChange() time.Duration {
+	if s.closed || s.st.Phase != hub.Running {
+		return 0
+	}
+	return format.UntilChange(s.clock())
 }
 
 // me is the player's own line of the standings, if they race.
@@ -195,11 +198,6 @@ func (s *raceScreen) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return s.take(msg.st)
-	case raceTickMsg:
-		if msg.screen != s || s.closed || s.st.Phase != hub.Running {
-			return nil
-		}
-		return s.tick()
 	case tea.KeyPressMsg:
 		return s.key(msg)
 	case tea.MouseClickMsg, tea.MouseReleaseMsg:
@@ -219,9 +217,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	if s.have && st.Version <= s.st.Version {
 		return nil // an older state overtaken by a newer one
 	}
-	prev := s.st.Phase
 	s.st, s.got, s.have = st, s.env.Now(), true
-	var cmd tea.Cmd
 	switch st.Phase {
 	case hub.Closed:
 		s.closed = true
@@ -233,9 +229,6 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	case hub.Running:
 		if s.m.Role() == hub.Racer && s.game == nil {
 			s.startGame()
-		}
-		if prev != hub.Running {
-			cmd = s.tick()
 		}
 	case hub.Finished:
 		if s.game != nil {
@@ -251,7 +244,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 			s.viewOf = st.Board
 		}
 	}
-	return cmd
+	return nil
 }
 
 // startGame deals the race's deal, or continues the player's game from the

@@ -1,0 +1,153 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/stretchr/testify/require"
+)
+
+// clockModel shows a counter that turns by itself every period, like a
+// game clock: its view changes with no message.
+type clockModel struct {
+	mu      sync.Mutex
+	start   time.Time
+	period  time.Duration
+	stopped bool
+	updates int
+	boom    bool
+}
+
+func (c *clockModel) Init() tea.Cmd { return nil }
+func (c *clockModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.updates++
+	return c, nil
+}
+
+func (c *clockModel) View() tea.View {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.boom {
+		panic("boom")
+	}
+	n := int(time.Since(c.start) / c.period)
+	// every cell changes at a turn, so a frame's text comes out whole
+	v := tea.NewView(strings.Repeat(string(rune('a'+n%26)), 6))
+	v.AltScreen = true
+	return v
+}
+
+func (c *clockModel) NextChange() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return 0
+	}
+	return c.period - time.Since(c.start)%c.period
+}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type fakeProgram struct {
+	mu   sync.Mutex
+	msgs []tea.Msg
+}
+
+func (p *fakeProgram) Send(m tea.Msg) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.msgs = append(p.msgs, m)
+}
+func (p *fakeProgram) ReleaseTerminal() error { return nil }
+func (p *fakeProgram) sent() []tea.Msg {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]tea.Msg(nil), p.msgs...)
+}
+
+// A clock is drawn when it turns, with no message to the program and no
+// Update, and stops being drawn once it says it no longer turns.
+func TestClockDrawnWithoutMessages(t *testing.T) {
+	out := &syncBuf{}
+	c := &clockModel{start: time.Now(), period: 40 * time.Millisecond}
+	m := New(c, NewScreen(out, 20, 3, colorprofile.ANSI256), 60)
+	p := &fakeProgram{}
+	m.SetProgram(p)
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+	require.Equal(t, 1, c.updates)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "eeeeee") }, 2*time.Second, 5*time.Millisecond)
+	require.Equal(t, 1, c.updates, "no Update for a clock turn")
+	require.Empty(t, p.sent(), "no message to the program for a clock turn")
+
+	c.mu.Lock()
+	c.stopped = true
+	c.mu.Unlock()
+	m.Update(tea.KeyPressMsg{Code: 'x'}) // a frame that learns the clock stopped
+	time.Sleep(20 * time.Millisecond)
+	n := len(out.String())
+	time.Sleep(150 * time.Millisecond)
+	require.Equal(t, n, len(out.String()), "nothing drawn once the clock stops")
+	require.NoError(t, m.Finish())
+}
+
+// A panic in a view drawn on the timer's goroutine does not take the
+// server down: it is handed to the program, whose Update raises it where
+// Bubble Tea's recovery ends that session alone.
+func TestTimerFramePanicReachesProgram(t *testing.T) {
+	out := &syncBuf{}
+	c := &clockModel{start: time.Now(), period: 20 * time.Millisecond}
+	m := New(c, NewScreen(out, 20, 3, colorprofile.ANSI256), 60)
+	p := &fakeProgram{}
+	m.SetProgram(p)
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+	c.mu.Lock()
+	c.boom = true
+	c.mu.Unlock()
+	require.Eventually(t, func() bool { return len(p.sent()) > 0 }, 2*time.Second, 5*time.Millisecond)
+	msg := p.sent()[0]
+	require.IsType(t, viewPanic{}, msg)
+	require.PanicsWithValue(t, msg.(viewPanic).value, func() { m.Update(msg) })
+	require.Contains(t, msg.(viewPanic).value, "boom")
+}
+
+// Keys within a frame of each other share one frame, drawn when the
+// frame's time is up, on the timer.
+func TestInputWithinAFrameShareOne(t *testing.T) {
+	out := &syncBuf{}
+	c := &clockModel{start: time.Now(), period: time.Hour}
+	m := New(c, NewScreen(out, 20, 3, colorprofile.ANSI256), 10)
+	m.SetProgram(&fakeProgram{})
+	m.Update(tea.KeyPressMsg{Code: 'a'})
+	first := len(out.String())
+	require.Positive(t, first)
+	c.mu.Lock()
+	c.start = c.start.Add(-time.Hour - time.Millisecond) // the view now differs
+	c.mu.Unlock()
+	m.Update(tea.KeyPressMsg{Code: 'b'})
+	m.Update(tea.KeyPressMsg{Code: 'c'})
+	require.Equal(t, first, len(out.String()), "held for the frame's time")
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "bbbbbb") }, time.Second, 5*time.Millisecond)
+	require.NoError(t, m.Finish())
+}
