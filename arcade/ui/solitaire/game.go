@@ -36,7 +36,6 @@ const (
 	msgOK
 )
 
-
 // stuckMsg says whether the position after moves moves is stuck.
 type stuckMsg struct {
 	screen *gameScreen
