@@ -55,7 +55,8 @@ func checkStandings(s RaceState) error {
 				return fmt.Errorf("place %d given twice", x.Place)
 			}
 			places[x.Place] = true
-			if x.Status != Won && !(s.Phase == Finished && x.Status == Over) {
+			// A room closed after its finish keeps the finish's places.
+			if x.Status != Won && !((s.Phase == Finished || s.Phase == Closed) && x.Status == Over) {
 				return fmt.Errorf("%s is placed %d while %v", x.Name, x.Place, x.Status)
 			}
 			if x.Place < lastPlace {
