@@ -38,6 +38,8 @@ type Router struct {
 	notice    string
 	invite    *hub.Invitation // shown on the last line until answered
 	quitting  bool
+	closed    bool
+	idle      *time.Timer // the idle check's
 	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
 	firstSize chan struct{} // closed by the first size message
 	sizeOnce  sync.Once
@@ -68,9 +70,20 @@ func (r *Router) FirstSize() <-chan struct{} { return r.firstSize }
 // Env is the session's environment.
 func (r *Router) Env() *Env { return r.env }
 
-func idleTick(idle time.Duration) tea.Cmd {
-	every := min(30*time.Second, max(idle/4, 100*time.Millisecond))
-	return tea.Tick(every, func(time.Time) tea.Msg { return idleCheckMsg{} })
+// armIdle sets the idle check. A timer, not a tea.Tick: a waiting tick
+// held three goroutines per session for its whole life (the command's,
+// detach's and Init's batch), and the timer holds none.
+func (r *Router) armIdle() {
+	if r.closed {
+		return
+	}
+	every := min(30*time.Second, max(r.env.Idle/4, 100*time.Millisecond))
+	if r.idle == nil {
+		e := r.env
+		r.idle = time.AfterFunc(every, func() { e.Send(idleCheckMsg{}) })
+		return
+	}
+	r.idle.Reset(every)
 }
 
 // NextChange is the current screen's (see Ticking), for arcade/render.
@@ -83,11 +96,11 @@ func (r *Router) NextChange() time.Duration {
 
 func (r *Router) Init() tea.Cmd {
 	r.tellActivity()
-	cmds := []tea.Cmd{idleTick(r.env.Idle)}
+	r.armIdle()
 	if i, ok := r.Current().(Initer); ok {
-		cmds = append(cmds, i.Init())
+		return i.Init()
 	}
-	return tea.Batch(cmds...)
+	return nil
 }
 
 // Update guards the screens: a panic in one is logged with its stack, the
@@ -128,7 +141,8 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 		if r.env.Now().Sub(r.lastInput) >= r.env.Idle {
 			return r.quit(fmt.Sprintf("Closed after %s without a key press. Your game is saved.", r.env.Idle))
 		}
-		return idleTick(r.env.Idle)
+		r.armIdle()
+		return nil
 	case ShutdownMsg:
 		return r.quit("The server is restarting. Your game is saved; connect again in a minute.")
 	case NoticeMsg:
@@ -273,6 +287,10 @@ func (r *Router) quit(why string) tea.Cmd {
 // Close keeps whatever the screens hold. It runs on quit and again when
 // the connection drops, so it must be safe to call twice.
 func (r *Router) Close() {
+	r.closed = true
+	if r.idle != nil {
+		r.idle.Stop() // an ended session's router must not wait for it
+	}
 	for _, s := range r.stack {
 		if sv, ok := s.(Saver); ok {
 			sv.Save()

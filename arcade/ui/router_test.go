@@ -83,12 +83,25 @@ func TestTooSmallAndResize(t *testing.T) {
 func TestIdleTimeoutQuits(t *testing.T) {
 	a, clk := testRouter(t, &text{body: "menu"}, nil)
 	_, cmd := a.Update(idleCheckMsg{})
-	require.NotNil(t, cmd)
+	require.Nil(t, cmd, "the next check is a timer, not a command")
+	require.NotNil(t, a.idle)
 	require.False(t, a.quitting)
 	clk.t = clk.t.Add(31 * time.Minute)
 	a.Update(idleCheckMsg{})
 	require.True(t, a.quitting)
 	require.Contains(t, a.View().Content, "without a key press")
+}
+
+// The idle check's timer stops with the session, so an ended session's
+// router is not kept until it fires.
+func TestIdleTimerStopsOnClose(t *testing.T) {
+	a, _ := testRouter(t, &text{body: "menu"}, nil)
+	a.Init()
+	require.NotNil(t, a.idle)
+	a.Close()
+	require.False(t, a.idle.Stop(), "already stopped")
+	a.Update(idleCheckMsg{})
+	require.False(t, a.idle.Stop(), "not armed again after Close")
 }
 
 // A screen's request is taken up before the next key: the key after one
