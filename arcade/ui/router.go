@@ -39,7 +39,7 @@ type Router struct {
 	invite    *hub.Invitation // shown on the last line until answered
 	quitting  bool
 	closed    bool
-	idle      *time.Timer // the idle check's
+	idle      *time.Timer   // the idle check's
 	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
 	firstSize chan struct{} // closed by the first size message
 	sizeOnce  sync.Once
