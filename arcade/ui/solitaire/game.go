@@ -1018,3 +1018,9 @@ func (s *gameScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	spec := s.info.Spec(n)
 	return s.redeal(ui.Route{Spec: spec})
 }
+
+// The game and race screens draw their clocks through ui.Ticking.
+var (
+	_ ui.Ticking = (*gameScreen)(nil)
+	_ ui.Ticking = (*raceScreen)(nil)
+)

@@ -81,7 +81,6 @@ type Config[A any] struct {
 	Rematch func()
 }
 
-type clockMsg struct{ c *core }
 
 type msgKind uint8
 
@@ -138,10 +137,17 @@ type core struct {
 	sc                 scene
 }
 
-func (c *core) Init() tea.Cmd { return c.tick() }
-
-func (c *core) tick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{c: c} })
+// NextChange: the turn clock turns by itself while it runs; the session
+// draws it then, with no message (arcade/render).
+func (c *core) NextChange() time.Duration {
+	d, ok := c.clockLeft()
+	if c.left || !ok || d <= 0 {
+		return 0
+	}
+	if r := d % time.Second; r > 0 {
+		return r // clockText rounds up: it turns as a whole second passes
+	}
+	return time.Second
 }
 
 // MinSize is the size the four-seat table is drawn for: 80x24.
@@ -202,11 +208,6 @@ func (c *core) watching() bool { return c.fam.seatNo() < 0 }
 
 func (c *core) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case clockMsg:
-		if msg.c != c || c.left {
-			return nil
-		}
-		return c.tick()
 	case Refused:
 		if msg.Table == c.table {
 			c.setMsg(msgErr, msg.Text)
@@ -620,3 +621,9 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// The table screens draw their turn clock through ui.Ticking.
+var (
+	_ ui.Ticking = (*KingsScreen)(nil)
+	_ ui.Ticking = (*SpiteScreen)(nil)
+)

@@ -463,17 +463,25 @@ func TestClockCountsDownAndRestarts(t *testing.T) {
 	seat := g.Turn()
 	rg := newKingsRig(t, g, seat, true)
 	require.Contains(t, rg.frame(), "your turn 0:42")
-	rg.clk.t = rg.clk.t.Add(10 * time.Second)
+	left, _ := rg.c.clockLeft()
+	next := left % time.Second
+	if next == 0 {
+		next = time.Second
+	}
+	require.Equal(t, next, rg.c.NextChange(), "the clock next turns as the second runs out")
+	rg.clk.t = rg.clk.t.Add(next)
+	require.Contains(t, rg.frame(), "your turn 0:41")
+	rg.clk.t = rg.clk.t.Add(9 * time.Second)
+	require.Equal(t, time.Second, rg.c.NextChange())
 	require.Contains(t, rg.frame(), "your turn 0:32")
 	rg.clk.t = rg.clk.t.Add(time.Minute)
 	require.Contains(t, rg.frame(), "your turn 0:00")
+	require.Zero(t, rg.c.NextChange(), "a clock run out turns no more")
 	rg.r.Update(KingsState{Common: Common{Table: "KINGS", Seats: fourSeats(), Clock: time.Minute}, View: g.View(seat)})
 	require.Contains(t, rg.frame(), "your turn 1:00")
 	rg.r.Update(KingsState{Common: Common{Table: "KINGS", Seats: fourSeats()}, View: g.View(seat)})
 	require.NotContains(t, rg.frame(), ":0")
-	// A tick of this screen asks for the next; one of another does not.
-	require.NotNil(t, rg.c.Update(clockMsg{c: rg.c}))
-	require.Nil(t, rg.c.Update(clockMsg{c: &core{}}))
+	require.Zero(t, rg.c.NextChange(), "no clock, no turns")
 }
 
 func TestStateOfAnotherTableIsDropped(t *testing.T) {
