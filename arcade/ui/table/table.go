@@ -81,7 +81,6 @@ type Config[A any] struct {
 	Rematch func()
 }
 
-
 type msgKind uint8
 
 const (
