@@ -5,28 +5,30 @@ import "sync"
 // Outbox hands values to one member without ever making the sender wait.
 // It holds a single value: a Put while the previous value is still unread
 // replaces it, because a member only ever needs the newest state of a
-// room. One goroutine per outbox drains it into the member's sink, so a
-// sink that blocks (a busy or stuck terminal program) holds up that
-// goroutine alone, never the room and never the other members.
+// room. A goroutine of the outbox's own drains it into the member's sink,
+// so a sink that blocks (a busy or stuck terminal program) holds up that
+// goroutine alone, never the room and never the other members. The
+// goroutine runs only while there is something to deliver: a member
+// online but quiet (most of a server's players) costs no goroutine.
 type Outbox[T any] struct {
 	mu       sync.Mutex
+	sink     func(T)
 	val      T
 	has      bool
+	running  bool // a drain goroutine is delivering
 	closed   bool
-	wake     chan struct{} // capacity 1: "there is something to read"
-	done     chan struct{} // closed when the drain goroutine has returned
+	done     chan struct{} // closed once closed and no drain runs
 	puts     uint64
 	replaced uint64
 }
 
-// NewOutbox starts the goroutine that calls sink with each value, in the
-// order they were put, minus the ones a newer value replaced. The sink must
-// return once its reader is gone (Bubble Tea's Program.Send does when the
-// program has quit); a sink that never returns keeps its goroutine forever.
+// NewOutbox is an outbox that calls sink with each value, in the order they
+// were put, minus the ones a newer value replaced, one at a time. The sink
+// must return once its reader is gone (Bubble Tea's Program.Send does when
+// the program has quit); a sink that never returns keeps its goroutine
+// forever.
 func NewOutbox[T any](sink func(T)) *Outbox[T] {
-	o := &Outbox[T]{wake: make(chan struct{}, 1), done: make(chan struct{})}
-	go o.drain(sink)
-	return o
+	return &Outbox[T]{sink: sink, done: make(chan struct{})}
 }
 
 // Put never blocks. It does nothing once the outbox is closed.
@@ -41,9 +43,9 @@ func (o *Outbox[T]) Put(v T) {
 		o.replaced++
 	}
 	o.val, o.has = v, true
-	select {
-	case o.wake <- struct{}{}:
-	default: // a wake-up is already waiting; the drain will read the new value
+	if !o.running {
+		o.running = true
+		go o.drain()
 	}
 }
 
@@ -54,11 +56,13 @@ func (o *Outbox[T]) Close() {
 	defer o.mu.Unlock()
 	if !o.closed {
 		o.closed = true
-		close(o.wake)
+		if !o.running {
+			close(o.done)
+		}
 	}
 }
 
-// Done is closed once the drain goroutine has returned.
+// Done is closed once the outbox is closed and its drain has returned.
 func (o *Outbox[T]) Done() <-chan struct{} { return o.done }
 
 // Counts reports how many values were put and how many of those were
@@ -69,16 +73,21 @@ func (o *Outbox[T]) Counts() (puts, replaced uint64) {
 	return o.puts, o.replaced
 }
 
-func (o *Outbox[T]) drain(sink func(T)) {
-	defer close(o.done)
+func (o *Outbox[T]) drain() {
 	var zero T
-	for range o.wake {
+	for {
 		o.mu.Lock()
 		v, has := o.val, o.has
 		o.val, o.has = zero, false // drop the reference so a big state can be collected
-		o.mu.Unlock()
-		if has {
-			sink(v)
+		if !has {
+			o.running = false
+			if o.closed {
+				close(o.done)
+			}
+			o.mu.Unlock()
+			return
 		}
+		o.mu.Unlock()
+		o.sink(v)
 	}
 }

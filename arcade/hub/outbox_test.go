@@ -1,7 +1,10 @@
 package hub
 
 import (
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestOutboxNewestWins(t *testing.T) {
@@ -46,5 +49,35 @@ func TestOutboxCloseDeliversTheLastValue(t *testing.T) {
 	<-o.Done()
 	if len(got) != 1 || got[0] != "closing" {
 		t.Fatalf("got %q, want only the value put before Close", got)
+	}
+}
+
+// A quiet outbox holds no goroutine: a thousand members online and idle
+// cost none, and each delivers in order when a value comes.
+func TestQuietOutboxesHoldNoGoroutine(t *testing.T) {
+	base := runtime.NumGoroutine()
+	var wg sync.WaitGroup
+	var boxes []*Outbox[int]
+	for range 1000 {
+		wg.Add(1)
+		boxes = append(boxes, NewOutbox(func(int) { wg.Done() }))
+	}
+	if n := runtime.NumGoroutine() - base; n > 10 {
+		t.Fatalf("%d goroutines for 1000 quiet outboxes", n)
+	}
+	for _, o := range boxes {
+		o.Put(1)
+	}
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine()-base > 10 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left once every value was delivered", runtime.NumGoroutine()-base)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for _, o := range boxes {
+		o.Close()
+		<-o.Done()
 	}
 }
