@@ -41,6 +41,8 @@ type Model struct {
 	dirty   bool      // the view may differ from what was drawn
 	pending bool      // the frame due carries input
 	clockAt time.Time // when the view changes by itself; zero: never
+	wheelK  int64     // the wheel slot the model waits in; 0: none
+	wheel   *clockWheel
 	last    time.Time // the last frame
 	lastIn  time.Time // the last frame that answered input
 	done    bool
@@ -65,7 +67,7 @@ func New(inner tea.Model, scr *Screen, fps int) *Model {
 	if fps <= 0 {
 		fps = 60
 	}
-	return &Model{inner: inner, scr: scr, interval: time.Second / time.Duration(fps), now: time.Now}
+	return &Model{inner: inner, scr: scr, interval: time.Second / time.Duration(fps), now: time.Now, wheel: clocks}
 }
 
 // Program is what the model needs of the *tea.Program it runs in.
@@ -148,21 +150,13 @@ func (m *Model) frameDue() time.Time {
 	return m.last.Add(m.interval)
 }
 
-// arm sets the timer for the next frame the model owes: a deferred one, or
-// the view's next change by itself. Called with mu held.
+// arm sets the timer for a frame held back by the frame rate. Called with
+// mu held.
 func (m *Model) arm(now time.Time) {
-	if m.done || m.send == nil {
+	if m.done || m.send == nil || !m.dirty {
 		return
 	}
-	var at time.Time
-	switch {
-	case m.dirty:
-		at = m.frameDue()
-	case !m.clockAt.IsZero():
-		at = m.clockAt
-	default:
-		return
-	}
+	at := m.frameDue()
 	if !m.armedAt.IsZero() && !at.Before(m.armedAt) {
 		return // the timer fires by then, and arms itself again
 	}
@@ -182,29 +176,39 @@ func (m *Model) fire() {
 	if m.done {
 		return
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			m.done = true
-			send, value := m.send, fmt.Sprintf("%v\n\nframe drawn on the timer's goroutine:\n%s", r, debug.Stack())
-			go send(viewPanic{m: m, value: value})
-		}
-	}()
+	defer m.recoverFrame()
 	m.armedAt = time.Time{}
 	now := m.now()
 	if m.dirty && now.Before(m.frameDue()) {
-		m.arm(now) // fired early (a clock time before a frame's)
+		m.arm(now)
 		return
 	}
-	if m.dirty || (!m.clockAt.IsZero() && !now.Before(m.clockAt)) {
+	if m.dirty {
 		m.draw(now)
 	}
-	m.arm(now)
 }
 
-// draw draws the inner view and notes when it next changes by itself.
-// Called with mu held.
+// recoverFrame hands a panic in a frame drawn off the program's goroutine
+// to the program. Deferred with mu held.
+func (m *Model) recoverFrame() {
+	if r := recover(); r != nil {
+		m.done = true
+		send, value := m.send, fmt.Sprintf("%v\n\nframe drawn off the program's goroutine:\n%s", r, debug.Stack())
+		if send != nil {
+			go send(viewPanic{m: m, value: value})
+		}
+	}
+}
+
+// draw draws the inner view. Called with mu held.
 func (m *Model) draw(now time.Time) {
-	_ = m.scr.Draw(m.inner.View())
+	_ = m.scr.Send(m.frame(now))
+}
+
+// frame makes the inner view's frame, taken as sent, and puts the model on
+// the clock wheel for the view's next change by itself. Called with mu held.
+func (m *Model) frame(now time.Time) []byte {
+	b := m.scr.Frame(m.inner.View())
 	m.dirty = false
 	m.last = now
 	if m.pending {
@@ -212,26 +216,38 @@ func (m *Model) draw(now time.Time) {
 	}
 	m.pending = false
 	m.clockAt = time.Time{}
-	if c, ok := m.inner.(Clocked); ok {
+	if c, ok := m.inner.(Clocked); ok && !m.done {
 		if d := c.NextChange(); d > 0 {
-			m.clockAt = slot(now.Add(d))
+			k := slotOf(now.Add(d))
+			m.clockAt = slotTime(k)
+			if k != m.wheelK {
+				m.wheelK = k
+				m.wheel.add(m, k)
+			}
 		}
 	}
+	return b
 }
 
-// clockSlack is how late a clock may turn. Clock frames are drawn on a
-// grid of this step, shared by every session, so that the timers of a
-// thousand sessions wake the server forty times a second, not a thousand,
-// and each wake-up draws a few dozen clocks in one stretch (a goroutine
-// woken from sleep costs more than the frame it draws).
-const clockSlack = 100 * time.Millisecond
-
-// slot is t rounded up to the clock grid.
-func slot(t time.Time) time.Time {
-	if r := t.Sub(t.Truncate(clockSlack)); r > 0 {
-		return t.Add(clockSlack - r)
+// turn is the wheel's call for slot k: with mu held (the wheel took it),
+// the clock frame to send, if the clock is due; ok is false when the model
+// has nothing for this slot (it ended, or its clock moved to another).
+func (m *Model) turn(k int64, now time.Time) (b []byte, ok bool) {
+	if m.done || m.wheelK != k {
+		return nil, false
 	}
-	return t
+	m.wheelK = 0
+	defer m.recoverFrame()
+	if m.clockAt.IsZero() {
+		return nil, false
+	}
+	if now.Before(m.clockAt) { // not yet: a wheel turning early
+		k := slotOf(m.clockAt)
+		m.wheelK = k
+		m.wheel.add(m, k)
+		return nil, false
+	}
+	return m.frame(now), true
 }
 
 // Finish draws the model's last view and gives the terminal back. Call it

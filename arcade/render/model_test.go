@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -97,7 +98,11 @@ func TestClockDrawnWithoutMessages(t *testing.T) {
 	m.SetProgram(p)
 	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
 	require.Equal(t, 1, c.updates)
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "eeeeee") }, 2*time.Second, 5*time.Millisecond)
+	n := len(out.String())
+	for range 3 { // three turns
+		require.Eventually(t, func() bool { return len(out.String()) > n }, 2*time.Second, 5*time.Millisecond)
+		n = len(out.String())
+	}
 	require.Equal(t, 1, c.updates, "no Update for a clock turn")
 	require.Empty(t, p.sent(), "no message to the program for a clock turn")
 
@@ -106,7 +111,7 @@ func TestClockDrawnWithoutMessages(t *testing.T) {
 	c.mu.Unlock()
 	m.Update(tea.KeyPressMsg{Code: 'x'}) // a frame that learns the clock stopped
 	time.Sleep(20 * time.Millisecond)
-	n := len(out.String())
+	n = len(out.String())
 	time.Sleep(150 * time.Millisecond)
 	require.Equal(t, n, len(out.String()), "nothing drawn once the clock stops")
 	require.NoError(t, m.Finish())
@@ -150,4 +155,102 @@ func TestInputWithinAFrameShareOne(t *testing.T) {
 	require.Equal(t, first, len(out.String()), "held for the frame's time")
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "bbbbbb") }, time.Second, 5*time.Millisecond)
 	require.NoError(t, m.Finish())
+}
+
+// A session that is busy when its clock is due (its program in Update, or
+// stuck writing to a client that does not read) holds up no other
+// session's clock, and its own turns once it is free.
+func TestStuckSessionHoldsNoOtherClock(t *testing.T) {
+	start := time.Now()
+	outs := []*syncBuf{{}, {}}
+	var ms []*Model
+	for _, out := range outs {
+		c := &clockModel{start: start, period: 50 * time.Millisecond}
+		m := New(c, NewScreen(out, 20, 3, colorprofile.ANSI256), 60)
+		m.SetProgram(&fakeProgram{})
+		m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+		ms = append(ms, m)
+	}
+	n0 := len(outs[0].String())
+	ms[0].mu.Lock() // stuck
+	n1 := len(outs[1].String())
+	for range 2 { // two turns of the other clock
+		require.Eventually(t, func() bool { return len(outs[1].String()) > n1 }, 2*time.Second, 5*time.Millisecond)
+		n1 = len(outs[1].String())
+	}
+	require.Equal(t, n0, len(outs[0].String()))
+	ms[0].mu.Unlock()
+	for range 2 { // and two of its own, once free
+		require.Eventually(t, func() bool { return len(outs[0].String()) > n0 }, 2*time.Second, 5*time.Millisecond)
+		n0 = len(outs[0].String())
+	}
+	for _, m := range ms {
+		require.NoError(t, m.Finish())
+	}
+}
+
+// Frames of one slot are made before any is written: the wheel writes
+// them one after another.
+func TestWheelMakesFramesBeforeWriting(t *testing.T) {
+	var mu sync.Mutex
+	var events []string
+	start := time.Now()
+	var ms []*Model
+	for i := range 3 {
+		c := &clockModel{start: start, period: 100 * time.Millisecond}
+		w := &eventWriter{mu: &mu, events: &events, name: strconv.Itoa(i)}
+		m := New(&viewSpy{clockModel: c, mu: &mu, events: &events, name: strconv.Itoa(i)}, NewScreen(w, 20, 3, colorprofile.ANSI256), 60)
+		m.SetProgram(&fakeProgram{})
+		m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+		ms = append(ms, m)
+	}
+	mu.Lock()
+	events = events[:0]
+	mu.Unlock()
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(events) >= 6
+	}, 2*time.Second, 5*time.Millisecond)
+	mu.Lock()
+	got := append([]string(nil), events[:6]...)
+	mu.Unlock()
+	views, writes := strings.Join(got[:3], " "), strings.Join(got[3:], " ")
+	require.NotContains(t, views, "write", "every view of the slot before the first write: %v", got)
+	require.NotContains(t, writes, "view", "%v", got)
+	for _, m := range ms {
+		require.NoError(t, m.Finish())
+	}
+}
+
+type viewSpy struct {
+	*clockModel
+	mu     *sync.Mutex
+	events *[]string
+	name   string
+}
+
+func (v *viewSpy) View() tea.View {
+	v.mu.Lock()
+	*v.events = append(*v.events, "view"+v.name)
+	v.mu.Unlock()
+	return v.clockModel.View()
+}
+
+func (v *viewSpy) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	v.clockModel.Update(msg)
+	return v, nil
+}
+
+type eventWriter struct {
+	mu     *sync.Mutex
+	events *[]string
+	name   string
+}
+
+func (w *eventWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	*w.events = append(*w.events, "write"+w.name)
+	w.mu.Unlock()
+	return len(p), nil
 }

@@ -114,7 +114,13 @@ func (s *Screen) SetSync(on bool) { s.sync = on }
 func (s *Screen) Written() int64 { return s.wrote }
 
 // Draw brings the terminal to view v, writing only what changed.
-func (s *Screen) Draw(v tea.View) error {
+func (s *Screen) Draw(v tea.View) error { return s.Send(s.Frame(v)) }
+
+// Frame is what Draw writes for v; the screen takes it as sent, so Send it
+// before the next Frame or Draw (it lives in the screen's buffer until then).
+// Apart, the two let a caller make many sessions' frames first and write
+// them one after another.
+func (s *Screen) Frame(v tea.View) []byte {
 	b := s.buf[:0]
 	if !s.started {
 		b = s.start(b, v)
@@ -129,11 +135,10 @@ func (s *Screen) Draw(v tea.View) error {
 	// the terminal might have lost.
 	b = s.resetPen(b)
 	b = s.placeCursor(b, v)
-	return s.flush(b)
-}
-
-func (s *Screen) flush(b []byte) error {
 	s.buf = b[:0]
+	if cap(b) > 64<<10 {
+		s.buf = nil // a full redraw of a huge window: do not keep it
+	}
 	if len(b) == 0 {
 		return nil
 	}
@@ -142,11 +147,16 @@ func (s *Screen) flush(b []byte) error {
 		b = append(b, ansi.ResetModeSynchronizedOutput...)
 		b = append([]byte(ansi.SetModeSynchronizedOutput), b...)
 	}
+	return b
+}
+
+// Send writes a frame Frame made.
+func (s *Screen) Send(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
 	n, err := s.w.Write(b)
 	s.wrote += int64(n)
-	if cap(b) > 64<<10 {
-		s.buf = nil // a full redraw of a huge window: do not keep it
-	}
 	return err
 }
 
@@ -280,7 +290,8 @@ func (s *Screen) Close() error {
 		b = append(b, ansi.SetWindowTitle("")...)
 	}
 	s.started, s.sync = false, false
-	return s.flush(b)
+	s.buf = b[:0]
+	return s.Send(b)
 }
 
 func (s *Screen) resetPen(b []byte) []byte {
