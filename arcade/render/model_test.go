@@ -2,9 +2,11 @@ package render
 
 import (
 	"bytes"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -253,4 +255,44 @@ func (w *eventWriter) Write(p []byte) (int, error) {
 	*w.events = append(*w.events, "write"+w.name)
 	w.mu.Unlock()
 	return len(p), nil
+}
+
+// stuckWriter takes the first frame and then blocks, like a client that
+// stopped reading once its SSH window filled.
+type stuckWriter struct {
+	n       atomic.Int32
+	release chan struct{}
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	if w.n.Add(1) > 1 {
+		<-w.release
+	}
+	return len(p), nil
+}
+
+// A write that blocks on the wheel holds up the other frames of its slot
+// for writeStall at most, and later slots not at all.
+func TestBlockedWriteHoldsNoOtherClock(t *testing.T) {
+	start := time.Now()
+	stuck := &stuckWriter{release: make(chan struct{})}
+	out := &syncBuf{}
+	var ms []*Model
+	for _, w := range []io.Writer{stuck, out} { // the stuck one first in the slot
+		c := &clockModel{start: start, period: 100 * time.Millisecond}
+		m := New(c, NewScreen(w, 20, 3, colorprofile.ANSI256), 60)
+		m.SetProgram(&fakeProgram{})
+		m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+		ms = append(ms, m)
+	}
+	n := len(out.String())
+	for range 4 {
+		require.Eventually(t, func() bool { return len(out.String()) > n }, time.Second, 2*time.Millisecond)
+		n = len(out.String())
+	}
+	require.Greater(t, stuck.n.Load(), int32(1), "the stuck session's write was tried")
+	close(stuck.release)
+	for _, m := range ms {
+		require.NoError(t, m.Finish())
+	}
 }

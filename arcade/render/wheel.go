@@ -2,6 +2,7 @@ package render
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,7 +21,7 @@ func slotTime(k int64) time.Time { return time.Unix(0, k*int64(clockSlack)) }
 // clockWheel turns the clocks of every session: one timer and one goroutine
 // for the server instead of one of each per session. At each slot it makes
 // the frames of every session due (the views and their diffs, no I/O), and
-// only then writes them, each on a goroutine of its own, one after another.
+// only then writes them, one after another.
 // Made apart, a thousand idle sessions cost a thousand goroutine wake-ups
 // a second, each waking the client's side of the connection as well; on the
 // 2-core VM a write to a connection whose reader sleeps costs 40-55 µs, and
@@ -80,11 +81,7 @@ func (w *clockWheel) turn() {
 	}
 	w.mu.Unlock()
 
-	type frame struct {
-		m *Model
-		b []byte
-	}
-	frames := make([]frame, 0, len(batch))
+	var frames []*writeJob
 	for i, m := range batch {
 		k := keys[i]
 		if !m.mu.TryLock() {
@@ -102,12 +99,42 @@ func (w *clockWheel) turn() {
 			m.mu.Unlock()
 			continue
 		}
-		frames = append(frames, frame{m, b})
+		frames = append(frames, &writeJob{m: m, b: b})
 	}
+	if len(frames) == 0 {
+		return
+	}
+	// This goroutine writes them all, in turn; should one write block (a
+	// client that stopped reading), the frames still unwritten after
+	// writeStall go out on goroutines of their own.
+	stall := time.AfterFunc(writeStall, func() {
+		for _, f := range frames {
+			if !f.claimed.Load() {
+				go f.run()
+			}
+		}
+	})
 	for _, f := range frames {
-		go func() {
-			defer f.m.mu.Unlock()
-			_ = f.m.scr.Send(f.b)
-		}()
+		f.run()
+	}
+	stall.Stop()
+}
+
+// writeStall is how long the wheel's writes may be held up by one that
+// blocks before the rest are written apart.
+const writeStall = 20 * time.Millisecond
+
+// writeJob is a frame made by the wheel, with its model's mu still held,
+// to be written once by whichever goroutine claims it.
+type writeJob struct {
+	m       *Model
+	b       []byte
+	claimed atomic.Bool
+}
+
+func (j *writeJob) run() {
+	if j.claimed.CompareAndSwap(false, true) {
+		defer j.m.mu.Unlock()
+		_ = j.m.scr.Send(j.b)
 	}
 }
