@@ -555,6 +555,9 @@ func (s *Server) programMiddleware() wish.Middleware {
 				}
 			}()
 			_, err := p.Run()
+			// The view's timers draw on goroutines of their own: stopped
+			// before the screens below are closed.
+			view.Stop()
 			if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
 			}

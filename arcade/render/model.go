@@ -250,6 +250,18 @@ func (m *Model) turn(k int64, now time.Time) (b []byte, ok bool) {
 	return m.frame(now), true
 }
 
+// Stop ends the model's own frames (the held-back ones and the clock's):
+// once it returns, nothing but Finish touches the inner model, so the
+// session may close its screens. Call it once Run has returned.
+func (m *Model) Stop() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done = true
+	if m.timer != nil {
+		m.timer.Stop()
+	}
+}
+
 // Finish draws the model's last view and gives the terminal back. Call it
 // once Run has returned.
 func (m *Model) Finish() error {

@@ -296,3 +296,23 @@ func TestBlockedWriteHoldsNoOtherClock(t *testing.T) {
 		require.NoError(t, m.Finish())
 	}
 }
+
+// Once Stop returns, no frame of the model's own (a clock turn, a held-back
+// frame) calls its view: the session may close its screens.
+func TestStopEndsOwnFrames(t *testing.T) {
+	var mu sync.Mutex
+	var events []string
+	c := &clockModel{start: time.Now(), period: 20 * time.Millisecond}
+	m := New(&viewSpy{clockModel: c, mu: &mu, events: &events}, NewScreen(io.Discard, 20, 3, colorprofile.ANSI256), 10)
+	m.SetProgram(&fakeProgram{})
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+	m.Update(tea.KeyPressMsg{Code: 'a'}) // held back: due in 100 ms
+	m.Stop()
+	mu.Lock()
+	n := len(events)
+	mu.Unlock()
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, n, len(events), "no view after Stop")
+}
