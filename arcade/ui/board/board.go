@@ -5,7 +5,9 @@ package board
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -125,6 +127,8 @@ func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
 	}
 }
 
+const spaces = "     "
+
 // View is everything the renderer needs besides the piles.
 type View struct {
 	Unicode, Color bool
@@ -189,6 +193,25 @@ func makePalette(color bool) map[cellStyle]lipgloss.Style {
 }
 
 func (b View) cardText(c engine.Card) string {
+	if c.Valid() {
+		return cardTexts[b.flags()][c]
+	}
+	return b.makeCardText(c)
+}
+
+// flags indexes the tables of texts made once: charset and colour.
+func (b View) flags() int {
+	f := 0
+	if b.Unicode {
+		f |= 1
+	}
+	if b.Color {
+		f |= 2
+	}
+	return f
+}
+
+func (b View) makeCardText(c engine.Card) string {
 	r := c.Rank().Short()
 	s := c.Suit().Letter()
 	if b.Unicode {
@@ -206,7 +229,34 @@ func (b View) cardText(c engine.Card) string {
 	return " " + r + s + " "
 }
 
+// backCounts is how many counts of a face-down run are made once.
+const backCounts = 128
+
+// cardTexts and backTexts are every card's and every count's text in each
+// charset and colour, made once: a frame draws dozens of them.
+var cardTexts, backTexts = func() (cards [4][256]string, backs [4][backCounts]string) {
+	for f := range 4 {
+		b := View{Unicode: f&1 != 0, Color: f&2 != 0}
+		for c := range 256 {
+			if engine.Card(c).Valid() {
+				cards[f][c] = b.makeCardText(engine.Card(c))
+			}
+		}
+		for n := range backCounts {
+			backs[f][n] = b.makeBackText(n)
+		}
+	}
+	return cards, backs
+}()
+
 func (b View) backText(n int) string {
+	if n >= 0 && n < backCounts {
+		return backTexts[b.flags()][n]
+	}
+	return b.makeBackText(n)
+}
+
+func (b View) makeBackText(n int) string {
 	fill := "░"
 	if !b.Unicode {
 		fill = "#"
@@ -383,7 +433,13 @@ func (b View) drawSingle(c *Canvas, pile int, p engine.Pile, x int) {
 		}
 	}
 	if p.Label != "" && p.Kind != engine.Slot {
-		c.put(x, y+1, fmt.Sprintf("%-5s", p.Label), stLabel, Hit{Pile: pile, Index: len(p.Cards) - 1, OK: true})
+		// fmt's "%-5s", put without making the string: a label of
+		// fewer than five runes is padded with spaces.
+		h := Hit{Pile: pile, Index: len(p.Cards) - 1, OK: true}
+		c.put(x, y+1, p.Label, stLabel, h)
+		if n := utf8.RuneCountInString(p.Label); n < 5 {
+			c.put(x+n, y+1, spaces[:5-n], stLabel, h)
+		}
 	}
 }
 
@@ -451,7 +507,13 @@ func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
 			if b.Cursor.OK && b.Cursor.Pile == pile && b.Cursor.Index >= i && b.Cursor.Index < i+fold {
 				st = stCursorOther
 			}
-			c.put(x, row, fmt.Sprintf(" +%-3d", fold), st, hh)
+			// fmt's " +%-3d", put without making the string.
+			n := strconv.Itoa(fold)
+			c.put(x, row, " +", st, hh)
+			c.put(x+2, row, n, st, hh)
+			if len(n) < 3 {
+				c.put(x+2+len(n), row, spaces[:3-len(n)], st, hh)
+			}
 			b.markCursor(c, x, row, st == stCursorOther, hh)
 			row++
 			i += fold - 1
@@ -530,11 +592,20 @@ func (c *Canvas) render(pal *Palette) string {
 				}
 				continue
 			}
-			var run strings.Builder
-			for _, cl := range row[start:x] {
-				run.WriteRune(cl.ch)
+			pre, post, exact := pal[st].Codes()
+			if !exact {
+				var run strings.Builder
+				for _, cl := range row[start:x] {
+					run.WriteRune(cl.ch)
+				}
+				pal[st].Write(&sb, run.String())
+				continue
 			}
-			pal[st].Write(&sb, run.String())
+			sb.WriteString(pre)
+			for _, cl := range row[start:x] {
+				sb.WriteRune(cl.ch)
+			}
+			sb.WriteString(post)
 		}
 	}
 	return sb.String()

@@ -291,7 +291,7 @@ func (s *raceScreen) report(status hub.Status) {
 		s.env.Log.Error("race save", "error", err.Error())
 		data = nil
 	}
-	err = s.m.Report(hub.Progress{Home: Home(g), Total: s.game.total, Moves: g.Moves(), Score: g.Score(), Status: status, Save: data, Board: data})
+	err = s.m.Report(hub.Progress{Home: homeOf(s.game.piles()), Total: s.game.total, Moves: g.Moves(), Score: g.Score(), Status: status, Save: data, Board: data})
 	switch {
 	case err == nil:
 	case errors.Is(err, hub.ErrDone), errors.Is(err, hub.ErrNotRunning):
@@ -652,7 +652,8 @@ func (s *raceScreen) View() string {
 	if g == nil {
 		return s.resultsView()
 	}
-	bw, _ := board.Size(g.g.Piles())
+	g.piles()
+	bw := g.size[0]
 	side := e.Width-bw >= panelWidth+2
 	g.reserve = 0
 	if side {
