@@ -14,12 +14,14 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games"
+	"sshuffle/internal/format"
 )
 
 var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames/*.txt.gz from the code as it is")
@@ -44,7 +46,9 @@ var frameGames = []struct {
 // ticks, resizes, colour and charset changes and notices (drawn from a
 // seeded source), and returns every frame the router draws, each after a
 // line naming the step that led to it.
-func playFrames(t *testing.T, key string, seed uint64, daily bool) string {
+//
+// check, if not nil, is called after each frame.
+func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r *ui.Router, g *gameScreen, view string)) string {
 	t.Helper()
 	e, clk := testEnv(t)
 	info, ok := games.Default().Entry(key)
@@ -60,14 +64,18 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool) string {
 	r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	rnd := rand.New(rand.NewPCG(seed, 99))
 	var out strings.Builder
-	frame := func(i int, what string) {
-		fmt.Fprintf(&out, "=== %d %s\n", i, what)
-		out.WriteString(r.View().Content)
-		out.WriteString("\n")
-	}
 	cur := func() *gameScreen {
 		g, _ := r.Current().(*gameScreen)
 		return g
+	}
+	frame := func(i int, what string) {
+		fmt.Fprintf(&out, "=== %d %s\n", i, what)
+		v := r.View().Content
+		out.WriteString(v)
+		out.WriteString("\n")
+		if g := cur(); check != nil && g != nil {
+			check(r, g, v)
+		}
 	}
 	frame(0, "start")
 	keys := []string{"left", "right", "up", "down", "h", "j", "k", "l", "space", "space", "enter", "f", ".", "d", "s", "u", "z",
@@ -81,14 +89,18 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool) string {
 		}
 		var what string
 		switch n := rnd.IntN(100); {
-		case n < 20:
+		case n < 18:
 			clk.t = clk.t.Add(time.Duration(1+rnd.IntN(3)) * time.Second)
 			r.Update(clockMsg{screen: g})
 			what = "clock"
+		case n < 20:
+			clk.t = clk.t.Add(time.Duration(8+rnd.IntN(5)) * time.Minute)
+			r.Update(clockMsg{screen: g})
+			what = "clock minutes on"
 		case n < 23:
 			clk.t = clk.t.Add(time.Second)
 			what = "clock moved, no tick"
-		case n < 26:
+		case n < 25:
 			sz := sizes[rnd.IntN(len(sizes))]
 			r.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 			what = fmt.Sprintf("size %dx%d", sz[0], sz[1])
@@ -97,6 +109,11 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool) string {
 				r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 				what = "size 80x24"
 			}
+		case n < 26:
+			w, _ := g.MinSize()
+			sz := [2]int{max(w, headerEdge(g)+rnd.IntN(3)-1), 24}
+			r.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			what = fmt.Sprintf("size %dx%d (the header's edge)", sz[0], sz[1])
 		case n < 28:
 			p := []colorprofile.Profile{colorprofile.Ascii, colorprofile.ANSI256, colorprofile.TrueColor, colorprofile.NoTTY}[rnd.IntN(4)]
 			r.Update(tea.ColorProfileMsg{Profile: p})
@@ -118,13 +135,15 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool) string {
 			what = fmt.Sprintf("click %d,%d", x, y)
 		case n < 40 && g.prompt == nil:
 			r.Update(keyMsg("#"))
+			frame(i, "prompt")
 			for range rnd.IntN(4) {
 				r.Update(keyMsg(fmt.Sprint(rnd.IntN(10))))
+				frame(i, "prompt digit")
 			}
 			if rnd.IntN(2) == 0 {
 				r.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+				frame(i, "prompt backspace")
 			}
-			frame(i, "prompt")
 			r.Update(keyMsg("esc"))
 			what = "prompt esc"
 		case n < 42 && g.sel.OK:
@@ -150,6 +169,14 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool) string {
 			r.Update(keyMsg(k))
 			what = "key " + k
 			last = k
+			if k == "r" && cur() == g && g.msg != "" && rnd.IntN(2) == 0 {
+				// A message at other widths: it wraps at 64.
+				for _, w := range []int{64, 100, 64, 80} {
+					frame(i, what)
+					r.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+					what = fmt.Sprintf("size %dx24", w)
+				}
+			}
 		}
 		frame(i, what)
 	}
@@ -164,7 +191,7 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool) string {
 func TestFramesAsBefore(t *testing.T) {
 	for _, c := range frameGames {
 		t.Run(strings.ReplaceAll(c.key, "/", "_"), func(t *testing.T) {
-			got := playFrames(t, c.key, c.seed, c.daily)
+			got := playFrames(t, c.key, c.seed, c.daily, nil)
 			path := filepath.Join("testdata", "frames", strings.ReplaceAll(c.key, "/", "_")+".txt.gz")
 			if *updateFrames {
 				var buf bytes.Buffer
@@ -289,4 +316,19 @@ func playLegal(r *ui.Router, g *gameScreen, rnd *rand.Rand) string {
 		}
 	}
 	return "legal move not on screen"
+}
+
+// headerEdge is the narrowest window whose header has room for "? help q
+// menu" now: in one just as wide a longer clock or move count moves them
+// to the bottom bar.
+func headerEdge(g *gameScreen) int {
+	head := g.info.Title()
+	if g.daily {
+		head += " today"
+	}
+	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", g.g.Moves(), format.Duration(g.elapsed()), ui.HintsPerGame-g.hints)
+	if g.info.Game.Points {
+		stats = fmt.Sprintf("Score %d  ", g.g.Score()) + stats
+	}
+	return lipgloss.Width(head+"  "+stats) + 2 + lipgloss.Width(ui.HelpBar(200, "?", "help", "q", "menu"))
 }
