@@ -143,7 +143,8 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 			r.notice = "" // an invitation stays up until Y or N
 		}
 	}
-	var cmds []tea.Cmd
+	var kept [4]tea.Cmd // on the stack for the usual few screens
+	cmds := kept[:0]
 	if input {
 		cmds = append(cmds, r.Current().Update(msg))
 	} else {
@@ -157,7 +158,24 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 		r.env.next = nil
 		cmds = append(cmds, r.follow(*next))
 	}
-	return tea.Batch(cmds...)
+	return batch(cmds)
+}
+
+// batch is tea.Batch without its allocations when at most one command is
+// not nil (every clock tick and most keys): that one is returned as it is,
+// as tea.Batch would return it.
+func batch(cmds []tea.Cmd) tea.Cmd {
+	var one tea.Cmd
+	for _, c := range cmds {
+		if c == nil {
+			continue
+		}
+		if one != nil {
+			return tea.Batch(cmds...)
+		}
+		one = c
+	}
+	return one
 }
 
 // follow takes up a screen's request.

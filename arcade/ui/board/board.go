@@ -568,9 +568,25 @@ func (c *Canvas) String(pal *Palette) string {
 	return c.text
 }
 
+// Write writes the canvas's text into sb: the text kept from String if
+// there is one for pal, else drawn straight into sb (and not kept: a
+// screen that keeps its frames keeps it there).
+func (c *Canvas) Write(sb *strings.Builder, pal *Palette) {
+	if c.textOf == pal && pal != nil {
+		sb.WriteString(c.text)
+		return
+	}
+	c.write(sb, pal)
+}
+
 func (c *Canvas) render(pal *Palette) string {
 	var sb strings.Builder
-	sb.Grow(c.h * (c.w + 16))
+	sb.Grow(max(c.h*(c.w+16), len(c.text)+64))
+	c.write(&sb, pal)
+	return sb.String()
+}
+
+func (c *Canvas) write(sb *strings.Builder, pal *Palette) {
 	for y := range c.h {
 		if y > 0 {
 			sb.WriteByte('\n')
@@ -598,7 +614,7 @@ func (c *Canvas) render(pal *Palette) string {
 				for _, cl := range row[start:x] {
 					run.WriteRune(cl.ch)
 				}
-				pal[st].Write(&sb, run.String())
+				pal[st].Write(sb, run.String())
 				continue
 			}
 			sb.WriteString(pre)
@@ -608,5 +624,4 @@ func (c *Canvas) render(pal *Palette) string {
 			sb.WriteString(post)
 		}
 	}
-	return sb.String()
 }

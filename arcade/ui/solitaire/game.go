@@ -1010,7 +1010,7 @@ func (s *gameScreen) View() string {
 		return f.view
 	}
 	var b strings.Builder
-	b.Grow(max(len(f.view), 1024) + 64)
+	b.Grow(max(len(f.view), 1024) + 256)
 	b.WriteString(f.head)
 	b.WriteString("  ")
 	b.Write(st)
@@ -1088,7 +1088,7 @@ func (s *gameScreen) drawRest(b *strings.Builder, withMenu bool) {
 	bv := board.View{Unicode: e.Unicode, Color: e.Color, Cursor: s.cursor, Sel: s.sel, OffsetX: off}
 	s.canvas = bv.Render(piles, min(e.Width-s.reserve, 200), boardH, s.canvas)
 	s.boardTop = 1
-	b.WriteString(s.canvas.String(bv.Palette()))
+	s.canvas.Write(b, bv.Palette())
 	b.WriteByte('\n')
 	b.WriteString(f.msgBlock)
 	bars := &s.bars
