@@ -56,3 +56,34 @@ func BenchmarkGameFrame(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRaceFrame is a racer's frame in a race of Klondike at 80x24
+// (the panel beside the board): the race clock's tick a second later, and
+// a cursor key.
+func BenchmarkRaceFrame(b *testing.B) {
+	for _, step := range []string{"cursor", "clock"} {
+		b.Run(step, func(b *testing.B) {
+			s, _ := startedRace(b, "klondike/draw1")
+			clk := &fakeClock{t: s.env.Now()}
+			s.env.Now = clk.now
+			_ = s.View()
+			right := tea.KeyPressMsg{Code: tea.KeyRight}
+			left := tea.KeyPressMsg{Code: tea.KeyLeft}
+			tick := raceTickMsg{screen: s}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				switch {
+				case step == "clock":
+					clk.t = clk.t.Add(time.Second)
+					s.Update(tick)
+				case i%2 == 0:
+					s.Update(right)
+				default:
+					s.Update(left)
+				}
+				_ = s.View()
+			}
+		})
+	}
+}
