@@ -87,3 +87,21 @@ func TestKeptFrameFollowsEveryInput(t *testing.T) {
 		fresh(st.what)
 	}
 }
+
+// TestKeptRaceFramesAreFresh is TestKeptFramesAreFresh for a racer's
+// screen.
+func TestKeptRaceFramesAreFresh(t *testing.T) {
+	for _, key := range []string{"klondike/draw1", "spider/2suit"} {
+		t.Run(strings.ReplaceAll(key, "/", "_"), func(t *testing.T) {
+			playRaceFrames(t, key, 31, func(s *raceScreen, _ string) {
+				t.Helper()
+				view := s.View()
+				s.frame = raceParts{}
+				if s.game != nil {
+					s.game.forget()
+				}
+				require.Equal(t, view, s.View(), "the frame drawn from what was kept differs from one drawn afresh")
+			})
+		})
+	}
+}
