@@ -105,3 +105,35 @@ func TestKeptRaceFramesAreFresh(t *testing.T) {
 		})
 	}
 }
+
+// TestKeptRaceFrameFollowsEveryInput is TestKeptFrameFollowsEveryInput for
+// a racer's screen: the message, its kind and the width one at a time.
+func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
+	s, _ := startedRace(t, "klondike/draw1")
+	e := s.env
+	fresh := func(what string) {
+		t.Helper()
+		got := s.View()
+		s.frame = raceParts{}
+		s.game.forget()
+		require.Equal(t, s.View(), got, what)
+	}
+	fresh("start")
+	for _, st := range []struct {
+		what   string
+		change func()
+	}{
+		{"a message too long for the line", func() {
+			s.setMsg(msgWarn, "A message from the room that is rather longer than the line it is given, so that it is cut.")
+		}},
+		{"the same words, another kind", func() { s.kind = msgErr }},
+		{"narrower", func() { e.Width = 64 }},
+		{"wider", func() { e.Width = 120 }},
+		{"no message", func() { s.msg = "" }},
+		{"narrow again", func() { e.Width = 64 }},
+		{"80 columns", func() { e.Width = 80 }},
+	} {
+		st.change()
+		fresh(st.what)
+	}
+}
