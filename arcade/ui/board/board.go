@@ -65,6 +65,11 @@ type Canvas struct {
 	w, h  int
 	cells [][]cell
 	hits  [][]hit
+	// The rows' backing arrays, and the text last written (kept for its
+	// room: each frame writes into it).
+	allCells []cell
+	allHits  []hit
+	buf      []byte
 	marks []mark // drawn last (see mark)
 
 	// What the cells were drawn from, and the text last made of them: a
@@ -81,6 +86,7 @@ func newCanvas(w, h int) *Canvas {
 	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
 	cells := make([]cell, w*h)
 	hits := make([]hit, w*h)
+	c.allCells, c.allHits = cells, hits
 	for y := range h {
 		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
 		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
@@ -93,12 +99,10 @@ func newCanvas(w, h int) *Canvas {
 // allocates nothing for the grid, which matters with thousands of players.
 func (c *Canvas) clear() {
 	c.marks = c.marks[:0]
-	for y := range c.h {
-		for x := range c.w {
-			c.cells[y][x] = cell{ch: ' '}
-			c.hits[y][x] = hit{}
-		}
+	for i := range c.allCells {
+		c.allCells[i] = cell{ch: ' '}
 	}
+	clear(c.allHits)
 }
 
 // Width and Height are the canvas's size in cells.
@@ -587,9 +591,12 @@ func (c *Canvas) render(pal *Palette) string {
 }
 
 func (c *Canvas) write(sb *strings.Builder, pal *Palette) {
+	// The text is put together in a buffer the canvas keeps and written
+	// into sb at once: a builder's call per cell was most of the time.
+	buf := c.buf[:0]
 	for y := range c.h {
 		if y > 0 {
-			sb.WriteByte('\n')
+			buf = append(buf, '\n')
 		}
 		row := c.cells[y]
 		end := len(row)
@@ -604,7 +611,7 @@ func (c *Canvas) write(sb *strings.Builder, pal *Palette) {
 			}
 			if st == stNone {
 				for _, cl := range row[start:x] {
-					sb.WriteRune(cl.ch)
+					buf = utf8.AppendRune(buf, cl.ch)
 				}
 				continue
 			}
@@ -614,14 +621,16 @@ func (c *Canvas) write(sb *strings.Builder, pal *Palette) {
 				for _, cl := range row[start:x] {
 					run.WriteRune(cl.ch)
 				}
-				pal[st].Write(sb, run.String())
+				buf = append(buf, pal[st].Render(run.String())...)
 				continue
 			}
-			sb.WriteString(pre)
+			buf = append(buf, pre...)
 			for _, cl := range row[start:x] {
-				sb.WriteRune(cl.ch)
+				buf = utf8.AppendRune(buf, cl.ch)
 			}
-			sb.WriteString(post)
+			buf = append(buf, post...)
 		}
 	}
+	sb.Write(buf)
+	c.buf = buf
 }

@@ -111,7 +111,6 @@ type gameScreen struct {
 	size     [2]int // board.Size of pileList
 	bars     keyBarLines
 	last     frameParts
-	tickCmd  tea.Cmd
 }
 
 // maxSteps bounds the timeline kept with a result (as the hub bounds its
