@@ -70,7 +70,7 @@ type Canvas struct {
 	allCells []cell
 	allHits  []hit
 	buf      []byte
-	marks []mark // drawn last (see mark)
+	marks    []mark // drawn last (see mark)
 
 	// What the cells were drawn from, and the text last made of them: a
 	// frame whose board did not change (a clock tick) reuses both.
