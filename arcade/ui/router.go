@@ -43,6 +43,7 @@ type Router struct {
 	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
 	firstSize chan struct{} // closed by the first size message
 	sizeOnce  sync.Once
+	ascii     asciiLines // the last frame's lines in plain text
 }
 
 // NewRouter starts a session on first, with a one-line notice at the
@@ -165,7 +166,8 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 			r.notice = "" // an invitation stays up until Y or N
 		}
 	}
-	var cmds []tea.Cmd
+	var kept [4]tea.Cmd // on the stack for the usual few screens
+	cmds := kept[:0]
 	if input {
 		cmds = append(cmds, r.Current().Update(msg))
 	} else {
@@ -179,7 +181,24 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 		r.env.next = nil
 		cmds = append(cmds, r.follow(*next))
 	}
-	return tea.Batch(cmds...)
+	return batch(cmds)
+}
+
+// batch is tea.Batch without its allocations when at most one command is
+// not nil (every clock tick and most keys): that one is returned as it is,
+// as tea.Batch would return it.
+func batch(cmds []tea.Cmd) tea.Cmd {
+	var one tea.Cmd
+	for _, c := range cmds {
+		if c == nil {
+			continue
+		}
+		if one != nil {
+			return tea.Batch(cmds...)
+		}
+		one = c
+	}
+	return one
 }
 
 // follow takes up a screen's request.
@@ -328,7 +347,7 @@ func (r *Router) View() (v tea.View) {
 		body = r.viewWithNotice(cur)
 	}
 	if !e.Unicode {
-		body = asciiReplacer.Replace(body)
+		body = r.ascii.replace(body)
 	}
 	v = tea.NewView(body)
 	if !r.quitting {
@@ -363,6 +382,52 @@ func (r *Router) viewWithNotice(cur Screen) string {
 		lines = append(lines, noticeStyle.Render(l))
 	}
 	return strings.Join(lines[:min(len(lines), full)], "\n")
+}
+
+// asciiLines keeps the last frame's lines and their plain text forms
+// (asciiReplacer's): a frame differs from the last in a line or two (a
+// clock tick in one), and only the lines that changed are replaced again.
+// No key of the replacer holds a newline, so a frame's replacement is its
+// lines' replacements joined. in holds substrings of the last frame and
+// out of the last result, so no older frame is kept alive.
+type asciiLines struct {
+	in, out []string
+	ends    []int // where each line of out ends in the result
+	size    int   // the last result's length
+}
+
+func (a *asciiLines) replace(body string) string {
+	var b strings.Builder
+	b.Grow(a.size + 256)
+	a.ends = a.ends[:0]
+	i := 0
+	for line := range strings.SplitSeq(body, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(a.in) && a.in[i] == line {
+			b.WriteString(a.out[i])
+		} else {
+			b.WriteString(asciiReplacer.Replace(line))
+			if i < len(a.in) {
+				a.in[i] = line
+			} else {
+				a.in = append(a.in, line)
+			}
+		}
+		a.ends = append(a.ends, b.Len())
+		i++
+	}
+	a.in = a.in[:i]
+	res := b.String()
+	a.out = a.out[:0]
+	start := 0
+	for _, end := range a.ends {
+		a.out = append(a.out, res[start:end])
+		start = end + 1
+	}
+	a.size = len(res)
+	return res
 }
 
 // asciiReplacer turns the few non-ASCII marks of the UI into plain text for

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -177,3 +178,27 @@ func TestRouteThatFailsSaysWhy(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// The plain text of a frame made a line at a time from the last frame's is
+// the replacer's of the whole frame, whichever lines change, and however
+// many there are.
+func TestASCIILinesAsTheReplacer(t *testing.T) {
+	var a asciiLines
+	lines := []string{"Klondike · Draw 1  Moves 0", "←↓↑→ move  ↑↓ up/down", "  K♠  10♥ ", "♠ sshuffle ♥", "plain", "", "…", "✗ · ·"}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	frame := []string{}
+	for range 2000 {
+		switch n := rnd.IntN(10); {
+		case n < 2 && len(frame) > 0:
+			frame = frame[:rnd.IntN(len(frame))]
+		case n < 4 || len(frame) == 0:
+			frame = append(frame, lines[rnd.IntN(len(lines))])
+		default:
+			frame[rnd.IntN(len(frame))] = lines[rnd.IntN(len(lines))] + lines[rnd.IntN(len(lines))]
+		}
+		body := strings.Join(frame, "\n")
+		if got, want := a.replace(body), asciiReplacer.Replace(body); got != want {
+			t.Fatalf("%q:\n got %q\nwant %q", body, got, want)
+		}
+	}
+}

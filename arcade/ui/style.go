@@ -57,6 +57,10 @@ func (c Codes) Render(text string) string {
 	return c.pre + text + c.post
 }
 
+// Codes are what Render writes before and after a text; exact false when
+// Render is more than that (then Render or Write must be used).
+func (c Codes) Codes() (pre, post string, exact bool) { return c.pre, c.post, c.Exact }
+
 func (c Codes) Write(sb *strings.Builder, text string) {
 	if !c.Exact {
 		sb.WriteString(c.Style.Render(text))

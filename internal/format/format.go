@@ -4,6 +4,7 @@ package format
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -43,4 +44,29 @@ func Clean(s string, max int) string {
 		n++
 	}
 	return b.String()
+}
+
+// AppendDuration appends Duration(d) to dst, without making the string.
+func AppendDuration(dst []byte, d time.Duration) []byte {
+	d = d.Round(time.Second)
+	if d < 0 {
+		return append(dst, Duration(d)...)
+	}
+	h := int64(d / time.Hour)
+	m := int64(d % time.Hour / time.Minute)
+	s := int64(d % time.Minute / time.Second)
+	if h > 0 {
+		dst = strconv.AppendInt(dst, h, 10)
+		dst = append(dst, ':')
+		dst = append2(dst, m)
+	} else {
+		dst = strconv.AppendInt(dst, m, 10)
+	}
+	dst = append(dst, ':')
+	return append2(dst, s)
+}
+
+// append2 appends n (0-59) in two digits.
+func append2(dst []byte, n int64) []byte {
+	return append(dst, byte('0'+n/10), byte('0'+n%10))
 }

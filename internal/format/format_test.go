@@ -17,3 +17,17 @@ func TestDuration(t *testing.T) {
 	require.Equal(t, "0:00", Duration(0))
 	require.Equal(t, "1:01:01", Duration(time.Hour+61*time.Second+400*time.Millisecond))
 }
+
+func TestAppendDuration(t *testing.T) {
+	for _, d := range []time.Duration{0, 400 * time.Millisecond, 500 * time.Millisecond, time.Second, 59 * time.Second,
+		95 * time.Second, 10 * time.Minute, 59*time.Minute + 59*time.Second + 600*time.Millisecond, time.Hour,
+		time.Hour + 61*time.Second + 400*time.Millisecond, 25*time.Hour + 7*time.Second, 1000 * time.Hour,
+		-time.Second, -95 * time.Second, -2 * time.Hour, -400 * time.Millisecond} {
+		require.Equal(t, Duration(d), string(AppendDuration([]byte("x"), d))[1:], "%v", d)
+	}
+	for d := time.Duration(0); d < 3*time.Hour; d += 997 * time.Millisecond {
+		if got := string(AppendDuration(nil, d)); got != Duration(d) {
+			t.Fatalf("%v: %q, want %q", d, got, Duration(d))
+		}
+	}
+}

@@ -5,7 +5,9 @@ package board
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -63,7 +65,12 @@ type Canvas struct {
 	w, h  int
 	cells [][]cell
 	hits  [][]hit
-	marks []mark // drawn last (see mark)
+	// The rows' backing arrays, and the text last written (kept for its
+	// room: each frame writes into it).
+	allCells []cell
+	allHits  []hit
+	buf      []byte
+	marks    []mark // drawn last (see mark)
 
 	// What the cells were drawn from, and the text last made of them: a
 	// frame whose board did not change (a clock tick) reuses both.
@@ -79,6 +86,7 @@ func newCanvas(w, h int) *Canvas {
 	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
 	cells := make([]cell, w*h)
 	hits := make([]hit, w*h)
+	c.allCells, c.allHits = cells, hits
 	for y := range h {
 		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
 		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
@@ -91,12 +99,10 @@ func newCanvas(w, h int) *Canvas {
 // allocates nothing for the grid, which matters with thousands of players.
 func (c *Canvas) clear() {
 	c.marks = c.marks[:0]
-	for y := range c.h {
-		for x := range c.w {
-			c.cells[y][x] = cell{ch: ' '}
-			c.hits[y][x] = hit{}
-		}
+	for i := range c.allCells {
+		c.allCells[i] = cell{ch: ' '}
 	}
+	clear(c.allHits)
 }
 
 // Width and Height are the canvas's size in cells.
@@ -124,6 +130,8 @@ func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
 		x++
 	}
 }
+
+const spaces = "     "
 
 // View is everything the renderer needs besides the piles.
 type View struct {
@@ -189,6 +197,25 @@ func makePalette(color bool) map[cellStyle]lipgloss.Style {
 }
 
 func (b View) cardText(c engine.Card) string {
+	if c.Valid() {
+		return cardTexts[b.flags()][c]
+	}
+	return b.makeCardText(c)
+}
+
+// flags indexes the tables of texts made once: charset and colour.
+func (b View) flags() int {
+	f := 0
+	if b.Unicode {
+		f |= 1
+	}
+	if b.Color {
+		f |= 2
+	}
+	return f
+}
+
+func (b View) makeCardText(c engine.Card) string {
 	r := c.Rank().Short()
 	s := c.Suit().Letter()
 	if b.Unicode {
@@ -206,7 +233,34 @@ func (b View) cardText(c engine.Card) string {
 	return " " + r + s + " "
 }
 
+// backCounts is how many counts of a face-down run are made once.
+const backCounts = 128
+
+// cardTexts and backTexts are every card's and every count's text in each
+// charset and colour, made once: a frame draws dozens of them.
+var cardTexts, backTexts = func() (cards [4][256]string, backs [4][backCounts]string) {
+	for f := range 4 {
+		b := View{Unicode: f&1 != 0, Color: f&2 != 0}
+		for c := range 256 {
+			if engine.Card(c).Valid() {
+				cards[f][c] = b.makeCardText(engine.Card(c))
+			}
+		}
+		for n := range backCounts {
+			backs[f][n] = b.makeBackText(n)
+		}
+	}
+	return cards, backs
+}()
+
 func (b View) backText(n int) string {
+	if n >= 0 && n < backCounts {
+		return backTexts[b.flags()][n]
+	}
+	return b.makeBackText(n)
+}
+
+func (b View) makeBackText(n int) string {
 	fill := "░"
 	if !b.Unicode {
 		fill = "#"
@@ -383,7 +437,13 @@ func (b View) drawSingle(c *Canvas, pile int, p engine.Pile, x int) {
 		}
 	}
 	if p.Label != "" && p.Kind != engine.Slot {
-		c.put(x, y+1, fmt.Sprintf("%-5s", p.Label), stLabel, Hit{Pile: pile, Index: len(p.Cards) - 1, OK: true})
+		// fmt's "%-5s", put without making the string: a label of
+		// fewer than five runes is padded with spaces.
+		h := Hit{Pile: pile, Index: len(p.Cards) - 1, OK: true}
+		c.put(x, y+1, p.Label, stLabel, h)
+		if n := utf8.RuneCountInString(p.Label); n < 5 {
+			c.put(x+n, y+1, spaces[:5-n], stLabel, h)
+		}
 	}
 }
 
@@ -451,7 +511,13 @@ func (b View) drawColumn(c *Canvas, pile int, p engine.Pile, x, h int) {
 			if b.Cursor.OK && b.Cursor.Pile == pile && b.Cursor.Index >= i && b.Cursor.Index < i+fold {
 				st = stCursorOther
 			}
-			c.put(x, row, fmt.Sprintf(" +%-3d", fold), st, hh)
+			// fmt's " +%-3d", put without making the string.
+			n := strconv.Itoa(fold)
+			c.put(x, row, " +", st, hh)
+			c.put(x+2, row, n, st, hh)
+			if len(n) < 3 {
+				c.put(x+2+len(n), row, spaces[:3-len(n)], st, hh)
+			}
 			b.markCursor(c, x, row, st == stCursorOther, hh)
 			row++
 			i += fold - 1
@@ -506,12 +572,31 @@ func (c *Canvas) String(pal *Palette) string {
 	return c.text
 }
 
+// Write writes the canvas's text into sb: the text kept from String if
+// there is one for pal, else drawn straight into sb (and not kept: a
+// screen that keeps its frames keeps it there).
+func (c *Canvas) Write(sb *strings.Builder, pal *Palette) {
+	if c.textOf == pal && pal != nil {
+		sb.WriteString(c.text)
+		return
+	}
+	c.write(sb, pal)
+}
+
 func (c *Canvas) render(pal *Palette) string {
 	var sb strings.Builder
-	sb.Grow(c.h * (c.w + 16))
+	sb.Grow(max(c.h*(c.w+16), len(c.text)+64))
+	c.write(&sb, pal)
+	return sb.String()
+}
+
+func (c *Canvas) write(sb *strings.Builder, pal *Palette) {
+	// The text is put together in a buffer the canvas keeps and written
+	// into sb at once: a builder's call per cell was most of the time.
+	buf := c.buf[:0]
 	for y := range c.h {
 		if y > 0 {
-			sb.WriteByte('\n')
+			buf = append(buf, '\n')
 		}
 		row := c.cells[y]
 		end := len(row)
@@ -526,16 +611,26 @@ func (c *Canvas) render(pal *Palette) string {
 			}
 			if st == stNone {
 				for _, cl := range row[start:x] {
-					sb.WriteRune(cl.ch)
+					buf = utf8.AppendRune(buf, cl.ch)
 				}
 				continue
 			}
-			var run strings.Builder
-			for _, cl := range row[start:x] {
-				run.WriteRune(cl.ch)
+			pre, post, exact := pal[st].Codes()
+			if !exact {
+				var run strings.Builder
+				for _, cl := range row[start:x] {
+					run.WriteRune(cl.ch)
+				}
+				buf = append(buf, pal[st].Render(run.String())...)
+				continue
 			}
-			pal[st].Write(&sb, run.String())
+			buf = append(buf, pre...)
+			for _, cl := range row[start:x] {
+				buf = utf8.AppendRune(buf, cl.ch)
+			}
+			buf = append(buf, post...)
 		}
 	}
-	return sb.String()
+	sb.Write(buf)
+	c.buf = buf
 }

@@ -5,6 +5,7 @@
 package solitaire
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -99,6 +100,15 @@ type gameScreen struct {
 	// kept free at the right for the race's panel.
 	moved   func()
 	reserve int
+
+	// What frames keep for the next (see piles and View): the piles of
+	// the position version counts, and the parts of the last frame.
+	version  uint64
+	pilesOf  uint64
+	pileList []engine.Pile
+	size     [2]int // board.Size of pileList
+	bars     keyBarLines
+	last     frameParts
 }
 
 // maxSteps bounds the timeline kept with a result (as the hub bounds its
@@ -107,7 +117,7 @@ const maxSteps = store.MaxTimeline
 
 // step adds the position now to the timeline.
 func (s *gameScreen) step() {
-	st := store.Step{At: s.elapsed(), Home: Home(s.g), Moves: s.g.Moves()}
+	st := store.Step{At: s.elapsed(), Home: homeOf(s.piles()), Moves: s.g.Moves()}
 	if len(s.steps) < maxSteps {
 		s.steps = append(s.steps, st)
 	} else {
@@ -120,9 +130,11 @@ func (s *gameScreen) step() {
 
 // Home counts the cards home (on a foundation) or, in a game without
 // foundations (Pyramid, TriPeaks), cleared from the layout.
-func Home(g engine.Solitaire) int {
+func Home(g engine.Solitaire) int { return homeOf(g.Piles()) }
+
+func homeOf(piles []engine.Pile) int {
 	n, slots := 0, false
-	for _, p := range g.Piles() {
+	for _, p := range piles {
 		switch p.Kind {
 		case engine.Foundation:
 			n += len(p.Cards)
@@ -131,14 +143,14 @@ func Home(g engine.Solitaire) int {
 		}
 	}
 	if slots {
-		return Total(g) - onLayout(g)
+		return totalOf(piles) - onLayout(piles)
 	}
 	return n
 }
 
-func onLayout(g engine.Solitaire) int {
+func onLayout(piles []engine.Pile) int {
 	n := 0
-	for _, p := range g.Piles() {
+	for _, p := range piles {
 		if p.Kind == engine.Slot {
 			n += len(p.Cards)
 		}
@@ -148,9 +160,11 @@ func onLayout(g engine.Solitaire) int {
 
 // Total is how many cards Home counts to: every card, or in a game without
 // foundations every place of the layout (an empty place stays a pile).
-func Total(g engine.Solitaire) int {
+func Total(g engine.Solitaire) int { return totalOf(g.Piles()) }
+
+func totalOf(piles []engine.Pile) int {
 	n, slots := 0, 0
-	for _, p := range g.Piles() {
+	for _, p := range piles {
 		n += len(p.Cards)
 		if p.Kind == engine.Slot {
 			slots++
@@ -165,7 +179,7 @@ func Total(g engine.Solitaire) int {
 func newGameScreen(e *ui.Env, info games.Entry, g engine.Solitaire, opts games.Options) *gameScreen {
 	s := &gameScreen{env: e, info: info, g: g, start: e.Now(), opts: opts}
 	s.cursor = s.firstCursor()
-	s.total = Total(g)
+	s.total = totalOf(s.piles())
 	return s
 }
 
@@ -190,12 +204,29 @@ func (s *gameScreen) elapsed() time.Duration {
 func (s *gameScreen) setMsg(k msgKind, text string) { s.kind, s.msg = k, text }
 
 func (s *gameScreen) MinSize() (int, int) {
-	w, h := board.Size(s.g.Piles())
-	return max(w, 64), max(min(h, 12)+4, 16)
+	s.piles()
+	return max(s.size[0], 64), max(min(s.size[1], 12)+4, 16)
 }
 
+// piles are the game's piles as it reports them, asked for once per
+// position: every frame and key reads them (the router's MinSize too), and
+// a game makes them anew on each call. Whatever changes the game
+// (do, undo) calls changed.
+func (s *gameScreen) piles() []engine.Pile {
+	if s.pilesOf != s.version || s.pileList == nil {
+		s.pileList, s.pilesOf = s.g.Piles(), s.version
+		s.size[0], s.size[1] = board.Size(s.pileList)
+		s.bars.ok = false
+	}
+	return s.pileList
+}
+
+// changed says the game's position may have changed: its piles are asked
+// for again.
+func (s *gameScreen) changed() { s.version++ }
+
 // firstCursor rests the cursor on the first tableau column, else pile 0.
-func (s *gameScreen) firstCursor() board.Hit { return FirstCursor(s.g.Piles()) }
+func (s *gameScreen) firstCursor() board.Hit { return FirstCursor(s.piles()) }
 
 // FirstCursor is where the cursor starts on a deal: the first tableau
 // column (or the first card a layout leaves free), else pile 0.
@@ -280,10 +311,13 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	case "u", "z", "backspace", "ctrl+z":
 		s.sel = board.Hit{}
 		hist := s.g.History()
-		if !s.g.Undo() {
+		undone := s.g.Undo()
+		s.changed()
+		if !undone {
 			s.setMsg(msgWarn, "Nothing to undo.")
 		} else if !s.keep() {
 			_ = s.g.Do(hist[len(hist)-1]) // taken over: the undo must not stand either
+			s.changed()
 			return nil
 		} else {
 			s.step()
@@ -379,7 +413,7 @@ func (s *gameScreen) jumpPlace(n int) {
 	if n == 0 {
 		n = 10
 	}
-	piles := s.g.Piles()
+	piles := s.piles()
 	idx, columns := places(piles)
 	if n > len(idx) {
 		what := "column"
@@ -396,7 +430,7 @@ func (s *gameScreen) jumpPlace(n int) {
 // jumpKind puts the cursor on the first pile of a kind (the waste, a free
 // cell, a foundation), or on the next one when it is on one already.
 func (s *gameScreen) jumpKind(kind engine.PileKind) {
-	piles := s.g.Piles()
+	piles := s.piles()
 	var idx []int
 	at := -1
 	for i, p := range piles {
@@ -433,7 +467,7 @@ func (s *gameScreen) pick(h board.Hit) tea.Cmd {
 		s.sel = board.Hit{}
 		return nil
 	}
-	piles := s.g.Piles()
+	piles := s.piles()
 	if h.Pile < 0 || h.Pile >= len(piles) {
 		return nil
 	}
@@ -495,12 +529,15 @@ func (s *gameScreen) release(x, y int) tea.Cmd {
 
 // do applies an action and reports the outcome.
 func (s *gameScreen) do(a engine.Action) tea.Cmd {
-	if err := s.g.Do(a); err != nil {
+	err := s.g.Do(a)
+	s.changed()
+	if err != nil {
 		s.setMsg(msgErr, err.Error())
 		return nil
 	}
 	if !s.keep() {
 		s.g.Undo() // taken over just now: the other session has the game
+		s.changed()
 		return nil
 	}
 	s.clampCursor()
@@ -635,7 +672,7 @@ func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
 	}
 	s.hints++
 	s.sel = board.Hit{}
-	piles := s.g.Piles()
+	piles := s.piles()
 	if a.Kind == engine.Draw {
 		for i, p := range piles {
 			if p.Kind == engine.Stock {
@@ -790,7 +827,7 @@ func (s *gameScreen) saveKey() string {
 func navigable(p engine.Pile) bool { return !(p.Kind == engine.Slot && len(p.Cards) == 0) }
 
 func (s *gameScreen) clampCursor() {
-	piles := s.g.Piles()
+	piles := s.piles()
 	if !s.cursor.OK || s.cursor.Pile >= len(piles) || !navigable(piles[s.cursor.Pile]) {
 		s.cursor = s.firstCursor()
 		return
@@ -802,7 +839,7 @@ func (s *gameScreen) clampCursor() {
 }
 
 func (s *gameScreen) moveCursor(dx, dy int) {
-	piles := s.g.Piles()
+	piles := s.piles()
 	if !s.cursor.OK || s.cursor.Pile >= len(piles) {
 		s.cursor = s.firstCursor()
 		return
@@ -864,32 +901,142 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 	}
 }
 
+// frameParts is what a View keeps for the next one. A clock tick changes
+// the stats and nothing else, so the frame is the kept title, the stats
+// written anew, and the kept rest (every line under the header), put
+// together in one string; the rest is drawn again only when something it
+// is drawn from (frameKey) changed.
+type frameParts struct {
+	ok   bool
+	key  frameKey
+	view string // the last frame
+	rest string // view from the end of the header line on
+
+	// The header: the title (and " today"), styled, and "? help q menu"
+	// for a width.
+	head       string
+	headW      int
+	headDaily  bool
+	headOK     bool
+	extra      string
+	extraW     int
+	extraWidth int
+
+	stats, lastStats []byte // scratch: this frame's stats and the last's
+
+	// The message lines, styled, and what they were made from.
+	msgText  string
+	msgKind  msgKind
+	msgWidth int
+	msgMax   int
+	msgLines int
+	msgBlock string
+	msgOK    bool
+
+	deal string // "Deal #N"
+}
+
+// frameKey is everything the lines under the header are drawn from.
+type frameKey struct {
+	width, height, reserve int
+	color, unicode         bool
+	version                uint64 // the position (see piles)
+	cursor, sel            board.Hit
+	msg                    string
+	kind                   msgKind
+	prompting              bool
+	prompt                 string
+	withMenu               bool // the header had no room for "? help q menu"
+}
+
+// keyBarLines are the two key bars drawn, for the piles last asked for
+// (piles clears ok), a width and withMenu.
+type keyBarLines struct {
+	ok        bool
+	width     int
+	withMenu  bool
+	bar, more string
+}
+
 func (s *gameScreen) View() string {
 	// A take-over in another session shows at the next frame, a clock
 	// turn at the latest: the clock is drawn with no message to notice
 	// it in.
 	s.checkTaken()
 	e := s.env
-	var b strings.Builder
-	head := ui.TitleStyle.Render(s.info.Title())
-	if s.daily {
-		head += ui.OkStyle.Render(" today")
+	f := &s.last
+	if !f.headOK || f.headDaily != s.daily {
+		f.head = ui.TitleStyle.Render(s.info.Title())
+		if s.daily {
+			f.head += ui.OkStyle.Render(" today")
+		}
+		f.headW, f.headDaily, f.headOK = lipgloss.Width(f.head), s.daily, true
 	}
-	stats := fmt.Sprintf("Moves %d  Time %s  Hints %d", s.g.Moves(), format.Duration(s.elapsed()), ui.HintsPerGame-s.hints)
-	if s.info.Game.Points {
-		stats = fmt.Sprintf("Score %d  ", s.g.Score()) + stats
-	}
-	line := head + "  " + stats
 	// "? help" and "q menu" ride on the header so the bottom bar keeps
 	// room for the play keys at 80 columns.
-	extra := ui.HelpBar(e.Width, "?", "help", "q", "menu")
-	pad := e.Width - lipgloss.Width(line) - lipgloss.Width(extra)
-	if pad >= 2 {
-		line += strings.Repeat(" ", pad) + extra
+	if f.extra == "" || f.extraWidth != e.Width {
+		f.extra = ui.HelpBar(e.Width, "?", "help", "q", "menu")
+		f.extraW, f.extraWidth = lipgloss.Width(f.extra), e.Width
 	}
-	b.WriteString(line + "\n")
-	piles := s.g.Piles()
-	bw, _ := board.Size(piles)
+	st := f.stats[:0]
+	if s.info.Game.Points {
+		st = append(st, "Score "...)
+		st = strconv.AppendInt(st, int64(s.g.Score()), 10)
+		st = append(st, "  "...)
+	}
+	st = append(st, "Moves "...)
+	st = strconv.AppendInt(st, int64(s.g.Moves()), 10)
+	st = append(st, "  Time "...)
+	st = format.AppendDuration(st, s.elapsed())
+	st = append(st, "  Hints "...)
+	st = strconv.AppendInt(st, int64(ui.HintsPerGame-s.hints), 10)
+	f.stats = st
+	// The stats are ASCII: their width is their length.
+	pad := e.Width - (f.headW + 2 + len(st)) - f.extraW
+	if s.prompt != nil {
+		s.kind = msgInfo
+	}
+	k := frameKey{
+		width: e.Width, height: e.Height, reserve: s.reserve, color: e.Color, unicode: e.Unicode,
+		version: s.version, cursor: s.cursor, sel: s.sel, msg: s.msg, kind: s.kind,
+		prompting: s.prompt != nil, withMenu: pad < 2,
+	}
+	if s.prompt != nil {
+		k.prompt = *s.prompt
+	}
+	if f.ok && k == f.key && bytes.Equal(st, f.lastStats) {
+		return f.view
+	}
+	var b strings.Builder
+	b.Grow(max(len(f.view), 1024) + 256)
+	b.WriteString(f.head)
+	b.WriteString("  ")
+	b.Write(st)
+	if pad >= 2 {
+		writeSpaces(&b, pad)
+		b.WriteString(f.extra)
+	}
+	if !f.ok || k != f.key {
+		at := b.Len()
+		s.drawRest(&b, k.withMenu)
+		f.view = b.String()
+		f.rest = f.view[at:]
+	} else {
+		b.WriteString(f.rest)
+		f.view = b.String()
+	}
+	f.ok, f.key = true, k
+	f.lastStats = append(f.lastStats[:0], st...)
+	return f.view
+}
+
+// drawRest writes every line under the header, from "\n" on.
+func (s *gameScreen) drawRest(b *strings.Builder, withMenu bool) {
+	e := s.env
+	f := &s.last
+	b.WriteByte('\n')
+	piles := s.piles()
+	bw := s.size[0]
 	msg := s.msg
 	if s.prompt != nil {
 		s.kind = msgInfo
@@ -906,39 +1053,65 @@ func (s *gameScreen) View() string {
 	}
 	if msg == "" {
 		// The deal number, so friends can race the same deal (#).
-		msg, kind = fmt.Sprintf("Deal #%d", s.g.Spec().Seed), msgInfo
+		if f.deal == "" {
+			f.deal = fmt.Sprintf("Deal #%d", s.g.Spec().Seed)
+		}
+		msg, kind = f.deal, msgInfo
 	}
 	// A message is wrapped whole, never cut: the board gives up lines to
 	// a long one (its columns fold), and the key bar keeps its own line.
-	lines := ui.FitLines(msg, e.Width, max(e.Height-minBoardLines-2, 1))
-	rows := max(len(lines), 2)
+	maxLines := max(e.Height-minBoardLines-2, 1)
+	if !f.msgOK || f.msgText != msg || f.msgKind != kind || f.msgWidth != e.Width || f.msgMax != maxLines {
+		lines := ui.FitLines(msg, e.Width, maxLines)
+		var mb strings.Builder
+		for _, l := range lines {
+			switch kind {
+			case msgErr:
+				mb.WriteString(ui.ErrStyle.Render(l))
+			case msgWarn:
+				mb.WriteString(ui.WarnStyle.Render(l))
+			case msgOK:
+				mb.WriteString(ui.OkStyle.Render(l))
+			default:
+				mb.WriteString(ui.FaintStyle.Render(l))
+			}
+			mb.WriteString("\n")
+		}
+		f.msgText, f.msgKind, f.msgWidth, f.msgMax = msg, kind, e.Width, maxLines
+		f.msgLines, f.msgBlock, f.msgOK = len(lines), mb.String(), true
+	}
+	rows := max(f.msgLines, 2)
 	boardH := max(e.Height-2-rows, 1)
 	off := max((e.Width-s.reserve-bw)/2, 0)
 	bv := board.View{Unicode: e.Unicode, Color: e.Color, Cursor: s.cursor, Sel: s.sel, OffsetX: off}
 	s.canvas = bv.Render(piles, min(e.Width-s.reserve, 200), boardH, s.canvas)
 	s.boardTop = 1
-	b.WriteString(s.canvas.String(bv.Palette()) + "\n")
-	for _, l := range lines {
-		switch kind {
-		case msgErr:
-			b.WriteString(ui.ErrStyle.Render(l))
-		case msgWarn:
-			b.WriteString(ui.WarnStyle.Render(l))
-		case msgOK:
-			b.WriteString(ui.OkStyle.Render(l))
-		default:
-			b.WriteString(ui.FaintStyle.Render(l))
-		}
-		b.WriteString("\n")
+	s.canvas.Write(b, bv.Palette())
+	b.WriteByte('\n')
+	b.WriteString(f.msgBlock)
+	bars := &s.bars
+	if !bars.ok || bars.width != e.Width || bars.withMenu != withMenu {
+		bar, more := s.keyBars(withMenu)
+		bars.bar, bars.more = ui.HelpBar(e.Width, bar...), ui.HelpBar(e.Width, more...)
+		bars.ok, bars.width, bars.withMenu = true, e.Width, withMenu
 	}
-	bar, more := s.keyBars(pad < 2)
-	if len(lines) < 2 {
+	if f.msgLines < 2 {
 		// The keys the bottom bar has no room for, whenever a message
 		// leaves the line free.
-		b.WriteString(ui.HelpBar(e.Width, more...) + "\n")
+		b.WriteString(bars.more)
+		b.WriteByte('\n')
 	}
-	b.WriteString(ui.HelpBar(e.Width, bar...))
-	return b.String()
+	b.WriteString(bars.bar)
+}
+
+// writeSpaces writes n spaces.
+func writeSpaces(b *strings.Builder, n int) {
+	const blanks = "                                                                "
+	for n > len(blanks) {
+		b.WriteString(blanks)
+		n -= len(blanks)
+	}
+	b.WriteString(blanks[:n])
 }
 
 // minBoardLines is what the board keeps however long a message is: the
@@ -967,7 +1140,7 @@ func (s *gameScreen) holding(piles []engine.Pile) string {
 // registry.
 func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
 	kinds := map[engine.PileKind]int{}
-	piles := s.g.Piles()
+	piles := s.piles()
 	for _, p := range piles {
 		kinds[p.Kind]++
 	}

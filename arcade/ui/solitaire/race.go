@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +56,8 @@ type raceScreen struct {
 	prompt  *string // typing a name to invite
 	ghosts  int     // ghost runs offered so far
 	closed  bool    // left, or the room closed: nothing more to tell it
+
+	frame raceParts // what a frame keeps for the next
 }
 
 // OpenRace builds the screen of a Race route: the room of r.Code, or a new
@@ -284,7 +287,7 @@ func (s *raceScreen) report(status hub.Status) {
 		s.env.Log.Error("race save", "error", err.Error())
 		data = nil
 	}
-	err = s.m.Report(hub.Progress{Home: Home(g), Total: s.game.total, Moves: g.Moves(), Score: g.Score(), Status: status, Save: data, Board: data})
+	err = s.m.Report(hub.Progress{Home: homeOf(s.game.piles()), Total: s.game.total, Moves: g.Moves(), Score: g.Score(), Status: status, Save: data, Board: data})
 	switch {
 	case err == nil:
 	case errors.Is(err, hub.ErrDone), errors.Is(err, hub.ErrNotRunning):
@@ -598,15 +601,7 @@ func (s *raceScreen) panel() []string {
 
 // folded is the panel in one line, for a window too narrow for it.
 func (s *raceScreen) folded(width int) string {
-	parts := []string{"Race " + format.Duration(s.clock())}
-	for _, x := range s.st.Racers {
-		name := x.Name
-		if x.ID == s.st.You && !x.Ghost {
-			name = "you"
-		}
-		parts = append(parts, name+" "+standing(x))
-	}
-	line := strings.Join(parts, " · ")
+	line := "Race " + format.Duration(s.clock()) + s.foldedTail()
 	if lipgloss.Width(line) > width {
 		r := []rune(line)
 		for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
@@ -615,6 +610,22 @@ func (s *raceScreen) folded(width int) string {
 		line = string(r) + "…"
 	}
 	return line
+}
+
+// foldedTail is the folded panel after its clock: " · " and each racer.
+func (s *raceScreen) foldedTail() string {
+	var b strings.Builder
+	for _, x := range s.st.Racers {
+		name := x.Name
+		if x.ID == s.st.You && !x.Ghost {
+			name = "you"
+		}
+		b.WriteString(" · ")
+		b.WriteString(name)
+		b.WriteByte(' ')
+		b.WriteString(standing(x))
+	}
+	return b.String()
 }
 
 func cut(s string, w int) string {
@@ -645,51 +656,172 @@ func (s *raceScreen) View() string {
 	if g == nil {
 		return s.resultsView()
 	}
-	bw, _ := board.Size(g.g.Piles())
+	g.piles()
+	bw := g.size[0]
 	side := e.Width-bw >= panelWidth+2
 	g.reserve = 0
 	if side {
 		g.reserve = panelWidth + 1
 	}
-	lines := strings.Split(g.View(), "\n")
-	// The header: the race, not the solo game's line.
-	head := ui.TitleStyle.Render(s.info.Title()) + "  " + fmt.Sprintf("Race %s  Moves %d  Time %s", s.st.Code, g.g.Moves(), format.Duration(s.clock()))
-	if g == s.view {
-		head = ui.TitleStyle.Render(s.info.Title()) + "  " + ui.WarnStyle.Render("watching "+s.followedName())
+	_ = g.View()
+	return s.frame.draw(s, g, side)
+}
+
+// raceParts is what a race frame keeps for the next: the lines of the
+// board's screen as last split, and the parts of the frame that change
+// with the room's state, a message or the width, not with the clock. A
+// clock tick writes the clock into the kept parts, in one string.
+type raceParts struct {
+	rest   string   // the board screen's lines under its header (gameScreen.last.rest)
+	lines  []string // rest split into lines
+	widths []int    // their widths, -1 until asked for
+
+	title string // the game's title, styled
+
+	stateOK   bool
+	version   uint64   // the room's state the panel and fold were made for
+	panelHead string   // "Race CODE", styled
+	panel     []string // the panel's lines under its head
+	foldTail  string   // the folded panel after "Race 0:00"
+	foldTailW int
+
+	watching, watchHead string // the header when following someone
+
+	msgOK    bool
+	msgText  string
+	msgKind  msgKind
+	msgWidth int
+	msgLine  string
+
+	barsOK      bool
+	barsOf      *gameScreen
+	barsVersion uint64
+	barsWidth   int
+	raceBar     string // the race's keys (the board's second bar)
+	raceBottom  string // the bottom bar while racing
+	followBar   string // the bottom bar while not
+
+	clock []byte // scratch
+	size  int    // the last frame's length
+}
+
+// draw is View's frame for a running race, drawn as the lines of g's own
+// frame with the race's header, panel, message and bars over them.
+func (f *raceParts) draw(s *raceScreen, g *gameScreen, side bool) string {
+	e := s.env
+	if f.rest != g.last.rest || f.lines == nil {
+		f.rest = g.last.rest
+		f.lines = strings.Split(f.rest[1:], "\n")
+		f.widths = f.widths[:0]
+		for range f.lines {
+			f.widths = append(f.widths, -1)
+		}
 	}
-	lines[0] = head
-	if side {
+	if f.title == "" {
+		f.title = ui.TitleStyle.Render(s.info.Title())
+	}
+	if !f.stateOK || f.version != s.st.Version {
 		p := s.panel()
-		left := e.Width - panelWidth
-		for i := 0; i < len(p) && i+1 < len(lines)-3; i++ {
-			l := lines[i+1]
-			pad := left - lipgloss.Width(l)
+		f.panelHead = ui.TitleStyle.Render("Race " + s.st.Code)
+		f.panel = p[1:]
+		f.foldTail = s.foldedTail()
+		f.foldTailW = lipgloss.Width(f.foldTail)
+		f.stateOK, f.version = true, s.st.Version
+	}
+	racing := s.racing()
+	if !f.barsOK || f.barsOf != g || f.barsVersion != g.version || f.barsWidth != e.Width {
+		bar, more := g.keyBars(false)
+		f.raceBar = ui.HelpBar(e.Width, raceKeys(more)...)
+		f.raceBottom = ui.HelpBar(e.Width, append(raceKeys(bar), "q", "give up")...)
+		f.followBar = ui.HelpBar(e.Width, "1-8", "follow a racer", "0", "stop following", "q", "leave")
+		f.barsOK, f.barsOf, f.barsVersion, f.barsWidth = true, g, g.version, e.Width
+	}
+	if s.msg != "" && (!f.msgOK || f.msgText != s.msg || f.msgKind != s.kind || f.msgWidth != e.Width) {
+		f.msgLine = s.styled(ui.FitLines(s.msg, e.Width, 1)[0])
+		f.msgOK, f.msgText, f.msgKind, f.msgWidth = true, s.msg, s.kind, e.Width
+	}
+	f.clock = format.AppendDuration(f.clock[:0], s.clock())
+	n := 1 + len(f.lines)
+	var b strings.Builder
+	b.Grow(f.size + 256)
+	left := e.Width - panelWidth
+	for j := range n {
+		if j > 0 {
+			b.WriteByte('\n')
+		}
+		switch {
+		case j == n-1:
+			if !racing {
+				b.WriteString(f.followBar)
+			} else {
+				b.WriteString(f.raceBottom)
+			}
+		case j == n-2:
+			switch {
+			case !side:
+				f.writeFolded(&b, s, e.Width)
+			case racing:
+				b.WriteString(f.raceBar)
+			}
+		case j == n-3 && s.msg != "":
+			b.WriteString(f.msgLine)
+		case j == 0:
+			f.writeHead(&b, s, g)
+		case side && j-1 < 1+len(f.panel) && j < n-3:
+			l := f.lines[j-1]
+			if f.widths[j-1] < 0 {
+				f.widths[j-1] = lipgloss.Width(l)
+			}
+			b.WriteString(l)
+			pad := left - f.widths[j-1]
 			if pad < 0 {
 				continue
 			}
-			lines[i+1] = l + strings.Repeat(" ", pad) + p[i]
+			writeSpaces(&b, pad)
+			if j == 1 {
+				b.WriteString(f.panelHead)
+				b.WriteByte(' ')
+				b.Write(f.clock)
+			} else {
+				b.WriteString(f.panel[j-2])
+			}
+		default:
+			b.WriteString(f.lines[j-1])
 		}
 	}
-	n := len(lines)
-	if s.msg != "" && n >= 3 {
-		lines[n-3] = s.styled(ui.FitLines(s.msg, e.Width, 1)[0])
+	f.size = b.Len()
+	return b.String()
+}
+
+// writeHead writes the header: the race, not the solo game's line.
+func (f *raceParts) writeHead(b *strings.Builder, s *raceScreen, g *gameScreen) {
+	b.WriteString(f.title)
+	b.WriteString("  ")
+	if g == s.view {
+		if name := s.followedName(); f.watchHead == "" || f.watching != name {
+			f.watching, f.watchHead = name, ui.WarnStyle.Render("watching "+name)
+		}
+		b.WriteString(f.watchHead)
+		return
 	}
-	switch {
-	case !side && n >= 2:
-		lines[n-2] = s.folded(e.Width)
-	case n >= 2 && s.racing():
-		_, more := g.keyBars(false)
-		lines[n-2] = ui.HelpBar(e.Width, raceKeys(more)...)
-	case n >= 2:
-		lines[n-2] = ""
+	b.WriteString("Race ")
+	b.WriteString(s.st.Code)
+	b.WriteString("  Moves ")
+	var num [20]byte
+	b.Write(strconv.AppendInt(num[:0], int64(g.g.Moves()), 10))
+	b.WriteString("  Time ")
+	b.Write(f.clock)
+}
+
+// writeFolded writes folded(width) from the kept parts, when it fits.
+func (f *raceParts) writeFolded(b *strings.Builder, s *raceScreen, width int) {
+	if len("Race ")+len(f.clock)+f.foldTailW > width {
+		b.WriteString(s.folded(width)) // cut to the width: rare, made afresh
+		return
 	}
-	if !s.racing() && n >= 1 {
-		lines[n-1] = ui.HelpBar(e.Width, "1-8", "follow a racer", "0", "stop following", "q", "leave")
-	} else if n >= 1 {
-		bar, _ := g.keyBars(false)
-		lines[n-1] = ui.HelpBar(e.Width, append(raceKeys(bar), "q", "give up")...)
-	}
-	return strings.Join(lines, "\n")
+	b.WriteString("Race ")
+	b.Write(f.clock)
+	b.WriteString(f.foldTail)
 }
 
 // raceKeys drops from a game's key pairs those a race does not take: a

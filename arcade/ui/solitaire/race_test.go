@@ -17,7 +17,7 @@ import (
 
 // raceEnv is a test env with a hub on a manual clock; what the race's
 // member goroutine sends into the program arrives on msgs.
-func raceEnv(t *testing.T) (*ui.Env, *hub.ManualClock, chan tea.Msg) {
+func raceEnv(t testing.TB) (*ui.Env, *hub.ManualClock, chan tea.Msg) {
 	t.Helper()
 	e, _ := testEnv(t)
 	clk := hub.NewManualClock()
@@ -33,7 +33,7 @@ func raceEnv(t *testing.T) (*ui.Env, *hub.ManualClock, chan tea.Msg) {
 }
 
 // until feeds the screen what the room sends until ok holds of it.
-func until(t *testing.T, s ui.Screen, msgs chan tea.Msg, ok func() bool) {
+func until(t testing.TB, s ui.Screen, msgs chan tea.Msg, ok func() bool) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for !ok() {
@@ -49,7 +49,7 @@ func until(t *testing.T, s ui.Screen, msgs chan tea.Msg, ok func() bool) {
 // screenText is the screen as text, without its styles.
 func screenText(s ui.Screen) string { return ansi.Strip(s.View()) }
 
-func startedRace(t *testing.T, key string) (*raceScreen, chan tea.Msg) {
+func startedRace(t testing.TB, key string) (*raceScreen, chan tea.Msg) {
 	t.Helper()
 	e, clk, msgs := raceEnv(t)
 	info, ok := games.Default().Entry(key)

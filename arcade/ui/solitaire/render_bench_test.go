@@ -2,36 +2,87 @@ package solitaire
 
 import (
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/games"
 )
 
-// BenchmarkGameFrame is one frame of a Klondike game at 80x24 after a
-// cursor move: the work every key press costs the server per session.
+// BenchmarkGameFrame is one frame of each solitaire at 80x24 through the
+// router, as a session has it: "cursor" a cursor key (right, then left),
+// "clock" the game clock's tick a second later (only the clock changes).
+// It is the work each costs the server per session, before the renderer.
 func BenchmarkGameFrame(b *testing.B) {
-	for _, c := range []struct {
-		name  string
-		index int
-	}{{"klondike", 0}, {"spider2", 4}} {
-		b.Run(c.name, func(b *testing.B) {
-			e, _ := testEnv(b)
-			s, err := dealNew(e, games.Default().Entries()[c.index])
-			if err != nil {
-				b.Fatal(err)
-			}
-			a := drive(s)
+	for _, step := range []string{"cursor", "clock"} {
+		for _, c := range []struct {
+			name string
+			key  string
+		}{
+			{"klondike", "klondike/draw1"}, {"freecell", "freecell"}, {"spider2", "spider/2suit"},
+			{"tripeaks", "tripeaks"}, {"pyramid", "pyramid"},
+		} {
+			b.Run(step+"/"+c.name, func(b *testing.B) {
+				e, clk := testEnv(b)
+				info, ok := games.Default().Entry(c.key)
+				if !ok {
+					b.Fatalf("no game %s", c.key)
+				}
+				s, err := dealSpec(e, info, info.Spec(7))
+				if err != nil {
+					b.Fatal(err)
+				}
+				a := drive(s)
+				a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+				_ = a.View()
+				right := tea.KeyPressMsg{Code: tea.KeyRight}
+				left := tea.KeyPressMsg{Code: tea.KeyLeft}
+				tick := clockMsg{screen: s}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					switch {
+					case step == "clock":
+						clk.t = clk.t.Add(time.Second)
+						a.Update(tick)
+					case i%2 == 0:
+						a.Update(right)
+					default:
+						a.Update(left)
+					}
+					_ = a.View()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkRaceFrame is a racer's frame in a race of Klondike at 80x24
+// (the panel beside the board): the race clock's tick a second later, and
+// a cursor key.
+func BenchmarkRaceFrame(b *testing.B) {
+	for _, step := range []string{"cursor", "clock"} {
+		b.Run(step, func(b *testing.B) {
+			s, _ := startedRace(b, "klondike/draw1")
+			clk := &fakeClock{t: s.env.Now()}
+			s.env.Now = clk.now
+			_ = s.View()
 			right := tea.KeyPressMsg{Code: tea.KeyRight}
 			left := tea.KeyPressMsg{Code: tea.KeyLeft}
+			tick := raceTickMsg{screen: s}
 			b.ReportAllocs()
+			b.ResetTimer()
 			for i := range b.N {
-				if i%2 == 0 {
-					a.Update(right)
-				} else {
-					a.Update(left)
+				switch {
+				case step == "clock":
+					clk.t = clk.t.Add(time.Second)
+					s.Update(tick)
+				case i%2 == 0:
+					s.Update(right)
+				default:
+					s.Update(left)
 				}
-				_ = a.View()
+				_ = s.View()
 			}
 		})
 	}

@@ -1,0 +1,139 @@
+package solitaire
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/board"
+)
+
+// forget drops everything the screen keeps between frames, so its next
+// View draws from the game alone.
+func (s *gameScreen) forget() {
+	s.last = frameParts{}
+	s.bars = keyBarLines{}
+	s.pileList = nil
+	s.canvas = nil
+}
+
+// TestKeptFramesAreFresh plays the games of TestFramesAsBefore and after
+// every frame draws it again with nothing kept: the two must be equal.
+func TestKeptFramesAreFresh(t *testing.T) {
+	for _, c := range frameGames {
+		t.Run(strings.ReplaceAll(c.key, "/", "_"), func(t *testing.T) {
+			playFrames(t, c.key, c.seed, c.daily, func(r *ui.Router, g *gameScreen, view string) {
+				t.Helper()
+				g.forget()
+				require.Equal(t, view, r.View().Content, "the frame drawn from what was kept differs from one drawn afresh")
+			})
+		})
+	}
+}
+
+// TestKeptFrameFollowsEveryInput changes each thing the lines under the
+// header are drawn from, one at a time, and checks each frame against
+// one drawn afresh: a part kept past a change would show the old one.
+func TestKeptFrameFollowsEveryInput(t *testing.T) {
+	e, clk := testEnv(t)
+	s, err := dealSpec(e, klondikeInfo(), klondikeInfo().Spec(5))
+	require.NoError(t, err)
+	fresh := func(what string) {
+		t.Helper()
+		got := s.View()
+		s.forget()
+		require.Equal(t, s.View(), got, what)
+	}
+	fresh("start")
+	steps := []struct {
+		what   string
+		change func()
+	}{
+		{"a message", func() { s.setMsg(msgWarn, "Same words") }},
+		{"the same words, another kind", func() { s.setMsg(msgErr, "Same words") }},
+		{"no colour", func() { e.Color = false }},
+		{"the words gone, the error's kind kept", func() { s.msg = "" }},
+		{"colour again", func() { e.Color = true }},
+		{"a long message", func() {
+			s.setMsg(msgOK, "A rather long message that takes more than one line at eighty columns, and a third at sixty four or so.")
+		}},
+		{"narrower", func() { e.Width = 64 }},
+		{"shorter", func() { e.Height = 16 }},
+		{"back", func() { e.Width, e.Height = 80, 24 }},
+		{"a held card", func() { s.msg = ""; s.sel = s.cursor }},
+		{"cursor moved", func() { s.cursor = board.Hit{Pile: s.cursor.Pile + 1, Index: 0, OK: true} }},
+		{"no cursor", func() { s.cursor = board.Hit{} }},
+		{"put back", func() { s.sel = board.Hit{} }},
+		{"ASCII", func() { e.Unicode = false }},
+		{"Unicode", func() { e.Unicode = true }},
+		{"a race's panel", func() { s.reserve = 25 }},
+		{"no panel", func() { s.reserve = 0 }},
+		{"a prompt", func() { p := ""; s.prompt = &p }},
+		{"a digit in it", func() { *s.prompt = "4" }},
+		{"another", func() { *s.prompt = "42" }},
+		{"prompt gone", func() { s.prompt = nil }},
+		{"a hint used", func() { s.hints++ }},
+		{"9:59 on the clock", func() { clk.t = clk.t.Add(9*time.Minute + 59*time.Second) }},
+		{"just wide enough for the header", func() { e.Width = headerEdge(s) }},
+		{"10:00: the header's keys go to the bottom bar", func() { clk.t = clk.t.Add(time.Second) }},
+		{"wider again", func() { e.Width = headerEdge(s) }},
+		{"an hour on", func() { clk.t = clk.t.Add(time.Hour) }},
+	}
+	for _, st := range steps {
+		st.change()
+		fresh(st.what)
+	}
+}
+
+// TestKeptRaceFramesAreFresh is TestKeptFramesAreFresh for a racer's
+// screen.
+func TestKeptRaceFramesAreFresh(t *testing.T) {
+	for _, key := range []string{"klondike/draw1", "spider/2suit"} {
+		t.Run(strings.ReplaceAll(key, "/", "_"), func(t *testing.T) {
+			playRaceFrames(t, key, 31, func(s *raceScreen, _ string) {
+				t.Helper()
+				view := s.View()
+				s.frame = raceParts{}
+				if s.game != nil {
+					s.game.forget()
+				}
+				require.Equal(t, view, s.View(), "the frame drawn from what was kept differs from one drawn afresh")
+			})
+		})
+	}
+}
+
+// TestKeptRaceFrameFollowsEveryInput is TestKeptFrameFollowsEveryInput for
+// a racer's screen: the message, its kind and the width one at a time.
+func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
+	s, _ := startedRace(t, "klondike/draw1")
+	e := s.env
+	fresh := func(what string) {
+		t.Helper()
+		got := s.View()
+		s.frame = raceParts{}
+		s.game.forget()
+		require.Equal(t, s.View(), got, what)
+	}
+	fresh("start")
+	for _, st := range []struct {
+		what   string
+		change func()
+	}{
+		{"a message too long for the line", func() {
+			s.setMsg(msgWarn, "A message from the room that is rather longer than the line it is given, so that it is cut.")
+		}},
+		{"the same words, another kind", func() { s.kind = msgErr }},
+		{"narrower", func() { e.Width = 64 }},
+		{"wider", func() { e.Width = 120 }},
+		{"no message", func() { s.msg = "" }},
+		{"narrow again", func() { e.Width = 64 }},
+		{"80 columns", func() { e.Width = 80 }},
+	} {
+		st.change()
+		fresh(st.what)
+	}
+}
