@@ -37,14 +37,12 @@ func BenchmarkGameFrame(b *testing.B) {
 				_ = a.View()
 				right := tea.KeyPressMsg{Code: tea.KeyRight}
 				left := tea.KeyPressMsg{Code: tea.KeyLeft}
-				tick := clockMsg{screen: s}
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := range b.N {
 					switch {
 					case step == "clock":
-						clk.t = clk.t.Add(time.Second)
-						a.Update(tick)
+						clk.t = clk.t.Add(time.Second) // drawn with no message (arcade/render)
 					case i%2 == 0:
 						a.Update(right)
 					default:
@@ -69,14 +67,12 @@ func BenchmarkRaceFrame(b *testing.B) {
 			_ = s.View()
 			right := tea.KeyPressMsg{Code: tea.KeyRight}
 			left := tea.KeyPressMsg{Code: tea.KeyLeft}
-			tick := raceTickMsg{screen: s}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
 				switch {
 				case step == "clock":
-					clk.t = clk.t.Add(time.Second)
-					s.Update(tick)
+					clk.t = clk.t.Add(time.Second) // drawn with no message (arcade/render)
 				case i%2 == 0:
 					s.Update(right)
 				default:
