@@ -5,13 +5,13 @@
 # sessions enter Klondike (the bare server has one board) and press a cursor
 # key every 2 s; each server is ramped through steps of sessions and measured
 # at each. Prints every step's line, then the issue's table for both.
-# Not part of `make test`; it takes about 8 minutes.
+# Not part of `make test`; it takes about 10 minutes.
 #   bash scripts/capacity.sh
 #   STEPS_SSHUFFLE=100,500,1000 STEPS_BARE=100,500 DURATION=10s bash scripts/capacity.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-STEPS_SSHUFFLE=${STEPS_SSHUFFLE:-100,500,1000,1500,1750,2000,2500,3000}
+STEPS_SSHUFFLE=${STEPS_SSHUFFLE:-100,500,1000,1500,2000,2500,3000,3500,4000,5000}
 STEPS_BARE=${STEPS_BARE:-100,500,750,1000,1250,1500,2000}
 # The same runtime settings for both servers. Two Ps on the one core let
 # the collector's mark worker and the network poller run beside a busy

@@ -291,11 +291,11 @@ func run(o options) bool {
 		p99 := q(lats, 0.99)
 		fmt.Printf("step%s sessions=%d live=%d failed=%d keys_sent=%d answered=%d missed=%d echo_p50_ms=%.1f echo_p90_ms=%.1f echo_p99_ms=%.1f echo_max_ms=%.1f "+
 			"server_cores=%.3f rss_mib=%.1f rss_per_session_kib=%.0f bytes_per_key_p50=%d bytes_per_key_p90=%d first_screen_bytes=%d game_screen_bytes=%d "+
-			"open_cpu_ms=%.1f loadgen_cores=%.2f%s%s\n",
+			"open_cpu_ms=%.1f loadgen_cores=%.2f load_avg=%s%s%s\n",
 			labelText(o.label), n, live, col.failed.Load(), sent, len(echoes), missed,
 			ms(q(lats, 0.5)), ms(q(lats, 0.9)), ms(p99), ms(q(lats, 1)),
 			cores, float64(b.rss)/(1<<20), rssPer/1024, qi(sizes, 0.5), qi(sizes, 0.9), qi(first, 0.5), qi(game, 0.5),
-			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), idleText, serverText)
+			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), loadAvg(), idleText, serverText)
 		if missed > 0 || col.failed.Load() > 0 || len(echoes) == 0 {
 			all = false
 		}
@@ -702,4 +702,17 @@ func bucketQuantile(a, b map[float64]float64, p float64) string {
 		}
 	}
 	return "inf"
+}
+
+// loadAvg is the machine's one-minute load average, printed with each step
+// so that a figure taken beside other work can be read as such.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
