@@ -90,15 +90,21 @@ func (p *fakeProgram) sent() []tea.Msg {
 	return append([]tea.Msg(nil), p.msgs...)
 }
 
+// session is a 20x3 session of model on w, drawn once.
+func session(model tea.Model, w io.Writer, fps int, p Program) *Model {
+	m := New(model, NewScreen(w, 20, 3, colorprofile.ANSI256), fps)
+	m.SetProgram(p)
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+	return m
+}
+
 // A clock is drawn when it turns, with no message to the program and no
 // Update, and stops being drawn once it says it no longer turns.
 func TestClockDrawnWithoutMessages(t *testing.T) {
 	out := &syncBuf{}
 	c := &clockModel{start: time.Now(), period: 40 * time.Millisecond}
-	m := New(c, NewScreen(out, 20, 3, colorprofile.ANSI256), 60)
 	p := &fakeProgram{}
-	m.SetProgram(p)
-	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+	m := session(c, out, 60, p)
 	require.Equal(t, 1, c.updates)
 	n := len(out.String())
 	for range 3 { // three turns
@@ -125,10 +131,8 @@ func TestClockDrawnWithoutMessages(t *testing.T) {
 func TestTimerFramePanicReachesProgram(t *testing.T) {
 	out := &syncBuf{}
 	c := &clockModel{start: time.Now(), period: 20 * time.Millisecond}
-	m := New(c, NewScreen(out, 20, 3, colorprofile.ANSI256), 60)
 	p := &fakeProgram{}
-	m.SetProgram(p)
-	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+	m := session(c, out, 60, p)
 	c.mu.Lock()
 	c.boom = true
 	c.mu.Unlock()
@@ -168,9 +172,7 @@ func TestStuckSessionHoldsNoOtherClock(t *testing.T) {
 	var ms []*Model
 	for _, out := range outs {
 		c := &clockModel{start: start, period: 50 * time.Millisecond}
-		m := New(c, NewScreen(out, 20, 3, colorprofile.ANSI256), 60)
-		m.SetProgram(&fakeProgram{})
-		m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+		m := session(c, out, 60, &fakeProgram{})
 		ms = append(ms, m)
 	}
 	n0 := len(outs[0].String())
@@ -201,9 +203,7 @@ func TestWheelMakesFramesBeforeWriting(t *testing.T) {
 	for i := range 3 {
 		c := &clockModel{start: start, period: 100 * time.Millisecond}
 		w := &eventWriter{mu: &mu, events: &events, name: strconv.Itoa(i)}
-		m := New(&viewSpy{clockModel: c, mu: &mu, events: &events, name: strconv.Itoa(i)}, NewScreen(w, 20, 3, colorprofile.ANSI256), 60)
-		m.SetProgram(&fakeProgram{})
-		m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+		m := session(&viewSpy{clockModel: c, mu: &mu, events: &events, name: strconv.Itoa(i)}, w, 60, &fakeProgram{})
 		ms = append(ms, m)
 	}
 	mu.Lock()
@@ -280,9 +280,7 @@ func TestBlockedWriteHoldsNoOtherClock(t *testing.T) {
 	var ms []*Model
 	for _, w := range []io.Writer{stuck, out} { // the stuck one first in the slot
 		c := &clockModel{start: start, period: 100 * time.Millisecond}
-		m := New(c, NewScreen(w, 20, 3, colorprofile.ANSI256), 60)
-		m.SetProgram(&fakeProgram{})
-		m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+		m := session(c, w, 60, &fakeProgram{})
 		ms = append(ms, m)
 	}
 	n := len(out.String())
@@ -303,9 +301,7 @@ func TestStopEndsOwnFrames(t *testing.T) {
 	var mu sync.Mutex
 	var events []string
 	c := &clockModel{start: time.Now(), period: 20 * time.Millisecond}
-	m := New(&viewSpy{clockModel: c, mu: &mu, events: &events}, NewScreen(io.Discard, 20, 3, colorprofile.ANSI256), 10)
-	m.SetProgram(&fakeProgram{})
-	m.Update(tea.WindowSizeMsg{Width: 20, Height: 3})
+	m := session(&viewSpy{clockModel: c, mu: &mu, events: &events}, io.Discard, 10, &fakeProgram{})
 	m.Update(tea.KeyPressMsg{Code: 'a'}) // held back: due in 100 ms
 	m.Stop()
 	mu.Lock()
