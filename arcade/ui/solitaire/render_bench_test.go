@@ -11,7 +11,8 @@ import (
 
 // BenchmarkGameFrame is one frame of each solitaire at 80x24 through the
 // router, as a session has it: "cursor" a cursor key (right, then left),
-// "clock" the game clock's tick a second later (only the clock changes).
+// "clock" the game clock's turn a second later (only the clock changes),
+// which the session draws with no message (ui.Ticking): the view alone.
 // It is the work each costs the server per session, before the renderer.
 func BenchmarkGameFrame(b *testing.B) {
 	for _, step := range []string{"cursor", "clock"} {
@@ -37,14 +38,12 @@ func BenchmarkGameFrame(b *testing.B) {
 				_ = a.View()
 				right := tea.KeyPressMsg{Code: tea.KeyRight}
 				left := tea.KeyPressMsg{Code: tea.KeyLeft}
-				tick := clockMsg{screen: s}
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := range b.N {
 					switch {
 					case step == "clock":
-						clk.t = clk.t.Add(time.Second)
-						a.Update(tick)
+						clk.t = clk.t.Add(time.Second) // a clock turn: the view alone (ui.Ticking)
 					case i%2 == 0:
 						a.Update(right)
 					default:
@@ -58,8 +57,8 @@ func BenchmarkGameFrame(b *testing.B) {
 }
 
 // BenchmarkRaceFrame is a racer's frame in a race of Klondike at 80x24
-// (the panel beside the board): the race clock's tick a second later, and
-// a cursor key.
+// (the panel beside the board): the race clock's turn a second later (the
+// view alone, as for a game), and a cursor key.
 func BenchmarkRaceFrame(b *testing.B) {
 	for _, step := range []string{"cursor", "clock"} {
 		b.Run(step, func(b *testing.B) {
@@ -69,14 +68,12 @@ func BenchmarkRaceFrame(b *testing.B) {
 			_ = s.View()
 			right := tea.KeyPressMsg{Code: tea.KeyRight}
 			left := tea.KeyPressMsg{Code: tea.KeyLeft}
-			tick := raceTickMsg{screen: s}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
 				switch {
 				case step == "clock":
-					clk.t = clk.t.Add(time.Second)
-					s.Update(tick)
+					clk.t = clk.t.Add(time.Second) // a clock turn: the view alone (ui.Ticking)
 				case i%2 == 0:
 					s.Update(right)
 				default:
