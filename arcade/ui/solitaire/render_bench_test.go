@@ -6,16 +6,20 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
 	"sshuffle/games"
 )
 
 // BenchmarkGameFrame is one frame of each solitaire at 80x24 through the
 // router, as a session has it: "cursor" a cursor key (right, then left),
 // "clock" the game clock's turn a second later (only the clock changes),
-// which the session draws with no message (ui.Ticking): the view alone.
+// which the session draws with no message (ui.Ticking): the view alone;
+// "notice" the same with a notice on the last line (it stays up until a
+// key).
 // It is the work each costs the server per session, before the renderer.
 func BenchmarkGameFrame(b *testing.B) {
-	for _, step := range []string{"cursor", "clock"} {
+	for _, step := range []string{"cursor", "clock", "notice"} {
 		for _, c := range []struct {
 			name string
 			key  string
@@ -35,6 +39,9 @@ func BenchmarkGameFrame(b *testing.B) {
 				}
 				a := drive(s)
 				a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+				if step == "notice" {
+					a.Update(ui.NoticeMsg{Notice: hub.Notice{Text: "Ann is online."}})
+				}
 				_ = a.View()
 				right := tea.KeyPressMsg{Code: tea.KeyRight}
 				left := tea.KeyPressMsg{Code: tea.KeyLeft}
@@ -42,7 +49,7 @@ func BenchmarkGameFrame(b *testing.B) {
 				b.ResetTimer()
 				for i := range b.N {
 					switch {
-					case step == "clock":
+					case step == "clock" || step == "notice":
 						clk.t = clk.t.Add(time.Second) // a clock turn: the view alone (ui.Ticking)
 					case i%2 == 0:
 						a.Update(right)
