@@ -44,6 +44,14 @@ type Router struct {
 	firstSize chan struct{} // closed by the first size message
 	sizeOnce  sync.Once
 	ascii     asciiLines // the last frame's lines in plain text
+	noticed   noticeLines
+}
+
+// noticeLines are the notice's lines as last wrapped and styled.
+type noticeLines struct {
+	text     string
+	width, n int
+	lines    []string
 }
 
 // NewRouter starts a session on first, with a one-line notice at the
@@ -367,21 +375,56 @@ func (r *Router) viewWithNotice(cur Screen) string {
 		return cur.View()
 	}
 	_, minH := cur.MinSize()
-	notice := FitLines(r.notice, e.Width, max(min(3, e.Height-minH), 1))
+	nl := &r.noticed
+	if n := max(min(3, e.Height-minH), 1); nl.text != r.notice || nl.width != e.Width || nl.n != n || nl.lines == nil {
+		notice := FitLines(r.notice, e.Width, n)
+		nl.lines = nl.lines[:0]
+		for _, l := range notice {
+			nl.lines = append(nl.lines, noticeStyle.Render(l))
+		}
+		nl.text, nl.width, nl.n = r.notice, e.Width, n
+	}
+	k := len(nl.lines)
 	full := e.Height
-	e.Height = max(full-len(notice), minH)
+	e.Height = max(full-k, minH)
 	body := cur.View()
 	e.Height = full
-	lines := strings.Split(body, "\n")
-	keep := max(full-len(notice), 0)
-	for len(lines) < keep {
-		lines = append(lines, "")
+	// The first keep lines of the body (blank lines added if it has
+	// fewer), then the notice's, at most full lines in all.
+	keep := max(full-k, 0)
+	var b strings.Builder
+	b.Grow(len(body) + 256)
+	if keep > 0 {
+		at, lines := 0, 1
+		for lines <= keep {
+			i := strings.IndexByte(body[at:], '\n')
+			if i < 0 {
+				at = len(body)
+				break
+			}
+			if lines == keep {
+				at += i
+				break
+			}
+			at += i + 1
+			lines++
+		}
+		if at == len(body) {
+			b.WriteString(body)
+			for ; lines < keep; lines++ {
+				b.WriteByte('\n')
+			}
+		} else {
+			b.WriteString(body[:at])
+		}
 	}
-	lines = lines[:min(len(lines), keep)]
-	for _, l := range notice {
-		lines = append(lines, noticeStyle.Render(l))
+	for i, l := range nl.lines[:min(k, full-keep)] {
+		if keep > 0 || i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
 	}
-	return strings.Join(lines[:min(len(lines), full)], "\n")
+	return b.String()
 }
 
 // asciiLines keeps the last frame's lines and their plain text forms

@@ -202,3 +202,59 @@ func TestASCIILinesAsTheReplacer(t *testing.T) {
 		}
 	}
 }
+
+// oldViewWithNotice is viewWithNotice as it was before it kept the
+// notice's lines and stopped splitting the body: the reference.
+func oldViewWithNotice(r *Router, cur Screen) string {
+	e := r.env
+	if r.notice == "" {
+		return cur.View()
+	}
+	_, minH := cur.MinSize()
+	notice := FitLines(r.notice, e.Width, max(min(3, e.Height-minH), 1))
+	full := e.Height
+	e.Height = max(full-len(notice), minH)
+	body := cur.View()
+	e.Height = full
+	lines := strings.Split(body, "\n")
+	keep := max(full-len(notice), 0)
+	for len(lines) < keep {
+		lines = append(lines, "")
+	}
+	lines = lines[:min(len(lines), keep)]
+	for _, l := range notice {
+		lines = append(lines, noticeStyle.Render(l))
+	}
+	return strings.Join(lines[:min(len(lines), full)], "\n")
+}
+
+// A screen drawn under a notice comes out as it did, for bodies of any
+// number of lines, any height, width and minimum, and notices of one to
+// more lines than there is room for, changing or not between frames.
+func TestNoticeViewAsBefore(t *testing.T) {
+	s := &text{}
+	r, _ := testRouter(t, s, nil)
+	e := r.env
+	rnd := rand.New(rand.NewPCG(3, 4))
+	notices := []string{"A friend is online.", "Ann invited you to a race of Klondike · Draw 1. Y join · N decline",
+		strings.Repeat("a rather long notice ", 12), "x"}
+	for i := range 5000 {
+		if i%3 == 0 {
+			r.notice = notices[rnd.IntN(len(notices))]
+		}
+		e.Width, e.Height = 1+rnd.IntN(100), 1+rnd.IntN(30)
+		s.w, s.h = 1, rnd.IntN(e.Height+3)
+		lines := make([]string, rnd.IntN(35))
+		for j := range lines {
+			lines[j] = strings.Repeat("ab", rnd.IntN(5))
+		}
+		s.body = strings.Join(lines, "\n")
+		if rnd.IntN(8) == 0 {
+			s.body += "\n"
+		}
+		want := oldViewWithNotice(r, s)
+		if got := r.viewWithNotice(s); got != want {
+			t.Fatalf("%dx%d, min height %d, notice %q, body %q:\n got %q\nwant %q", e.Width, e.Height, s.h, r.notice, s.body, got, want)
+		}
+	}
+}

@@ -131,6 +131,7 @@ func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
 	}
 }
 
+// spaces pads a label or a fold to the card width without fmt.
 const spaces = "     "
 
 // View is everything the renderer needs besides the piles.

@@ -91,11 +91,9 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r 
 		switch n := rnd.IntN(100); {
 		case n < 18:
 			clk.t = clk.t.Add(time.Duration(1+rnd.IntN(3)) * time.Second)
-			// a clock turn is drawn with no message (arcade/render)
-			what = "clock"
+			what = "clock" // a clock turn is drawn with no message (ui.Ticking)
 		case n < 20:
 			clk.t = clk.t.Add(time.Duration(8+rnd.IntN(5)) * time.Minute)
-			// a clock turn is drawn with no message (arcade/render)
 			what = "clock minutes on"
 		case n < 23:
 			clk.t = clk.t.Add(time.Second)

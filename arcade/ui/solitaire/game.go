@@ -907,10 +907,11 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 // together in one string; the rest is drawn again only when something it
 // is drawn from (frameKey) changed.
 type frameParts struct {
-	ok   bool
-	key  frameKey
-	view string // the last frame
-	rest string // view from the end of the header line on
+	ok     bool // rest was drawn for key
+	viewOK bool // and view is the frame of key and lastStats
+	key    frameKey
+	view   string // the last frame
+	rest   string // the lines under its header (view from the header's end on)
 
 	// The header: the title (and " today"), styled, and "? help q menu"
 	// for a width.
@@ -959,52 +960,9 @@ type keyBarLines struct {
 }
 
 func (s *gameScreen) View() string {
-	// A take-over in another session shows at the next frame, a clock
-	// turn at the latest: the clock is drawn with no message to notice
-	// it in.
-	s.checkTaken()
-	e := s.env
+	st, pad, k := s.frameInputs()
 	f := &s.last
-	if !f.headOK || f.headDaily != s.daily {
-		f.head = ui.TitleStyle.Render(s.info.Title())
-		if s.daily {
-			f.head += ui.OkStyle.Render(" today")
-		}
-		f.headW, f.headDaily, f.headOK = lipgloss.Width(f.head), s.daily, true
-	}
-	// "? help" and "q menu" ride on the header so the bottom bar keeps
-	// room for the play keys at 80 columns.
-	if f.extra == "" || f.extraWidth != e.Width {
-		f.extra = ui.HelpBar(e.Width, "?", "help", "q", "menu")
-		f.extraW, f.extraWidth = lipgloss.Width(f.extra), e.Width
-	}
-	st := f.stats[:0]
-	if s.info.Game.Points {
-		st = append(st, "Score "...)
-		st = strconv.AppendInt(st, int64(s.g.Score()), 10)
-		st = append(st, "  "...)
-	}
-	st = append(st, "Moves "...)
-	st = strconv.AppendInt(st, int64(s.g.Moves()), 10)
-	st = append(st, "  Time "...)
-	st = format.AppendDuration(st, s.elapsed())
-	st = append(st, "  Hints "...)
-	st = strconv.AppendInt(st, int64(ui.HintsPerGame-s.hints), 10)
-	f.stats = st
-	// The stats are ASCII: their width is their length.
-	pad := e.Width - (f.headW + 2 + len(st)) - f.extraW
-	if s.prompt != nil {
-		s.kind = msgInfo
-	}
-	k := frameKey{
-		width: e.Width, height: e.Height, reserve: s.reserve, color: e.Color, unicode: e.Unicode,
-		version: s.version, cursor: s.cursor, sel: s.sel, msg: s.msg, kind: s.kind,
-		prompting: s.prompt != nil, withMenu: pad < 2,
-	}
-	if s.prompt != nil {
-		k.prompt = *s.prompt
-	}
-	if f.ok && k == f.key && bytes.Equal(st, f.lastStats) {
+	if f.viewOK && k == f.key && bytes.Equal(st, f.lastStats) {
 		return f.view
 	}
 	var b strings.Builder
@@ -1025,9 +983,77 @@ func (s *gameScreen) View() string {
 		b.WriteString(f.rest)
 		f.view = b.String()
 	}
-	f.ok, f.key = true, k
+	f.ok, f.viewOK, f.key = true, true, k
 	f.lastStats = append(f.lastStats[:0], st...)
 	return f.view
+}
+
+// rest is what View draws under the header (from its "\n" on), alone: the
+// race screen draws its own header over the game's, and a clock turn then
+// makes nothing here.
+func (s *gameScreen) rest() string {
+	_, _, k := s.frameInputs()
+	f := &s.last
+	if f.ok && k == f.key {
+		return f.rest
+	}
+	var b strings.Builder
+	b.Grow(max(len(f.rest), 1024) + 256)
+	s.drawRest(&b, k.withMenu)
+	f.rest = b.String()
+	f.ok, f.viewOK, f.key = true, false, k
+	return f.rest
+}
+
+// frameInputs works out what a frame is drawn from: the stats line (in
+// kept scratch), the room the header leaves, and the key of the rest.
+func (s *gameScreen) frameInputs() (st []byte, pad int, k frameKey) {
+	// A take-over in another session shows at the next frame, a clock
+	// turn at the latest: the clock is drawn with no message to notice
+	// it in.
+	s.checkTaken()
+	e := s.env
+	f := &s.last
+	if !f.headOK || f.headDaily != s.daily {
+		f.head = ui.TitleStyle.Render(s.info.Title())
+		if s.daily {
+			f.head += ui.OkStyle.Render(" today")
+		}
+		f.headW, f.headDaily, f.headOK = lipgloss.Width(f.head), s.daily, true
+	}
+	// "? help" and "q menu" ride on the header so the bottom bar keeps
+	// room for the play keys at 80 columns.
+	if f.extra == "" || f.extraWidth != e.Width {
+		f.extra = ui.HelpBar(e.Width, "?", "help", "q", "menu")
+		f.extraW, f.extraWidth = lipgloss.Width(f.extra), e.Width
+	}
+	st = f.stats[:0]
+	if s.info.Game.Points {
+		st = append(st, "Score "...)
+		st = strconv.AppendInt(st, int64(s.g.Score()), 10)
+		st = append(st, "  "...)
+	}
+	st = append(st, "Moves "...)
+	st = strconv.AppendInt(st, int64(s.g.Moves()), 10)
+	st = append(st, "  Time "...)
+	st = format.AppendDuration(st, s.elapsed())
+	st = append(st, "  Hints "...)
+	st = strconv.AppendInt(st, int64(ui.HintsPerGame-s.hints), 10)
+	f.stats = st
+	// The stats are ASCII: their width is their length.
+	pad = e.Width - (f.headW + 2 + len(st)) - f.extraW
+	if s.prompt != nil {
+		s.kind = msgInfo
+	}
+	k = frameKey{
+		width: e.Width, height: e.Height, reserve: s.reserve, color: e.Color, unicode: e.Unicode,
+		version: s.version, cursor: s.cursor, sel: s.sel, msg: s.msg, kind: s.kind,
+		prompting: s.prompt != nil, withMenu: pad < 2,
+	}
+	if s.prompt != nil {
+		k.prompt = *s.prompt
+	}
+	return st, pad, k
 }
 
 // drawRest writes every line under the header, from "\n" on.

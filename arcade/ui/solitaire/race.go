@@ -663,8 +663,7 @@ func (s *raceScreen) View() string {
 	if side {
 		g.reserve = panelWidth + 1
 	}
-	_ = g.View()
-	return s.frame.draw(s, g, side)
+	return s.frame.draw(s, g, g.rest(), side)
 }
 
 // raceParts is what a race frame keeps for the next: the lines of the
@@ -672,7 +671,7 @@ func (s *raceScreen) View() string {
 // with the room's state, a message or the width, not with the clock. A
 // clock tick writes the clock into the kept parts, in one string.
 type raceParts struct {
-	rest   string   // the board screen's lines under its header (gameScreen.last.rest)
+	rest   string   // the board screen's lines under its header (gameScreen.rest)
 	lines  []string // rest split into lines
 	widths []int    // their widths, -1 until asked for
 
@@ -707,10 +706,10 @@ type raceParts struct {
 
 // draw is View's frame for a running race, drawn as the lines of g's own
 // frame with the race's header, panel, message and bars over them.
-func (f *raceParts) draw(s *raceScreen, g *gameScreen, side bool) string {
+func (f *raceParts) draw(s *raceScreen, g *gameScreen, rest string, side bool) string {
 	e := s.env
-	if f.rest != g.last.rest || f.lines == nil {
-		f.rest = g.last.rest
+	if f.rest != rest || f.lines == nil {
+		f.rest = rest
 		f.lines = strings.Split(f.rest[1:], "\n")
 		f.widths = f.widths[:0]
 		for range f.lines {

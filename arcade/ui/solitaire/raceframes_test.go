@@ -58,11 +58,9 @@ func playRaceFrames(t *testing.T, key string, seed uint64, check func(s *raceScr
 		switch n := rnd.IntN(100); {
 		case n < 25:
 			clk.t = clk.t.Add(time.Duration(1+rnd.IntN(2)) * time.Second)
-			// a clock turn is drawn with no message (arcade/render)
-			what = "race clock"
+			what = "race clock" // drawn with no message (ui.Ticking)
 		case n < 27:
 			clk.t = clk.t.Add(9 * time.Minute)
-			// a clock turn is drawn with no message (arcade/render)
 			what = "race clock minutes on"
 		case n < 31:
 			sz := sizes[rnd.IntN(len(sizes))]

@@ -6,15 +6,20 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
 	"sshuffle/games"
 )
 
 // BenchmarkGameFrame is one frame of each solitaire at 80x24 through the
 // router, as a session has it: "cursor" a cursor key (right, then left),
-// "clock" the game clock's tick a second later (only the clock changes).
+// "clock" the game clock's turn a second later (only the clock changes),
+// which the session draws with no message (ui.Ticking): the view alone;
+// "notice" the same with a notice on the last line (it stays up until a
+// key).
 // It is the work each costs the server per session, before the renderer.
 func BenchmarkGameFrame(b *testing.B) {
-	for _, step := range []string{"cursor", "clock"} {
+	for _, step := range []string{"cursor", "clock", "notice"} {
 		for _, c := range []struct {
 			name string
 			key  string
@@ -34,6 +39,9 @@ func BenchmarkGameFrame(b *testing.B) {
 				}
 				a := drive(s)
 				a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+				if step == "notice" {
+					a.Update(ui.NoticeMsg{Notice: hub.Notice{Text: "Ann is online."}})
+				}
 				_ = a.View()
 				right := tea.KeyPressMsg{Code: tea.KeyRight}
 				left := tea.KeyPressMsg{Code: tea.KeyLeft}
@@ -41,8 +49,8 @@ func BenchmarkGameFrame(b *testing.B) {
 				b.ResetTimer()
 				for i := range b.N {
 					switch {
-					case step == "clock":
-						clk.t = clk.t.Add(time.Second) // drawn with no message (arcade/render)
+					case step == "clock" || step == "notice":
+						clk.t = clk.t.Add(time.Second) // a clock turn: the view alone (ui.Ticking)
 					case i%2 == 0:
 						a.Update(right)
 					default:
@@ -56,8 +64,8 @@ func BenchmarkGameFrame(b *testing.B) {
 }
 
 // BenchmarkRaceFrame is a racer's frame in a race of Klondike at 80x24
-// (the panel beside the board): the race clock's tick a second later, and
-// a cursor key.
+// (the panel beside the board): the race clock's turn a second later (the
+// view alone, as for a game), and a cursor key.
 func BenchmarkRaceFrame(b *testing.B) {
 	for _, step := range []string{"cursor", "clock"} {
 		b.Run(step, func(b *testing.B) {
@@ -72,7 +80,7 @@ func BenchmarkRaceFrame(b *testing.B) {
 			for i := range b.N {
 				switch {
 				case step == "clock":
-					clk.t = clk.t.Add(time.Second) // drawn with no message (arcade/render)
+					clk.t = clk.t.Add(time.Second) // a clock turn: the view alone (ui.Ticking)
 				case i%2 == 0:
 					s.Update(right)
 				default:
