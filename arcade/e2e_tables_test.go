@@ -181,8 +181,8 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
 	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
 	code := openTable(t, ts, "table kings person hard", alice, bob)
-	s := alice.tm.Screen()
-	require.Contains(t, s, "Seats: 1 alice, 2 bob, 3 computer (hard)")
+	// Bob's seat reaches alice's screen through the room: wait for it.
+	s := alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 computer (hard)")
 
 	// The lobby lists it, and so does the tables command.
 	var list command.TableListing
