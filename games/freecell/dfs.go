@@ -29,23 +29,32 @@ type dframe struct {
 	lo, hi, next int32
 	autoLo       int32 // its automatic moves are autos[autoLo:]
 	m            move
-	colc         [numCols]int32
 }
 
 type dfs struct {
 	b     board
 	w     weights
+	wv    [len(weights{})]int32 // w, as the sums below add it
 	colh  [numCols]uint64
 	cellh uint64
-	colc  [numCols]int32
 	// colm[i] is colMix(colh[i]) and colk their sum, for the columns not
-	// in keyDirty; costDirty has the columns whose colc is out of date.
-	colm      [numCols]uint64
-	colk      uint64
-	keyDirty  uint8
-	costDirty uint8
-	// loc[c] is the column card c lies in (not kept for other cards).
+	// in keyDirty.
+	colm     [numCols]uint64
+	colk     uint64
+	keyDirty uint8
+	// The cost (restCost and colCost) is kept as it changes, except its
+	// depth terms (see cost): acc is restCost plus the blocked and
+	// out-of-sequence terms of every column; step[i][p] is what card p of
+	// column i added to acc when it was pushed, and minr[i][p] the lowest
+	// rank of cards 0..p.
+	acc                   int32
+	step                  [numCols][maxCol]int32
+	minr                  [numCols][maxCol]uint8
+	nFree, nEmpty, nFound int
+	// loc[c] and pos[c] are the column and depth card c was last pushed
+	// at: where it lies if it is in a column at all.
 	loc [64]uint8
+	pos [64]uint8
 	// runAt[i][p] is where the run ends below p in column i when p is the
 	// top: the column's runStart once the cards above p are gone.
 	runAt [numCols][maxCol]uint8
@@ -83,60 +92,74 @@ func (d *dfs) pushCard(i int, c engine.Card) {
 	b.cols[i][n] = c
 	b.n[i]++
 	d.loc[c&63] = uint8(i)
-	if n > 0 && fits(c, b.cols[i][n-1]) {
-		d.runAt[i][n] = d.runAt[i][n-1]
+	d.pos[c&63] = n
+	r := uint8(c.Rank())
+	var s int32
+	if n > 0 {
+		if fits(c, b.cols[i][n-1]) {
+			d.runAt[i][n] = d.runAt[i][n-1]
+		} else {
+			d.runAt[i][n] = n
+			s = d.wv[wSeq]
+		}
+		if m := d.minr[i][n-1]; r > m {
+			s += d.wv[wBlock]
+			r = m
+		}
 	} else {
 		d.runAt[i][n] = n
+		d.nEmpty--
+		s = d.wv[wEmpty]
 	}
+	d.minr[i][n] = r
+	d.step[i][n] = s
+	d.acc += s
 	d.keyDirty |= 1 << i
-	d.costDirty |= 1 << i
 }
 
 func (d *dfs) popCard(i int) engine.Card {
 	b := &d.b
 	b.n[i]--
-	c := b.cols[i][b.n[i]]
-	b.cols[i][b.n[i]] = engine.NoCard
-	d.colh[i] ^= zobrist[b.n[i]][c]
+	n := b.n[i]
+	c := b.cols[i][n]
+	b.cols[i][n] = engine.NoCard
+	d.colh[i] ^= zobrist[n][c]
+	d.acc -= d.step[i][n]
+	if n == 0 {
+		d.nEmpty++
+	}
 	d.keyDirty |= 1 << i
-	d.costDirty |= 1 << i
 	return c
 }
 
 // raise puts the next card of suit s on its foundation (the caller has
-// taken it from its pile) and marks the columns whose depth terms change:
-// those holding the suit's next two cards.
+// taken it from its pile).
 func (d *dfs) raise(s int) {
 	d.b.found[s]++
-	f := int(d.b.found[s])
-	for r := f + 1; r <= f+2 && r <= 13; r++ {
-		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
-		if i := d.loc[c&63]; d.b.n[i] > 0 {
-			d.costDirty |= 1 << i
-		}
-	}
+	d.nFound++
+	d.acc -= d.wv[wLeft]
 }
 
 // lower takes the top card of suit s off its foundation (the caller puts
-// it back) and marks the columns whose depth terms change.
+// it back).
 func (d *dfs) lower(s int) engine.Card {
-	f := int(d.b.found[s])
+	f := d.b.found[s]
 	d.b.found[s]--
-	for r := f + 1; r <= f+2 && r <= 13; r++ {
-		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
-		if i := d.loc[c&63]; d.b.n[i] > 0 {
-			d.costDirty |= 1 << i
-		}
-	}
-	return engine.NewCard(engine.Rank(f), engine.Suit(s))
+	d.nFound--
+	d.acc += d.wv[wLeft]
+	return engine.Card(uint8(s)<<4 | f)
 }
 
 func (d *dfs) setCell(i int, c engine.Card) {
 	if old := d.b.cells[i]; old != engine.NoCard {
 		d.cellh ^= zcell[old]
+		d.nFree++
+		d.acc -= d.wv[wCell]
 	}
 	if c != engine.NoCard {
 		d.cellh ^= zcell[c]
+		d.nFree--
+		d.acc += d.wv[wCell]
 	}
 	d.b.cells[i] = c
 }
@@ -325,60 +348,61 @@ func (t *keySet) grow() {
 }
 
 func (d *dfs) start(b board, w weights, budget int) {
-	d.b, d.w = b, w
-	d.cellh = 0
-	for _, c := range d.b.cells {
+	d.w = w
+	for k, x := range w {
+		d.wv[k] = int32(x)
+	}
+	// The board is built card by card, so that everything kept beside
+	// it is made the way moves keep it.
+	d.b = board{found: b.found}
+	d.nFound = b.foundCount()
+	d.nFree, d.nEmpty = numCells, numCols
+	d.acc = int32((52-d.nFound)*w[wLeft] - numCols*w[wEmpty])
+	d.cellh, d.colh, d.colm, d.colk = 0, [numCols]uint64{}, [numCols]uint64{}, 0
+	for i, c := range b.cells {
 		if c != engine.NoCard {
-			d.cellh ^= zcell[c]
+			d.setCell(i, c)
 		}
 	}
-	d.colk = 0
 	for i := range numCols {
-		d.colh[i] = colHash(&d.b, i)
-		d.colm[i] = colMix(d.colh[i])
-		d.colk += d.colm[i]
-		for p, c := range d.b.col(i) {
-			d.loc[c&63] = uint8(i)
-			d.runAt[i][p] = uint8(p)
-			if p > 0 && fits(c, d.b.cols[i][p-1]) {
-				d.runAt[i][p] = d.runAt[i][p-1]
-			}
+		for _, c := range b.col(i) {
+			d.pushCard(i, c)
 		}
 	}
+	d.keyDirty = 1<<numCols - 1
 	d.autos = d.autos[:0]
 	d.auto() // do counts on nothing being left to go up
 	d.key()
-	for i := range numCols {
-		d.colc[i] = int32(colCost(&d.b, i, w))
-	}
-	d.costDirty = 0
 	d.autos, d.frames, d.kids = d.autos[:0], d.frames[:0], d.kids[:0]
 	d.seen.reset(budget)
 	d.nodes = 0
 }
 
-// recost brings colc up to date: the columns cards were put on or taken
-// from, and those whose depth terms changed with a foundation.
-func (d *dfs) recost() {
-	for m := d.costDirty; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros8(m)
-		d.colc[i] = int32(colCost(&d.b, i, d.w))
-	}
-	d.costDirty = 0
-}
-
-// restore puts back colc as it was before a move just undone.
-func (d *dfs) restore(colc [numCols]int32) {
-	d.colc = colc
-	d.costDirty = 0
-}
-
+// cost is restCost plus colCost of every column: acc, and the depth terms,
+// which come from the next two cards of each suit alone (a card in play
+// has a rank above its foundation's, so no other card has one).
 func (d *dfs) cost() int32 {
-	h := int32(restCost(&d.b, d.w))
-	for _, c := range d.colc {
-		h += c
+	h := d.acc
+	b := &d.b
+	for s, f := range b.found {
+		if f < 13 {
+			h += d.wv[wDepth] * d.depth(engine.Card(uint8(s)<<4|(f+1)))
+		}
+		if f < 12 {
+			h += d.wv[wDepth2] * d.depth(engine.Card(uint8(s)<<4|(f+2)))
+		}
 	}
 	return h
+}
+
+// depth is how many cards lie on c in its column, 0 when c is not in one.
+func (d *dfs) depth(c engine.Card) int32 {
+	i, p := d.loc[c&63]&7, d.pos[c&63]
+	n := d.b.n[i]
+	if p < n && p < maxCol && d.b.cols[i][p] == c {
+		return int32(n - 1 - p)
+	}
+	return 0
 }
 
 func (d *dfs) resolveSmove(sm smove) move {
@@ -398,19 +422,16 @@ func (d *dfs) expand() bool {
 	d.movBuf = d.genMoves(d.movBuf[:0], d.prune)
 	for _, m := range d.movBuf {
 		autoLo := len(d.autos)
-		saved := d.colc
 		d.do(m)
 		sm := smove{uint8(m.from), uint8(m.index), uint8(m.to)}
 		if d.seen.add(d.key()) {
 			d.nodes++
-			if d.b.won() {
+			if d.nFound == 52 {
 				d.undo(m, autoLo)
-				d.restore(saved)
 				d.kids = append(d.kids[:lo], dkid{m: sm})
 				f.lo, f.hi, f.next = int32(lo), int32(lo+1), int32(lo)
 				return true
 			}
-			d.recost()
 			c := d.cost()
 			// Insertion keeps the kids sorted by cost, ties in the order
 			// made.
@@ -423,7 +444,6 @@ func (d *dfs) expand() bool {
 			d.kids[j] = dkid{cost: c, m: sm}
 		}
 		d.undo(m, autoLo)
-		d.restore(saved)
 	}
 	hi := len(d.kids)
 	if d.beam > 0 && hi-lo > d.beam {
@@ -439,7 +459,7 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 	d.start(b, w, budget)
 	d.seen.add(d.key())
 	d.nodes = 1
-	if d.b.won() {
+	if d.nFound == 52 {
 		return engine.Result[smove]{Outcome: engine.Solved, Nodes: 1}
 	}
 	d.frames = append(d.frames, dframe{})
@@ -455,16 +475,14 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 				return engine.Result[smove]{Outcome: engine.Impossible, Nodes: d.nodes}
 			}
 			d.undo(f.m, int(f.autoLo))
-			d.restore(f.colc)
 			d.frames = d.frames[:len(d.frames)-1]
 			continue
 		}
 		k := d.kids[f.next]
 		f.next++
 		m := d.resolveSmove(k.m)
-		nf := dframe{m: m, autoLo: int32(len(d.autos)), colc: d.colc}
+		nf := dframe{m: m, autoLo: int32(len(d.autos))}
 		d.do(m)
-		d.recost()
 		d.frames = append(d.frames, nf)
 		won = d.expand()
 	}
@@ -482,8 +500,8 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 // the first empty column stand for all of them.
 func (d *dfs) genMoves(out []move, prune bool) []move {
 	b := &d.b
-	free := b.freeCells()
-	empty := b.emptyCols()
+	free := d.nFree
+	empty := d.nEmpty
 	firstEmpty := -1
 	for i := range numCols {
 		if b.n[i] == 0 {
