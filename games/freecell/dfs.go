@@ -500,49 +500,47 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 // the first empty column stand for all of them.
 func (d *dfs) genMoves(out []move, prune bool) []move {
 	b := &d.b
-	free := d.nFree
-	empty := d.nEmpty
-	firstEmpty := -1
-	for i := range numCols {
-		if b.n[i] == 0 {
-			firstEmpty = i
-			break
-		}
+	free, empty := d.nFree, d.nEmpty
+	// want has a bit for the next card of each suit's foundation.
+	var want uint64
+	for s, f := range b.found {
+		want |= 1 << (s<<4 | int(f) + 1)
 	}
 	firstCell := -1
 	for i, c := range b.cells {
 		if c == engine.NoCard {
-			firstCell = i
-			break
-		}
-	}
-	for i, c := range b.cells {
-		if c != engine.NoCard && b.canFound(c) {
+			if firstCell < 0 {
+				firstCell = i
+			}
+		} else if want>>(c&63)&1 != 0 {
 			out = append(out, move{from: i, count: 1, to: firstFound + int(c.Suit())})
-		}
-	}
-	for i := range numCols {
-		if c := b.top(i); c != engine.NoCard && b.canFound(c) {
-			out = append(out, move{from: firstCol + i, index: int(b.n[i]) - 1, count: 1, to: firstFound + int(c.Suit())})
 		}
 	}
 	limit := capacity(free, empty)
 	var tops [numCols]engine.Card
 	var runs, from [numCols]int
+	firstEmpty := -1
 	for j := range numCols {
-		tops[j] = b.top(j)
-		if n := int(b.n[j]); n > 0 {
-			runs[j] = int(d.runAt[j][n-1])
-			// The lowest card of column j a move may take.
-			from[j] = runs[j]
-			if prune {
-				// A run's lead that sits on its own parent stays
-				// there, and a run too long to move as a whole is
-				// left.
-				from[j] = max(from[j], n-limit)
-				if from[j] > runs[j] {
-					from[j] = maxCol
-				}
+		n := int(b.n[j])
+		if n == 0 {
+			if firstEmpty < 0 {
+				firstEmpty = j
+			}
+			continue
+		}
+		c := b.cols[j][(n-1)%maxCol]
+		tops[j] = c
+		if want>>(c&63)&1 != 0 {
+			out = append(out, move{from: firstCol + j, index: n - 1, count: 1, to: firstFound + int(c.Suit())})
+		}
+		runs[j] = int(d.runAt[j][(n-1)%maxCol])
+		// The lowest card of column j a move may take.
+		from[j] = runs[j]
+		if prune {
+			// A run's lead that sits on its own parent stays there,
+			// and a run too long to move as a whole is left.
+			if n-limit > runs[j] {
+				from[j] = maxCol
 			}
 		}
 	}
@@ -556,15 +554,21 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 		if dst == engine.NoCard || r == 0 {
 			continue
 		}
-		o1, o2 := otherColour(dst.Suit())
-		for _, c := range [2]engine.Card{engine.NewCard(r, o1), engine.NewCard(r, o2)} {
-			i := int(d.loc[c&63])
+		// The other colour's suits are 1 and 2 for a black card (0, 3)
+		// and 0 and 3 for a red one.
+		c1 := engine.NewCard(r, engine.Diamonds)
+		c2 := engine.NewCard(r, engine.Hearts)
+		if dst.Red() {
+			c1, c2 = engine.NewCard(r, engine.Clubs), engine.NewCard(r, engine.Spades)
+		}
+		for _, c := range [2]engine.Card{c1, c2} {
+			i := int(d.loc[c&63] & 7)
 			n := int(b.n[i])
 			if i == j || n == 0 {
 				continue
 			}
-			k := n - 1 - (int(r) - int(b.cols[i][n-1].Rank()))
-			if k < from[i] || k >= n || b.cols[i][k] != c || n-k > limit {
+			k := n - 1 - (int(r) - int(tops[i].Rank()))
+			if k < from[i] || k >= n || b.cols[i][k%maxCol] != c || n-k > limit {
 				continue
 			}
 			if prune && k > from[i] {
@@ -580,13 +584,28 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 		k := n - 1 - (int(tops[j].Rank()) - 1 - int(tops[i].Rank()))
 		out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
 	}
-	for i, c := range b.cells {
-		if c == engine.NoCard {
-			continue
-		}
-		for j, dst := range tops {
-			if dst != engine.NoCard && fits(c, dst) {
-				out = append(out, move{from: i, count: 1, to: firstCol + j})
+	if free < numCells {
+		for i, c := range b.cells {
+			r := c.Rank() + 1
+			if c == engine.NoCard || r > engine.King {
+				continue
+			}
+			// c fits only on the two cards of the other colour one rank
+			// up, when one is a column top; lowest column first.
+			p1, p2 := engine.NewCard(r, engine.Diamonds), engine.NewCard(r, engine.Hearts)
+			if c.Red() {
+				p1, p2 = engine.NewCard(r, engine.Clubs), engine.NewCard(r, engine.Spades)
+			}
+			j1, j2 := int(d.loc[p1&63]&7), int(d.loc[p2&63]&7)
+			ok1, ok2 := tops[j1] == p1, tops[j2] == p2
+			if ok1 && ok2 && j2 < j1 {
+				j1, j2 = j2, j1
+			}
+			if ok1 {
+				out = append(out, move{from: i, count: 1, to: firstCol + j1})
+			}
+			if ok2 {
+				out = append(out, move{from: i, count: 1, to: firstCol + j2})
 			}
 		}
 	}
@@ -607,7 +626,10 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 				start = 1
 			}
 			if prune {
-				out = append(out, move{from: firstCol + i, index: start, count: n - start, to: firstCol + firstEmpty})
+				// A lone card (start == n) would make the same position.
+				if start < n {
+					out = append(out, move{from: firstCol + i, index: start, count: n - start, to: firstCol + firstEmpty})
+				}
 				continue
 			}
 			for k := start; k < n; k++ {
