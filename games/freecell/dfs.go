@@ -518,7 +518,12 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 	}
 	limit := capacity(free, empty)
 	var tops [numCols]engine.Card
-	var runs, from [numCols]int
+	var runs [numCols]int
+	// avail has a bit for every card that may lead a run onto another
+	// column: in the top run of its column, with at most limit cards from
+	// it up; when pruning, only the run's lowest card (a lead sitting on
+	// its own parent stays there) and only if the whole run can move.
+	var avail uint64
 	firstEmpty := -1
 	for j := range numCols {
 		n := int(b.n[j])
@@ -533,21 +538,21 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 		if want>>(c&63)&1 != 0 {
 			out = append(out, move{from: firstCol + j, index: n - 1, count: 1, to: firstFound + int(c.Suit())})
 		}
-		runs[j] = int(d.runAt[j][(n-1)%maxCol])
-		// The lowest card of column j a move may take.
-		from[j] = runs[j]
+		r := int(d.runAt[j][(n-1)%maxCol])
+		runs[j] = r
 		if prune {
-			// A run's lead that sits on its own parent stays there,
-			// and a run too long to move as a whole is left.
-			if n-limit > runs[j] {
-				from[j] = maxCol
+			if n-limit <= r {
+				avail |= 1 << (b.cols[j][r%maxCol] & 63)
 			}
+			continue
+		}
+		for k := max(r, n-limit); k < n; k++ {
+			avail |= 1 << (b.cols[j][k%maxCol] & 63)
 		}
 	}
 	// Only the two cards of the other colour one rank below a column
-	// top fit on it; a move is open if one of them lies in another
-	// column's top run within reach. pairs has bit 8i+j for a run of
-	// column i onto column j, so that the moves come out in that order.
+	// top fit on it. pairs has bit 8i+j for a run of column i onto
+	// column j, so that the moves come out in that order.
 	var pairs uint64
 	for j, dst := range tops {
 		r := dst.Rank() - 1
@@ -561,20 +566,13 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 		if dst.Red() {
 			c1, c2 = engine.NewCard(r, engine.Clubs), engine.NewCard(r, engine.Spades)
 		}
-		for _, c := range [2]engine.Card{c1, c2} {
-			i := int(d.loc[c&63] & 7)
-			n := int(b.n[i])
-			if i == j || n == 0 {
-				continue
-			}
-			k := n - 1 - (int(r) - int(tops[i].Rank()))
-			if k < from[i] || k >= n || b.cols[i][k%maxCol] != c || n-k > limit {
-				continue
-			}
-			if prune && k > from[i] {
-				continue
-			}
-			pairs |= 1 << (8*i + j)
+		// A card of avail lies in column loc[c] (which is not j: the
+		// cards of j's top run are all above r).
+		if avail>>(c1&63)&1 != 0 {
+			pairs |= 1 << (8*int(d.loc[c1&63]&7) + j)
+		}
+		if avail>>(c2&63)&1 != 0 {
+			pairs |= 1 << (8*int(d.loc[c2&63]&7) + j)
 		}
 	}
 	for ; pairs != 0; pairs &= pairs - 1 {
