@@ -51,6 +51,10 @@ type dfs struct {
 	step                  [numCols][maxCol]int32
 	minr                  [numCols][maxCol]uint8
 	nFree, nEmpty, nFound int
+	// Card masks (bit c&63 for card c): next has the next card of each
+	// suit's foundation, tops the column tops, inCells the free-cell
+	// cards.
+	next, tops, inCells uint64
 	// loc[c] and pos[c] are the column and depth card c was last pushed
 	// at: where it lies if it is in a column at all.
 	loc [64]uint8
@@ -95,8 +99,11 @@ func (d *dfs) pushCard(i int, c engine.Card) {
 	d.pos[c&63] = n
 	r := uint8(c.Rank())
 	var s int32
+	d.tops |= 1 << (c & 63)
 	if n > 0 {
-		if fits(c, b.cols[i][n-1]) {
+		under := b.cols[i][n-1]
+		d.tops &^= 1 << (under & 63)
+		if fits(c, under) {
 			d.runAt[i][n] = d.runAt[i][n-1]
 		} else {
 			d.runAt[i][n] = n
@@ -125,8 +132,11 @@ func (d *dfs) popCard(i int) engine.Card {
 	b.cols[i][n] = engine.NoCard
 	d.colh[i] ^= zobrist[n][c]
 	d.acc -= d.step[i][n]
+	d.tops &^= 1 << (c & 63)
 	if n == 0 {
 		d.nEmpty++
+	} else {
+		d.tops |= 1 << (b.cols[i][n-1] & 63)
 	}
 	d.keyDirty |= 1 << i
 	return c
@@ -135,6 +145,8 @@ func (d *dfs) popCard(i int) engine.Card {
 // raise puts the next card of suit s on its foundation (the caller has
 // taken it from its pile).
 func (d *dfs) raise(s int) {
+	f := d.b.found[s]
+	d.next ^= 3 << (s<<4 | int(f) + 1)
 	d.b.found[s]++
 	d.nFound++
 	d.acc -= d.wv[wLeft]
@@ -144,6 +156,7 @@ func (d *dfs) raise(s int) {
 // it back).
 func (d *dfs) lower(s int) engine.Card {
 	f := d.b.found[s]
+	d.next ^= 3 << (s<<4 | int(f))
 	d.b.found[s]--
 	d.nFound--
 	d.acc += d.wv[wLeft]
@@ -152,11 +165,13 @@ func (d *dfs) lower(s int) engine.Card {
 
 func (d *dfs) setCell(i int, c engine.Card) {
 	if old := d.b.cells[i]; old != engine.NoCard {
+		d.inCells &^= 1 << (old & 63)
 		d.cellh ^= zcell[old]
 		d.nFree++
 		d.acc -= d.wv[wCell]
 	}
 	if c != engine.NoCard {
+		d.inCells |= 1 << (c & 63)
 		d.cellh ^= zcell[c]
 		d.nFree--
 		d.acc += d.wv[wCell]
@@ -215,56 +230,43 @@ func (d *dfs) do(m move) bool {
 		if n == 0 {
 			return false
 		}
-		if c := d.b.cols[i][n-1]; !d.b.canFound(c) || !d.b.safeStrong(c) {
+		if c := d.b.cols[i][n-1]; d.next>>(c&63)&1 == 0 || !d.b.safeStrong(c) {
 			return false
 		}
 	}
 	return d.auto() || up
 }
 
-// auto is autoStrong recording its moves.
+// auto is autoStrong recording its moves. The cards that may go up are
+// the next cards of the foundations among the column tops and the cells;
+// the order they go in does not change the position reached.
 func (d *dfs) auto() bool {
 	b := &d.b
 	any := false
 	for {
-		// want has a bit for each card that is next on its foundation,
-		// so that most positions are passed over in one look at each top.
-		var want uint64
-		for s, f := range b.found {
-			want |= 1 << (s<<4 | int(f) + 1)
-		}
-		hit := false
-		for _, c := range b.cells {
-			hit = hit || want>>(c&63)&1 != 0
-		}
-		for i := range numCols {
-			if n := b.n[i]; n > 0 {
-				hit = hit || want>>(b.cols[i][n-1]&63)&1 != 0
-			}
-		}
-		if !hit {
+		hit := d.next & (d.tops | d.inCells)
+		if hit == 0 {
 			return any
 		}
 		moved := false
-		for i, c := range b.cells {
-			if c != engine.NoCard && b.canFound(c) && b.safeStrong(c) {
-				d.setCell(i, engine.NoCard)
-				d.raise(int(c.Suit()))
-				d.autos = append(d.autos, uint8(i)|uint8(c.Suit())<<4)
-				moved = true
-			}
-		}
-		for i := range numCols {
-			n := b.n[i]
-			if n == 0 {
+		for ; hit != 0; hit &= hit - 1 {
+			c := engine.Card(bits.TrailingZeros64(hit))
+			if !b.safeStrong(c) {
 				continue
 			}
-			if c := b.cols[i][n-1]; b.canFound(c) && b.safeStrong(c) {
-				d.popCard(i)
-				d.raise(int(c.Suit()))
-				d.autos = append(d.autos, uint8(firstCol+i)|uint8(c.Suit())<<4)
-				moved = true
+			p := 0
+			if d.inCells>>c&1 != 0 {
+				for b.cells[p] != c {
+					p++
+				}
+				d.setCell(p, engine.NoCard)
+			} else {
+				p = firstCol + int(d.loc[c]&7)
+				d.popCard(p - firstCol)
 			}
+			d.raise(int(c.Suit()))
+			d.autos = append(d.autos, uint8(p)|uint8(c.Suit())<<4)
+			moved = true
 		}
 		if !moved {
 			return any
@@ -359,6 +361,10 @@ func (d *dfs) start(b board, w weights, budget int) {
 	d.nFree, d.nEmpty = numCells, numCols
 	d.acc = int32((52-d.nFound)*w[wLeft] - numCols*w[wEmpty])
 	d.cellh, d.colh, d.colm, d.colk = 0, [numCols]uint64{}, [numCols]uint64{}, 0
+	d.next, d.tops, d.inCells = 0, 0, 0
+	for s, f := range b.found {
+		d.next |= 1 << (s<<4 | int(f) + 1)
+	}
 	for i, c := range b.cells {
 		if c != engine.NoCard {
 			d.setCell(i, c)
@@ -501,11 +507,7 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 func (d *dfs) genMoves(out []move, prune bool) []move {
 	b := &d.b
 	free, empty := d.nFree, d.nEmpty
-	// want has a bit for the next card of each suit's foundation.
-	var want uint64
-	for s, f := range b.found {
-		want |= 1 << (s<<4 | int(f) + 1)
-	}
+	want := d.next
 	firstCell := -1
 	for i, c := range b.cells {
 		if c == engine.NoCard {
@@ -595,7 +597,7 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 				p1, p2 = engine.NewCard(r, engine.Clubs), engine.NewCard(r, engine.Spades)
 			}
 			j1, j2 := int(d.loc[p1&63]&7), int(d.loc[p2&63]&7)
-			ok1, ok2 := tops[j1] == p1, tops[j2] == p2
+			ok1, ok2 := d.tops>>(p1&63)&1 != 0, d.tops>>(p2&63)&1 != 0
 			if ok1 && ok2 && j2 < j1 {
 				j1, j2 = j2, j1
 			}

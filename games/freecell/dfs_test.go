@@ -23,6 +23,23 @@ func TestDFSKeepsItsSums(t *testing.T) {
 		require.Equal(t, b.freeCells(), d.nFree)
 		require.Equal(t, b.emptyCols(), d.nEmpty)
 		require.Equal(t, b.foundCount(), d.nFound)
+		var next, tops, cells uint64
+		for s, f := range b.found {
+			next |= 1 << (s<<4 | int(f) + 1)
+		}
+		for i := range numCols {
+			if c := b.top(i); c != engine.NoCard {
+				tops |= 1 << c
+			}
+		}
+		for _, c := range b.cells {
+			if c != engine.NoCard {
+				cells |= 1 << c
+			}
+		}
+		require.Equal(t, next, d.next)
+		require.Equal(t, tops, d.tops)
+		require.Equal(t, cells, d.inCells)
 		var fresh dfs
 		fresh.start(*b, w, 1)
 		require.Equal(t, *b, fresh.b, "nothing is left to go up")
