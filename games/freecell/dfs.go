@@ -42,12 +42,19 @@ type dfs struct {
 	colm     [numCols]uint64
 	colk     uint64
 	keyDirty uint8
-	// The cost (restCost and colCost) is kept as it changes, except its
-	// depth terms (see cost): acc is restCost plus the blocked and
-	// out-of-sequence terms of every column; step[i][p] is what card p of
-	// column i added to acc when it was pushed, and minr[i][p] the lowest
-	// rank of cards 0..p.
-	acc                   int32
+	// The cost (restCost plus colCost of every column) is kept as it
+	// changes: acc is restCost plus the blocked and out-of-sequence terms
+	// of every column; step[i][p] is what card p of column i added to acc
+	// when it was pushed, and minr[i][p] the lowest rank of cards 0..p.
+	// The depth terms weigh the cards lying on the next two cards of each
+	// suit (tracked cards; no other card in play has a rank that close to
+	// its foundation's): dacc is their sum, and trk[i] the weights of the
+	// tracked cards in column i, by which dacc grows with each card pushed
+	// on it; tw[c] is card c's weight in them: wDepth for the next card
+	// of its foundation, wDepth2 for the one after, 0 for any other.
+	acc, dacc             int32
+	trk                   [numCols]int32
+	tw                    [64]int32
 	step                  [numCols][maxCol]int32
 	minr                  [numCols][maxCol]uint8
 	nFree, nEmpty, nFound int
@@ -91,6 +98,8 @@ func (d *dfs) key() uint64 {
 
 func (d *dfs) pushCard(i int, c engine.Card) {
 	b := &d.b
+	d.dacc += d.trk[i]
+	d.trk[i] += d.tw[c&63]
 	d.colh[i] ^= zobrist[b.n[i]][c]
 	n := b.n[i]
 	b.cols[i][n] = c
@@ -132,6 +141,8 @@ func (d *dfs) popCard(i int) engine.Card {
 	b.cols[i][n] = engine.NoCard
 	d.colh[i] ^= zobrist[n][c]
 	d.acc -= d.step[i][n]
+	d.trk[i] -= d.tw[c&63]
+	d.dacc -= d.trk[i]
 	d.tops &^= 1 << (c & 63)
 	if n == 0 {
 		d.nEmpty++
@@ -143,24 +154,54 @@ func (d *dfs) popCard(i int) engine.Card {
 }
 
 // raise puts the next card of suit s on its foundation (the caller has
-// taken it from its pile).
+// taken it from its pile, so it is in no column). The two cards after it
+// become the tracked ones.
 func (d *dfs) raise(s int) {
 	f := d.b.found[s]
 	d.next ^= 3 << (s<<4 | int(f) + 1)
 	d.b.found[s]++
 	d.nFound++
 	d.acc -= d.wv[wLeft]
+	c := engine.Card(uint8(s)<<4 | f)
+	d.tw[c+1] = 0
+	if f < 12 {
+		d.tw[c+2] = d.wv[wDepth]
+		d.retrack(c+2, d.wv[wDepth]-d.wv[wDepth2])
+	}
+	if f < 11 {
+		d.tw[c+3] = d.wv[wDepth2]
+		d.retrack(c+3, d.wv[wDepth2])
+	}
 }
 
 // lower takes the top card of suit s off its foundation (the caller puts
-// it back).
+// it back, and pushCard weighs it then).
 func (d *dfs) lower(s int) engine.Card {
 	f := d.b.found[s]
 	d.next ^= 3 << (s<<4 | int(f))
 	d.b.found[s]--
 	d.nFound--
 	d.acc += d.wv[wLeft]
-	return engine.Card(uint8(s)<<4 | f)
+	c := engine.Card(uint8(s)<<4 | f)
+	d.tw[c&63] = d.wv[wDepth]
+	if f < 13 {
+		d.tw[c+1] = d.wv[wDepth2]
+		d.retrack(c+1, d.wv[wDepth2]-d.wv[wDepth])
+	}
+	if f < 12 {
+		d.tw[c+2] = 0
+		d.retrack(c+2, -d.wv[wDepth2])
+	}
+	return c
+}
+
+// retrack changes the depth weight of card c by dw, if c is in a column.
+func (d *dfs) retrack(c engine.Card, dw int32) {
+	i, p := d.loc[c&63]&7, d.pos[c&63]
+	if n := d.b.n[i]; p < n && d.b.cols[i][p] == c {
+		d.dacc += int32(n-1-p) * dw
+		d.trk[i] += dw
+	}
 }
 
 func (d *dfs) setCell(i int, c engine.Card) {
@@ -365,6 +406,16 @@ func (d *dfs) start(b board, w weights, budget int) {
 	for s, f := range b.found {
 		d.next |= 1 << (s<<4 | int(f) + 1)
 	}
+	d.dacc, d.trk, d.tw = 0, [numCols]int32{}, [64]int32{}
+	for s, f := range b.found {
+		c := s<<4 | int(f)
+		if f < 13 {
+			d.tw[c+1] = d.wv[wDepth]
+		}
+		if f < 12 {
+			d.tw[c+2] = d.wv[wDepth2]
+		}
+	}
 	for i, c := range b.cells {
 		if c != engine.NoCard {
 			d.setCell(i, c)
@@ -384,32 +435,8 @@ func (d *dfs) start(b board, w weights, budget int) {
 	d.nodes = 0
 }
 
-// cost is restCost plus colCost of every column: acc, and the depth terms,
-// which come from the next two cards of each suit alone (a card in play
-// has a rank above its foundation's, so no other card has one).
-func (d *dfs) cost() int32 {
-	h := d.acc
-	b := &d.b
-	for s, f := range b.found {
-		if f < 13 {
-			h += d.wv[wDepth] * d.depth(engine.Card(uint8(s)<<4|(f+1)))
-		}
-		if f < 12 {
-			h += d.wv[wDepth2] * d.depth(engine.Card(uint8(s)<<4|(f+2)))
-		}
-	}
-	return h
-}
-
-// depth is how many cards lie on c in its column, 0 when c is not in one.
-func (d *dfs) depth(c engine.Card) int32 {
-	i, p := d.loc[c&63]&7, d.pos[c&63]
-	n := d.b.n[i]
-	if p < n && p < maxCol && d.b.cols[i][p] == c {
-		return int32(n - 1 - p)
-	}
-	return 0
-}
+// cost is restCost plus colCost of every column.
+func (d *dfs) cost() int32 { return d.acc + d.dacc }
 
 func (d *dfs) resolveSmove(sm smove) move {
 	m := move{from: int(sm.from), index: int(sm.index), count: 1, to: int(sm.to)}
@@ -535,21 +562,21 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 			}
 			continue
 		}
-		c := b.cols[j][(n-1)%maxCol]
+		c := b.cols[j][n-1]
 		tops[j] = c
 		if want>>(c&63)&1 != 0 {
 			out = append(out, move{from: firstCol + j, index: n - 1, count: 1, to: firstFound + int(c.Suit())})
 		}
-		r := int(d.runAt[j][(n-1)%maxCol])
+		r := int(d.runAt[j][n-1])
 		runs[j] = r
 		if prune {
 			if n-limit <= r {
-				avail |= 1 << (b.cols[j][r%maxCol] & 63)
+				avail |= 1 << (b.cols[j][r] & 63)
 			}
 			continue
 		}
 		for k := max(r, n-limit); k < n; k++ {
-			avail |= 1 << (b.cols[j][k%maxCol] & 63)
+			avail |= 1 << (b.cols[j][k] & 63)
 		}
 	}
 	// Only the two cards of the other colour one rank below a column
