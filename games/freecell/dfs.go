@@ -534,38 +534,35 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 func (d *dfs) genMoves(out []move, prune bool) []move {
 	b := &d.b
 	free, empty := d.nFree, d.nEmpty
-	want := d.next
-	firstCell := -1
-	for i, c := range b.cells {
-		if c == engine.NoCard {
-			if firstCell < 0 {
-				firstCell = i
+	if up := d.next & (d.tops | d.inCells); up != 0 {
+		if up&d.inCells != 0 {
+			for i, c := range b.cells {
+				if c != engine.NoCard && up>>(c&63)&1 != 0 {
+					out = append(out, move{from: i, count: 1, to: firstFound + int(c.Suit())})
+				}
 			}
-		} else if want>>(c&63)&1 != 0 {
-			out = append(out, move{from: i, count: 1, to: firstFound + int(c.Suit())})
+		}
+		if up&d.tops != 0 {
+			for j := range numCols {
+				if n := int(b.n[j]); n > 0 {
+					if c := b.cols[j][n-1]; up>>(c&63)&1 != 0 {
+						out = append(out, move{from: firstCol + j, index: n - 1, count: 1, to: firstFound + int(c.Suit())})
+					}
+				}
+			}
 		}
 	}
 	limit := capacity(free, empty)
-	var tops [numCols]engine.Card
 	var runs [numCols]int
 	// avail has a bit for every card that may lead a run onto another
 	// column: in the top run of its column, with at most limit cards from
 	// it up; when pruning, only the run's lowest card (a lead sitting on
 	// its own parent stays there) and only if the whole run can move.
 	var avail uint64
-	firstEmpty := -1
 	for j := range numCols {
 		n := int(b.n[j])
 		if n == 0 {
-			if firstEmpty < 0 {
-				firstEmpty = j
-			}
 			continue
-		}
-		c := b.cols[j][n-1]
-		tops[j] = c
-		if want>>(c&63)&1 != 0 {
-			out = append(out, move{from: firstCol + j, index: n - 1, count: 1, to: firstFound + int(c.Suit())})
 		}
 		r := int(d.runAt[j][n-1])
 		runs[j] = r
@@ -579,52 +576,39 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 			avail |= 1 << (b.cols[j][k] & 63)
 		}
 	}
-	// Only the two cards of the other colour one rank below a column
-	// top fit on it. pairs has bit 8i+j for a run of column i onto
-	// column j, so that the moves come out in that order.
+	// fit has the cards that fit on some column top. pairs has bit 8i+j
+	// for a run of column i onto column j, so that the moves come out in
+	// that order.
+	fit := fitOn(d.tops)
 	var pairs uint64
-	for j, dst := range tops {
-		r := dst.Rank() - 1
-		if dst == engine.NoCard || r == 0 {
-			continue
+	for m := avail & fit; m != 0; m &= m - 1 {
+		c := engine.Card(bits.TrailingZeros64(m))
+		i := int(d.loc[c] & 7)
+		p1, p2 := parents(c)
+		if d.tops>>p1&1 != 0 {
+			pairs |= 1 << (8*i + int(d.loc[p1]&7))
 		}
-		// The other colour's suits are 1 and 2 for a black card (0, 3)
-		// and 0 and 3 for a red one.
-		c1 := engine.NewCard(r, engine.Diamonds)
-		c2 := engine.NewCard(r, engine.Hearts)
-		if dst.Red() {
-			c1, c2 = engine.NewCard(r, engine.Clubs), engine.NewCard(r, engine.Spades)
-		}
-		// A card of avail lies in column loc[c] (which is not j: the
-		// cards of j's top run are all above r).
-		if avail>>(c1&63)&1 != 0 {
-			pairs |= 1 << (8*int(d.loc[c1&63]&7) + j)
-		}
-		if avail>>(c2&63)&1 != 0 {
-			pairs |= 1 << (8*int(d.loc[c2&63]&7) + j)
+		if d.tops>>p2&1 != 0 {
+			pairs |= 1 << (8*i + int(d.loc[p2]&7))
 		}
 	}
 	for ; pairs != 0; pairs &= pairs - 1 {
 		p := bits.TrailingZeros64(pairs)
 		i, j := p>>3, p&7
 		n := int(b.n[i])
-		k := n - 1 - (int(tops[j].Rank()) - 1 - int(tops[i].Rank()))
+		k := n - 1 - (int(b.cols[j][b.n[j]-1].Rank()) - 1 - int(b.cols[i][n-1].Rank()))
 		out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
 	}
-	if free < numCells {
+	if cm := d.inCells & fit; cm != 0 {
 		for i, c := range b.cells {
-			r := c.Rank() + 1
-			if c == engine.NoCard || r > engine.King {
+			if cm>>(c&63)&1 == 0 {
 				continue
 			}
-			// c fits only on the two cards of the other colour one rank
-			// up, when one is a column top; lowest column first.
-			p1, p2 := engine.NewCard(r, engine.Diamonds), engine.NewCard(r, engine.Hearts)
-			if c.Red() {
-				p1, p2 = engine.NewCard(r, engine.Clubs), engine.NewCard(r, engine.Spades)
-			}
-			j1, j2 := int(d.loc[p1&63]&7), int(d.loc[p2&63]&7)
-			ok1, ok2 := d.tops>>(p1&63)&1 != 0, d.tops>>(p2&63)&1 != 0
+			// Onto those of its parents that are tops, lowest column
+			// first.
+			p1, p2 := parents(c)
+			j1, j2 := int(d.loc[p1]&7), int(d.loc[p2]&7)
+			ok1, ok2 := d.tops>>p1&1 != 0, d.tops>>p2&1 != 0
 			if ok1 && ok2 && j2 < j1 {
 				j1, j2 = j2, j1
 			}
@@ -633,6 +617,24 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 			}
 			if ok2 {
 				out = append(out, move{from: i, count: 1, to: firstCol + j2})
+			}
+		}
+	}
+	firstEmpty := -1
+	if empty > 0 {
+		for j := range numCols {
+			if b.n[j] == 0 {
+				firstEmpty = j
+				break
+			}
+		}
+	}
+	firstCell := -1
+	if free > 0 {
+		for i, c := range b.cells {
+			if c == engine.NoCard {
+				firstCell = i
+				break
 			}
 		}
 	}
@@ -672,6 +674,25 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 		}
 	}
 	return out
+}
+
+// fitOn is the mask of the cards that fit on the cards of mask tops: for
+// each, the two of the other colour one rank down.
+func fitOn(tops uint64) uint64 {
+	black := (tops | tops>>48) & 0xffff
+	red := (tops>>16 | tops>>32) & 0xffff
+	black, red = black>>1, red>>1
+	return black<<16 | black<<32 | red | red<<48
+}
+
+// parents are the two cards c fits on (past the King: no cards), as
+// mask bit numbers.
+func parents(c engine.Card) (uint8, uint8) {
+	r := uint8(c&15) + 1
+	if c.Red() {
+		return r, 3<<4 | r
+	}
+	return 1<<4 | r, 2<<4 | r
 }
 
 // shorten walks a winning line from start again, at each position taking
