@@ -32,12 +32,14 @@ type dframe struct {
 }
 
 type dfs struct {
-	b     board
-	w     weights
-	wv    [len(weights{})]int32 // w, as the sums below add it
-	colh  [numCols]uint64
+	b  board
+	w  weights
+	wv [len(weights{})]int32 // w, as the sums below add it
+	// hp[i][p] is the hash of cards 0..p-1 of column i (see colHash), so
+	// hp[i][n[i]] is the column's.
+	hp    [numCols][maxCol + 1]uint64
 	cellh uint64
-	// colm[i] is colMix(colh[i]) and colk their sum, for the columns not
+	// colm[i] is colMix of column i's hash and colk their sum, for the columns not
 	// in keyDirty.
 	colm     [numCols]uint64
 	colk     uint64
@@ -88,7 +90,7 @@ type dfs struct {
 func (d *dfs) key() uint64 {
 	for m := d.keyDirty; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros8(m)
-		x := colMix(d.colh[i])
+		x := colMix(d.hp[i][d.b.n[i]&31])
 		d.colk += x - d.colm[i]
 		d.colm[i] = x
 	}
@@ -100,8 +102,8 @@ func (d *dfs) pushCard(i int, c engine.Card) {
 	b := &d.b
 	d.dacc += d.trk[i]
 	d.trk[i] += d.tw[c&63]
-	d.colh[i] ^= zobrist[b.n[i]][c]
 	n := b.n[i]
+	d.hp[i][n+1] = d.hp[i][n] ^ zobrist[n][c]
 	b.cols[i][n] = c
 	b.n[i]++
 	d.loc[c&63] = uint8(i)
@@ -139,7 +141,6 @@ func (d *dfs) popCard(i int) engine.Card {
 	n := b.n[i]
 	c := b.cols[i][n]
 	b.cols[i][n] = engine.NoCard
-	d.colh[i] ^= zobrist[n][c]
 	d.acc -= d.step[i][n]
 	d.trk[i] -= d.tw[c&63]
 	d.dacc -= d.trk[i]
@@ -401,7 +402,10 @@ func (d *dfs) start(b board, w weights, budget int) {
 	d.nFound = b.foundCount()
 	d.nFree, d.nEmpty = numCells, numCols
 	d.acc = int32((52-d.nFound)*w[wLeft] - numCols*w[wEmpty])
-	d.cellh, d.colh, d.colm, d.colk = 0, [numCols]uint64{}, [numCols]uint64{}, 0
+	d.cellh, d.colm, d.colk = 0, [numCols]uint64{}, 0
+	for i := range numCols {
+		d.hp[i][0] = 0
+	}
 	d.next, d.tops, d.inCells = 0, 0, 0
 	for s, f := range b.found {
 		d.next |= 1 << (s<<4 | int(f) + 1)
@@ -446,6 +450,79 @@ func (d *dfs) resolveSmove(sm smove) move {
 	return m
 }
 
+// peek works out the key and the cost of the position move m leads to
+// without making it, when no automatic move follows it: ok is false when
+// one may (m goes to a foundation, or uncovers a card that may go up),
+// and then the caller makes the move. It does what do, key and cost
+// would (see pushCard and popCard) on copies of the sums, and needs colm
+// up to date.
+func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
+	b := &d.b
+	if m.to >= firstFound && m.to < firstCol {
+		return 0, 0, false
+	}
+	acc, dacc := d.acc, d.dacc
+	colk, cellh := d.colk, d.cellh
+	var from []engine.Card // the cards moved, lowest first
+	if m.from >= firstCol {
+		i := m.from - firstCol
+		n, k := int(b.n[i]), m.index
+		if k > 0 {
+			if c := b.cols[i][k-1]; d.next>>(c&63)&1 != 0 && b.safeStrong(c) {
+				return 0, 0, false
+			}
+		}
+		from = b.cols[i][k:n]
+		t := d.trk[i]
+		for p := n - 1; p >= k; p-- {
+			acc -= d.step[i][p]
+			t -= d.tw[b.cols[i][p]&63]
+			dacc -= t
+		}
+		colk += colMix(d.hp[i][k]) - d.colm[i]
+	} else {
+		from = b.cells[m.from : m.from+1]
+		acc -= d.wv[wCell]
+		cellh ^= zcell[from[0]]
+	}
+	if m.to < firstCol {
+		acc += d.wv[wCell]
+		cellh ^= zcell[from[0]]
+		return colk ^ cellh, acc + dacc, true
+	}
+	j := m.to - firstCol
+	p := int(b.n[j])
+	h, t := d.hp[j][p], d.trk[j]
+	var under engine.Card
+	var mr uint8
+	if p > 0 {
+		under, mr = b.cols[j][p-1], d.minr[j][p-1]
+	}
+	for _, c := range from {
+		dacc += t
+		t += d.tw[c&63]
+		h ^= zobrist[p%maxCol][c&63]
+		r := uint8(c.Rank())
+		if p == 0 {
+			acc += d.wv[wEmpty]
+			mr = r
+		} else {
+			if !fits(c, under) {
+				acc += d.wv[wSeq]
+			}
+			if r > mr {
+				acc += d.wv[wBlock]
+			} else {
+				mr = r
+			}
+		}
+		under = c
+		p++
+	}
+	colk += colMix(h) - d.colm[j]
+	return colk ^ cellh, acc + dacc, true
+}
+
 // expand weighs the children of the position at the top of the path and
 // sorts them into its frame. It reports a win: then the winning move is
 // the frame's only child.
@@ -453,10 +530,26 @@ func (d *dfs) expand() bool {
 	f := &d.frames[len(d.frames)-1]
 	lo := len(d.kids)
 	d.movBuf = d.genMoves(d.movBuf[:0], d.prune)
+	d.key() // for peek
 	for _, m := range d.movBuf {
+		sm := smove{uint8(m.from), uint8(m.index), uint8(m.to)}
+		if k, c, ok := d.peek(m); ok {
+			// The same steps as below, for a child that cannot be a
+			// win (no card went up).
+			if d.seen.add(k) {
+				d.nodes++
+				d.kids = append(d.kids, dkid{})
+				j := len(d.kids) - 1
+				for j > lo && d.kids[j-1].cost > c {
+					d.kids[j] = d.kids[j-1]
+					j--
+				}
+				d.kids[j] = dkid{cost: c, m: sm}
+			}
+			continue
+		}
 		autoLo := len(d.autos)
 		d.do(m)
-		sm := smove{uint8(m.from), uint8(m.index), uint8(m.to)}
 		if d.seen.add(d.key()) {
 			d.nodes++
 			if d.nFound == 52 {
@@ -477,6 +570,7 @@ func (d *dfs) expand() bool {
 			d.kids[j] = dkid{cost: c, m: sm}
 		}
 		d.undo(m, autoLo)
+		d.key() // colm as peek needs it again
 	}
 	hi := len(d.kids)
 	if d.beam > 0 && hi-lo > d.beam {

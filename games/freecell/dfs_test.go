@@ -73,11 +73,21 @@ func TestDFSKeepsItsSums(t *testing.T) {
 			}
 			// Every child is made and unmade, as expand does.
 			before := d.b
+			d.key()
 			for _, m := range moves {
 				lo := len(d.autos)
+				k, c, ok := d.peek(m)
 				d.do(m)
+				if ok {
+					require.Equal(t, lo, len(d.autos), "peek said no card goes up")
+					require.Equal(t, d.key(), k, "peek's key")
+					require.Equal(t, d.cost(), c, "peek's cost")
+				} else {
+					require.True(t, m.to < firstCol && m.to >= firstFound || len(d.autos) > lo, "peek refused a move with no automatic move")
+				}
 				check(d)
 				d.undo(m, lo)
+				d.key()
 				require.Equal(t, before, d.b)
 			}
 			m := moves[r.Intn(len(moves))]
