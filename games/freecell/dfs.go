@@ -523,6 +523,23 @@ func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 	return colk ^ cellh, acc + dacc, true
 }
 
+// childKey is the key of the position m leads to; the board is left as
+// it is.
+func (d *dfs) childKey(m move) uint64 {
+	if d.keyDirty != 0 {
+		d.key()
+	}
+	if k, _, ok := d.peek(m); ok {
+		return k
+	}
+	autoLo := len(d.autos)
+	d.do(m)
+	k := d.key()
+	d.undo(m, autoLo)
+	d.key()
+	return k
+}
+
 // expand weighs the children of the position at the top of the path and
 // sorts them into its frame. It reports a win: then the winning move is
 // the frame's only child.
@@ -809,12 +826,9 @@ func (d *dfs) shorten(start board, moves []smove) []smove {
 		best, bm := i, move{}
 		d.movBuf = d.genMoves(d.movBuf[:0], false)
 		for _, m := range d.movBuf {
-			autoLo := len(d.autos)
-			d.do(m)
-			if j := at.get(d.key()); j > best {
+			if j := at.get(d.childKey(m)); j > best {
 				best, bm = j, m
 			}
-			d.undo(m, autoLo)
 		}
 		if best == i {
 			return moves // cannot happen: the line's own move is among them
