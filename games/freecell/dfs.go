@@ -463,16 +463,18 @@ func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 	}
 	acc, dacc := d.acc, d.dacc
 	colk, cellh := d.colk, d.cellh
-	var from []engine.Card // the cards moved, lowest first
+	// The cards moved are c, then (from a column) cards k+1..n-1 of
+	// column i.
+	var c engine.Card
+	i, k, n := 0, 0, 0
 	if m.from >= firstCol {
-		i := m.from - firstCol
-		n, k := int(b.n[i]), m.index
+		i = (m.from - firstCol) & 7
+		n, k = int(b.n[i]), m.index
 		if k > 0 {
 			if c := b.cols[i][k-1]; d.next>>(c&63)&1 != 0 && b.safeStrong(c) {
 				return 0, 0, false
 			}
 		}
-		from = b.cols[i][k:n]
 		t := d.trk[i]
 		for p := n - 1; p >= k; p-- {
 			acc -= d.step[i][p]
@@ -480,17 +482,18 @@ func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 			dacc -= t
 		}
 		colk += colMix(d.hp[i][k]) - d.colm[i]
+		c = b.cols[i][k]
 	} else {
-		from = b.cells[m.from : m.from+1]
+		c = b.cells[m.from&3]
 		acc -= d.wv[wCell]
-		cellh ^= zcell[from[0]]
+		cellh ^= zcell[c&63]
 	}
 	if m.to < firstCol {
 		acc += d.wv[wCell]
-		cellh ^= zcell[from[0]]
+		cellh ^= zcell[c&63]
 		return colk ^ cellh, acc + dacc, true
 	}
-	j := m.to - firstCol
+	j := (m.to - firstCol) & 7
 	p := int(b.n[j])
 	h, t := d.hp[j][p], d.trk[j]
 	var under engine.Card
@@ -498,10 +501,10 @@ func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 	if p > 0 {
 		under, mr = b.cols[j][p-1], d.minr[j][p-1]
 	}
-	for _, c := range from {
+	for q := k; ; {
 		dacc += t
 		t += d.tw[c&63]
-		h ^= zobrist[p%maxCol][c&63]
+		h ^= zobrist[p][c&63]
 		r := uint8(c.Rank())
 		if p == 0 {
 			acc += d.wv[wEmpty]
@@ -518,6 +521,10 @@ func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 		}
 		under = c
 		p++
+		if q++; q >= n {
+			break
+		}
+		c = b.cols[i][q]
 	}
 	colk += colMix(h) - d.colm[j]
 	return colk ^ cellh, acc + dacc, true
@@ -540,6 +547,28 @@ func (d *dfs) childKey(m move) uint64 {
 	return k
 }
 
+// addKid puts a child among the kids[lo:] of the position being expanded,
+// which insertion keeps sorted by cost, ties in the order made. With a
+// beam only the beam cheapest are kept: a child that would sort after
+// them all is dropped at once, and one that sorts before the last pushes
+// the last out.
+func (d *dfs) addKid(lo int, c int32, sm smove) {
+	j := len(d.kids)
+	if d.beam > 0 && j-lo >= d.beam {
+		j--
+		if d.kids[j].cost <= c {
+			return
+		}
+	} else {
+		d.kids = append(d.kids, dkid{})
+	}
+	for j > lo && d.kids[j-1].cost > c {
+		d.kids[j] = d.kids[j-1]
+		j--
+	}
+	d.kids[j] = dkid{cost: c, m: sm}
+}
+
 // expand weighs the children of the position at the top of the path and
 // sorts them into its frame. It reports a win: then the winning move is
 // the frame's only child.
@@ -555,13 +584,7 @@ func (d *dfs) expand() bool {
 			// win (no card went up).
 			if d.seen.add(k) {
 				d.nodes++
-				d.kids = append(d.kids, dkid{})
-				j := len(d.kids) - 1
-				for j > lo && d.kids[j-1].cost > c {
-					d.kids[j] = d.kids[j-1]
-					j--
-				}
-				d.kids[j] = dkid{cost: c, m: sm}
+				d.addKid(lo, c, sm)
 			}
 			continue
 		}
@@ -575,16 +598,7 @@ func (d *dfs) expand() bool {
 				f.lo, f.hi, f.next = int32(lo), int32(lo+1), int32(lo)
 				return true
 			}
-			c := d.cost()
-			// Insertion keeps the kids sorted by cost, ties in the order
-			// made.
-			d.kids = append(d.kids, dkid{})
-			j := len(d.kids) - 1
-			for j > lo && d.kids[j-1].cost > c {
-				d.kids[j] = d.kids[j-1]
-				j--
-			}
-			d.kids[j] = dkid{cost: c, m: sm}
+			d.addKid(lo, d.cost(), sm)
 		}
 		d.undo(m, autoLo)
 		d.key() // colm as peek needs it again
