@@ -341,22 +341,31 @@ func (d *dfs) undo(m move, autoLo int) {
 	}
 }
 
-// keySet is an open-addressing set of position keys; reset empties it
-// for the next search without giving its memory back unless it is far
-// larger than the next search needs.
+// keySet is an open-addressing set of position keys. Its slots are the
+// front of one backing array that only ever grows, so that searches one
+// after another allocate nothing once it is as large as the largest: reset
+// clears the slots the last search used and starts small again (a small
+// table for a small search keeps in cache), grow doubles within it.
 type keySet struct {
-	slots []uint64
-	n     int
+	slots   []uint64
+	n       int
+	backing []uint64
+	tmp     []uint64 // grow's copy of the keys
 }
 
 func (t *keySet) reset(budget int) {
-	want := engine.TableSize(min(budget, 1<<10))
-	if len(t.slots) >= want && len(t.slots) <= 8*want {
-		clear(t.slots)
-	} else {
-		t.slots = make([]uint64, want)
-	}
+	clear(t.slots)
+	t.slots = t.take(engine.TableSize(min(budget, 1<<10)))
 	t.n = 0
+}
+
+// take is the first n slots of the backing array, cleared (those past the
+// last search's are clear already), made larger first if need be.
+func (t *keySet) take(n int) []uint64 {
+	if cap(t.backing) < n {
+		t.backing = make([]uint64, n)
+	}
+	return t.backing[:n]
 }
 
 // add inserts k and reports whether it was new.
@@ -381,10 +390,11 @@ func (t *keySet) add(k uint64) bool {
 }
 
 func (t *keySet) grow() {
-	old := t.slots
-	t.slots = make([]uint64, 2*len(old))
+	t.tmp = append(t.tmp[:0], t.slots...)
+	clear(t.slots)
+	t.slots = t.take(2 * len(t.slots))
 	t.n = 0
-	for _, k := range old {
+	for _, k := range t.tmp {
 		if k != 0 {
 			t.add(k)
 		}
