@@ -71,8 +71,12 @@ type dfs struct {
 	// runAt[i][p] is where the run ends below p in column i when p is the
 	// top: the column's runStart once the cards above p are gone.
 	runAt [numCols][maxCol]uint8
-	seen  keySet
-	nodes int
+	// lead[i] is the lowest card of column i's top run (NoCard when the
+	// column is empty) and runLen[i] the run's length.
+	lead   [numCols]engine.Card
+	runLen [numCols]uint8
+	seen   keySet
+	nodes  int
 	// autos holds the source pile (low four bits) and suit of every
 	// automatic move on the path, so that unmaking a move can put those
 	// cards back.
@@ -116,8 +120,10 @@ func (d *dfs) pushCard(i int, c engine.Card) {
 		d.tops &^= 1 << (under & 63)
 		if fits(c, under) {
 			d.runAt[i][n] = d.runAt[i][n-1]
+			d.runLen[i]++
 		} else {
 			d.runAt[i][n] = n
+			d.lead[i], d.runLen[i] = c, 1
 			s = d.wv[wSeq]
 		}
 		if m := d.minr[i][n-1]; r > m {
@@ -126,6 +132,7 @@ func (d *dfs) pushCard(i int, c engine.Card) {
 		}
 	} else {
 		d.runAt[i][n] = n
+		d.lead[i], d.runLen[i] = c, 1
 		d.nEmpty--
 		s = d.wv[wEmpty]
 	}
@@ -147,8 +154,13 @@ func (d *dfs) popCard(i int) engine.Card {
 	d.tops &^= 1 << (c & 63)
 	if n == 0 {
 		d.nEmpty++
+		d.lead[i], d.runLen[i] = engine.NoCard, 0
 	} else {
 		d.tops |= 1 << (b.cols[i][n-1] & 63)
+		if d.runLen[i]--; d.runLen[i] == 0 {
+			r := d.runAt[i][n-1]
+			d.lead[i], d.runLen[i] = b.cols[i][r], n-r
+		}
 	}
 	d.keyDirty |= 1 << i
 	return c
@@ -421,6 +433,7 @@ func (d *dfs) start(b board, w weights, budget int) {
 		d.next |= 1 << (s<<4 | int(f) + 1)
 	}
 	d.dacc, d.trk, d.tw = 0, [numCols]int32{}, [64]int32{}
+	d.lead, d.runLen = [numCols]engine.Card{}, [numCols]uint8{}
 	for s, f := range b.found {
 		c := s<<4 | int(f)
 		if f < 13 {
@@ -688,27 +701,24 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 		}
 	}
 	limit := capacity(free, empty)
-	var runs [numCols]int
 	// avail has a bit for every card that may lead a run onto another
 	// column: in the top run of its column, with at most limit cards from
 	// it up; when pruning, only the run's lowest card (a lead sitting on
 	// its own parent stays there) and only if the whole run can move.
 	var avail uint64
-	for j := range numCols {
-		n := int(b.n[j])
-		if n == 0 {
-			continue
-		}
-		r := int(d.runAt[j][n-1])
-		runs[j] = r
-		if prune {
-			if n-limit <= r {
-				avail |= 1 << (b.cols[j][r] & 63)
+	if prune {
+		for j, c := range d.lead {
+			if int(d.runLen[j]) <= limit {
+				avail |= 1 << (c & 63)
 			}
-			continue
 		}
-		for k := max(r, n-limit); k < n; k++ {
-			avail |= 1 << (b.cols[j][k] & 63)
+		avail &^= 1 // the empty columns' NoCard
+	} else {
+		for j := range numCols {
+			n := int(b.n[j])
+			for k := max(n-int(d.runLen[j]), n-limit); k < n; k++ {
+				avail |= 1 << (b.cols[j][k] & 63)
+			}
 		}
 	}
 	// fit has the cards that fit on some column top. pairs has bit 8i+j
@@ -785,7 +795,7 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 			if n == 0 {
 				continue
 			}
-			start := max(runs[i], n-lim)
+			start := max(n-int(d.runLen[i]), n-lim)
 			if start == 0 {
 				start = 1
 			}

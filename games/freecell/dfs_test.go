@@ -37,6 +37,14 @@ func TestDFSKeepsItsSums(t *testing.T) {
 				cells |= 1 << c
 			}
 		}
+		for i := range numCols {
+			lead, n := engine.NoCard, int(b.n[i])
+			if n > 0 {
+				lead = b.cols[i][b.runStart(i)]
+			}
+			require.Equal(t, lead, d.lead[i])
+			require.Equal(t, n-b.runStart(i), int(d.runLen[i]))
+		}
 		require.Equal(t, next, d.next)
 		require.Equal(t, tops, d.tops)
 		require.Equal(t, cells, d.inCells)
