@@ -475,14 +475,14 @@ func (d *dfs) resolveSmove(sm smove) move {
 
 // peek works out the key and the cost of the position move m leads to
 // without making it, when no automatic move follows it: ok is false when
-// one may (m goes to a foundation, or uncovers a card that may go up),
-// and then the caller makes the move. It does what do, key and cost
+// one may (a card m uncovers or sends up makes another safe to go up),
+// or when m wins, and then the caller makes the move. It does what do, key and cost
 // would (see pushCard and popCard) on copies of the sums, and needs colm
 // up to date.
 func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 	b := &d.b
 	if m.to >= firstFound && m.to < firstCol {
-		return 0, 0, false
+		return d.peekUp(m)
 	}
 	acc, dacc := d.acc, d.dacc
 	colk, cellh := d.colk, d.cellh
@@ -553,6 +553,84 @@ func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 	return colk ^ cellh, acc + dacc, true
 }
 
+// peekUp is peek for a move to a foundation: ok is false when a card
+// may go up after it, or when it wins.
+func (d *dfs) peekUp(m move) (key uint64, cost int32, ok bool) {
+	b := &d.b
+	if d.nFound == 51 {
+		return 0, 0, false
+	}
+	var c engine.Card
+	i, n := 0, 0
+	tops, cells := d.tops, d.inCells
+	if m.from >= firstCol {
+		i = (m.from - firstCol) & 7
+		n = int(b.n[i])
+		c = b.cols[i][n-1]
+		tops &^= 1 << (c & 63)
+		if n > 1 {
+			tops |= 1 << (b.cols[i][n-2] & 63)
+		}
+	} else {
+		c = b.cells[m.from&3]
+		cells &^= 1 << (c & 63)
+	}
+	s := int(c.Suit())
+	f := b.found[s]
+	found := b.found
+	found[s]++
+	next := d.next ^ 3<<(s<<4|int(f)+1)
+	for hit := next & (tops | cells); hit != 0; hit &= hit - 1 {
+		if safeStrongOn(&found, engine.Card(bits.TrailingZeros64(hit))) {
+			return 0, 0, false
+		}
+	}
+	// As do would: take c (popCard or setCell), then raise.
+	acc, dacc := d.acc-d.wv[wLeft], d.dacc
+	colk, cellh := d.colk, d.cellh
+	if m.from >= firstCol {
+		acc -= d.step[i][n-1]
+		dacc -= d.trk[i] - d.tw[c&63]
+		colk += colMix(d.hp[i][n-1]) - d.colm[i]
+	} else {
+		acc -= d.wv[wCell]
+		cellh ^= zcell[c&63]
+	}
+	// raise re-weighs the two cards after c, at their depths once c
+	// has gone.
+	depth := func(x engine.Card) int32 {
+		j, p := d.loc[x&63]&7, d.pos[x&63]
+		k := b.n[j]
+		if p >= k || b.cols[j][p] != x {
+			return 0
+		}
+		if m.from >= firstCol && int(j) == i {
+			k--
+		}
+		return int32(k - 1 - p)
+	}
+	if f < 12 {
+		dacc += depth(c+1) * (d.wv[wDepth] - d.wv[wDepth2])
+	}
+	if f < 11 {
+		dacc += depth(c+2) * d.wv[wDepth2]
+	}
+	return colk ^ cellh, acc + dacc, true
+}
+
+// safeStrongOn is board.safeStrong with the foundations found.
+func safeStrongOn(found *[4]uint8, c engine.Card) bool {
+	r := uint8(c.Rank())
+	if r <= 2 {
+		return true
+	}
+	o1, o2 := otherColour(c.Suit())
+	if found[o1] >= r-1 && found[o2] >= r-1 {
+		return true
+	}
+	return found[o1] >= r-2 && found[o2] >= r-2 && found[sameColourOther(c.Suit())] >= r-3
+}
+
 // childKey is the key of the position m leads to; the board is left as
 // it is.
 func (d *dfs) childKey(m move) uint64 {
@@ -603,8 +681,8 @@ func (d *dfs) expand() bool {
 	for _, m := range d.movBuf {
 		sm := smove{uint8(m.from), uint8(m.index), uint8(m.to)}
 		if k, c, ok := d.peek(m); ok {
-			// The same steps as below, for a child that cannot be a
-			// win (no card went up).
+			// The same steps as below, for a child that is no win
+			// (peek leaves those to do).
 			if d.seen.add(k) {
 				d.nodes++
 				d.addKid(lo, c, sm)
