@@ -356,8 +356,9 @@ func (d *dfs) undo(m move, autoLo int) {
 // keySet is an open-addressing set of position keys. Its slots are the
 // front of one backing array that only ever grows, so that searches one
 // after another allocate nothing once it is as large as the largest: reset
-// clears the slots the last search used and starts small again (a small
-// table for a small search keeps in cache), grow doubles within it.
+// clears the slots the last search used and starts at the size the
+// budget needs, up to 16,384 slots (a small table for a small search keeps
+// in cache), grow doubles within it.
 type keySet struct {
 	slots   []uint64
 	n       int
@@ -367,7 +368,7 @@ type keySet struct {
 
 func (t *keySet) reset(budget int) {
 	clear(t.slots)
-	t.slots = t.take(engine.TableSize(min(budget, 1<<10)))
+	t.slots = t.take(engine.TableSize(min(budget, 1<<13)))
 	t.n = 0
 }
 
