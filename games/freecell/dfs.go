@@ -632,13 +632,50 @@ func safeStrongOn(found *[4]uint8, c engine.Card) bool {
 	return found[o1] >= r-2 && found[o2] >= r-2 && found[sameColourOther(c.Suit())] >= r-3
 }
 
+// peekKey is peek's key alone.
+func (d *dfs) peekKey(m move) (uint64, bool) {
+	b := &d.b
+	if m.to >= firstFound && m.to < firstCol {
+		k, _, ok := d.peekUp(m)
+		return k, ok
+	}
+	colk, cellh := d.colk, d.cellh
+	var c engine.Card
+	i, k, n := 0, 0, 0
+	if m.from >= firstCol {
+		i = (m.from - firstCol) & 7
+		n, k = int(b.n[i]), m.index
+		if k > 0 {
+			if c := b.cols[i][k-1]; d.next>>(c&63)&1 != 0 && b.safeStrong(c) {
+				return 0, false
+			}
+		}
+		colk += colMix(d.hp[i][k]) - d.colm[i]
+		c = b.cols[i][k]
+	} else {
+		c = b.cells[m.from&3]
+		cellh ^= zcell[c&63]
+	}
+	if m.to < firstCol {
+		return colk ^ cellh ^ zcell[c&63], true
+	}
+	j := (m.to - firstCol) & 7
+	p := int(b.n[j])
+	h := d.hp[j][p] ^ zobrist[p][c&63]
+	for q := k + 1; q < n; q++ {
+		p++
+		h ^= zobrist[p][b.cols[i][q]&63]
+	}
+	return (colk + colMix(h) - d.colm[j]) ^ cellh, true
+}
+
 // childKey is the key of the position m leads to; the board is left as
 // it is.
 func (d *dfs) childKey(m move) uint64 {
 	if d.keyDirty != 0 {
 		d.key()
 	}
-	if k, _, ok := d.peek(m); ok {
+	if k, ok := d.peekKey(m); ok {
 		return k
 	}
 	autoLo := len(d.autos)

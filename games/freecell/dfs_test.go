@@ -85,6 +85,11 @@ func TestDFSKeepsItsSums(t *testing.T) {
 			for _, m := range moves {
 				lo := len(d.autos)
 				k, c, ok := d.peek(m)
+				k2, ok2 := d.peekKey(m)
+				require.Equal(t, ok, ok2, "peekKey and peek")
+				if ok {
+					require.Equal(t, k, k2, "peekKey and peek")
+				}
 				d.do(m)
 				if ok {
 					require.Equal(t, lo, len(d.autos), "peek said no card goes up")
