@@ -38,6 +38,7 @@ func TestDFSKeepsItsSums(t *testing.T) {
 			}
 		}
 		for i := range numCols {
+			require.Equal(t, colHash(b, i), d.hp[i][b.n[i]])
 			lead, n := engine.NoCard, int(b.n[i])
 			if n > 0 {
 				lead = b.cols[i][b.runStart(i)]
