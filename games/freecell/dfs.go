@@ -8,10 +8,11 @@ import (
 
 // The search is depth-first on one board changed in place: a move is
 // made and unmade, never copied, and the memory is the set of position
-// keys (8 bytes each) and the path. At each position every move is made
-// once to key its child (dropping those already seen) and to weigh it
-// with the cost heuristic, then unmade; the children are tried cheapest
-// first. The first stages are pruned (see genMoves and beam) so that a
+// keys (8 bytes each) and the path. At each position every child is
+// keyed (dropping those already seen) and weighed with the cost
+// heuristic, mostly without making its move (see peek: the key and the
+// cost are kept as sums a move changes in a few places); the children are
+// tried cheapest first. The first stages are pruned (see genMoves and beam) so that a
 // deal whose greedy line goes wrong is handed on quickly; they prove
 // nothing. The last stage runs without pruning and is complete, since
 // every one-card move is generated up to the symmetries of the key (see
@@ -39,8 +40,8 @@ type dfs struct {
 	// hp[i][n[i]] is the column's.
 	hp    [numCols][maxCol + 1]uint64
 	cellh uint64
-	// colm[i] is colMix of column i's hash and colk their sum, for the columns not
-	// in keyDirty.
+	// colm[i] is colMix of column i's hash and colk their sum, for the
+	// columns not in keyDirty.
 	colm     [numCols]uint64
 	colk     uint64
 	keyDirty uint8
@@ -94,7 +95,7 @@ type dfs struct {
 func (d *dfs) key() uint64 {
 	for m := d.keyDirty; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros8(m)
-		x := colMix(d.hp[i][d.b.n[i]&31])
+		x := colMix(d.hp[i][d.b.n[i]])
 		d.colk += x - d.colm[i]
 		d.colm[i] = x
 	}
