@@ -483,6 +483,22 @@ func (d *dfs) resolveSmove(sm smove) move {
 // up to date.
 func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
 	b := &d.b
+	if m.to < firstFound && m.from >= firstCol {
+		// A column's top card into a cell, the commonest move: the
+		// steps below, for one card.
+		i := (m.from - firstCol) & 7
+		n := int(b.n[i])
+		if n > 1 {
+			if c := b.cols[i][n-2]; d.next>>(c&63)&1 != 0 && b.safeStrong(c) {
+				return 0, 0, false
+			}
+		}
+		c := b.cols[i][n-1]
+		t := d.trk[i] - d.tw[c&63]
+		cost = d.acc - d.step[i][n-1] + d.wv[wCell] + d.dacc - t
+		key = (d.colk + colMix(d.hp[i][n-1]) - d.colm[i]) ^ d.cellh ^ zcell[c&63]
+		return key, cost, true
+	}
 	if m.to >= firstFound && m.to < firstCol {
 		return d.peekUp(m)
 	}
