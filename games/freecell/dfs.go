@@ -8,10 +8,11 @@ import (
 
 // The search is depth-first on one board changed in place: a move is
 // made and unmade, never copied, and the memory is the set of position
-// keys (8 bytes each) and the path. At each position every move is made
-// once to key its child (dropping those already seen) and to weigh it
-// with the cost heuristic, then unmade; the children are tried cheapest
-// first. The first stages are pruned (see genMoves and beam) so that a
+// keys (8 bytes each) and the path. At each position every child is
+// keyed (dropping those already seen) and weighed with the cost
+// heuristic, mostly without making its move (see peek: the key and the
+// cost are kept as sums a move changes in a few places); the children are
+// tried cheapest first. The first stages are pruned (see genMoves and beam) so that a
 // deal whose greedy line goes wrong is handed on quickly; they prove
 // nothing. The last stage runs without pruning and is complete, since
 // every one-card move is generated up to the symmetries of the key (see
@@ -29,28 +30,54 @@ type dframe struct {
 	lo, hi, next int32
 	autoLo       int32 // its automatic moves are autos[autoLo:]
 	m            move
-	colc         [numCols]int32
 }
 
 type dfs struct {
-	b     board
-	w     weights
-	colh  [numCols]uint64
+	b  board
+	w  weights
+	wv [len(weights{})]int32 // w, as the sums below add it
+	// hp[i][p] is the hash of cards 0..p-1 of column i (see colHash), so
+	// hp[i][n[i]] is the column's.
+	hp    [numCols][maxCol + 1]uint64
 	cellh uint64
-	colc  [numCols]int32
-	// colm[i] is colMix(colh[i]) and colk their sum, for the columns not
-	// in keyDirty; costDirty has the columns whose colc is out of date.
-	colm      [numCols]uint64
-	colk      uint64
-	keyDirty  uint8
-	costDirty uint8
-	// loc[c] is the column card c lies in (not kept for other cards).
+	// colm[i] is colMix of column i's hash and colk their sum, for the
+	// columns not in keyDirty.
+	colm     [numCols]uint64
+	colk     uint64
+	keyDirty uint8
+	// The cost (restCost plus colCost of every column) is kept as it
+	// changes: acc is restCost plus the blocked and out-of-sequence terms
+	// of every column; step[i][p] is what card p of column i added to acc
+	// when it was pushed, and minr[i][p] the lowest rank of cards 0..p.
+	// The depth terms weigh the cards lying on the next two cards of each
+	// suit (tracked cards; no other card in play has a rank that close to
+	// its foundation's): dacc is their sum, and trk[i] the weights of the
+	// tracked cards in column i, by which dacc grows with each card pushed
+	// on it; tw[c] is card c's weight in them: wDepth for the next card
+	// of its foundation, wDepth2 for the one after, 0 for any other.
+	acc, dacc             int32
+	trk                   [numCols]int32
+	tw                    [64]int32
+	step                  [numCols][maxCol]int32
+	minr                  [numCols][maxCol]uint8
+	nFree, nEmpty, nFound int
+	// Card masks (bit c&63 for card c): next has the next card of each
+	// suit's foundation, tops the column tops, inCells the free-cell
+	// cards.
+	next, tops, inCells uint64
+	// loc[c] and pos[c] are the column and depth card c was last pushed
+	// at: where it lies if it is in a column at all.
 	loc [64]uint8
+	pos [64]uint8
 	// runAt[i][p] is where the run ends below p in column i when p is the
 	// top: the column's runStart once the cards above p are gone.
 	runAt [numCols][maxCol]uint8
-	seen  keySet
-	nodes int
+	// lead[i] is the lowest card of column i's top run (NoCard when the
+	// column is empty) and runLen[i] the run's length.
+	lead   [numCols]engine.Card
+	runLen [numCols]uint8
+	seen   keySet
+	nodes  int
 	// autos holds the source pile (low four bits) and suit of every
 	// automatic move on the path, so that unmaking a move can put those
 	// cards back.
@@ -68,7 +95,7 @@ type dfs struct {
 func (d *dfs) key() uint64 {
 	for m := d.keyDirty; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros8(m)
-		x := colMix(d.colh[i])
+		x := colMix(d.hp[i][d.b.n[i]])
 		d.colk += x - d.colm[i]
 		d.colm[i] = x
 	}
@@ -78,65 +105,131 @@ func (d *dfs) key() uint64 {
 
 func (d *dfs) pushCard(i int, c engine.Card) {
 	b := &d.b
-	d.colh[i] ^= zobrist[b.n[i]][c]
+	d.dacc += d.trk[i]
+	d.trk[i] += d.tw[c&63]
 	n := b.n[i]
+	d.hp[i][n+1] = d.hp[i][n] ^ zobrist[n][c]
 	b.cols[i][n] = c
 	b.n[i]++
 	d.loc[c&63] = uint8(i)
-	if n > 0 && fits(c, b.cols[i][n-1]) {
-		d.runAt[i][n] = d.runAt[i][n-1]
+	d.pos[c&63] = n
+	r := uint8(c.Rank())
+	var s int32
+	d.tops |= 1 << (c & 63)
+	if n > 0 {
+		under := b.cols[i][n-1]
+		d.tops &^= 1 << (under & 63)
+		if fits(c, under) {
+			d.runAt[i][n] = d.runAt[i][n-1]
+			d.runLen[i]++
+		} else {
+			d.runAt[i][n] = n
+			d.lead[i], d.runLen[i] = c, 1
+			s = d.wv[wSeq]
+		}
+		if m := d.minr[i][n-1]; r > m {
+			s += d.wv[wBlock]
+			r = m
+		}
 	} else {
 		d.runAt[i][n] = n
+		d.lead[i], d.runLen[i] = c, 1
+		d.nEmpty--
+		s = d.wv[wEmpty]
 	}
+	d.minr[i][n] = r
+	d.step[i][n] = s
+	d.acc += s
 	d.keyDirty |= 1 << i
-	d.costDirty |= 1 << i
 }
 
 func (d *dfs) popCard(i int) engine.Card {
 	b := &d.b
 	b.n[i]--
-	c := b.cols[i][b.n[i]]
-	b.cols[i][b.n[i]] = engine.NoCard
-	d.colh[i] ^= zobrist[b.n[i]][c]
+	n := b.n[i]
+	c := b.cols[i][n]
+	b.cols[i][n] = engine.NoCard
+	d.acc -= d.step[i][n]
+	d.trk[i] -= d.tw[c&63]
+	d.dacc -= d.trk[i]
+	d.tops &^= 1 << (c & 63)
+	if n == 0 {
+		d.nEmpty++
+		d.lead[i], d.runLen[i] = engine.NoCard, 0
+	} else {
+		d.tops |= 1 << (b.cols[i][n-1] & 63)
+		if d.runLen[i]--; d.runLen[i] == 0 {
+			r := d.runAt[i][n-1]
+			d.lead[i], d.runLen[i] = b.cols[i][r], n-r
+		}
+	}
 	d.keyDirty |= 1 << i
-	d.costDirty |= 1 << i
 	return c
 }
 
 // raise puts the next card of suit s on its foundation (the caller has
-// taken it from its pile) and marks the columns whose depth terms change:
-// those holding the suit's next two cards.
+// taken it from its pile, so it is in no column). The two cards after it
+// become the tracked ones.
 func (d *dfs) raise(s int) {
+	f := d.b.found[s]
+	d.next ^= 3 << (s<<4 | int(f) + 1)
 	d.b.found[s]++
-	f := int(d.b.found[s])
-	for r := f + 1; r <= f+2 && r <= 13; r++ {
-		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
-		if i := d.loc[c&63]; d.b.n[i] > 0 {
-			d.costDirty |= 1 << i
-		}
+	d.nFound++
+	d.acc -= d.wv[wLeft]
+	c := engine.Card(uint8(s)<<4 | f)
+	d.tw[c+1] = 0
+	if f < 12 {
+		d.tw[c+2] = d.wv[wDepth]
+		d.retrack(c+2, d.wv[wDepth]-d.wv[wDepth2])
+	}
+	if f < 11 {
+		d.tw[c+3] = d.wv[wDepth2]
+		d.retrack(c+3, d.wv[wDepth2])
 	}
 }
 
 // lower takes the top card of suit s off its foundation (the caller puts
-// it back) and marks the columns whose depth terms change.
+// it back, and pushCard weighs it then).
 func (d *dfs) lower(s int) engine.Card {
-	f := int(d.b.found[s])
+	f := d.b.found[s]
+	d.next ^= 3 << (s<<4 | int(f))
 	d.b.found[s]--
-	for r := f + 1; r <= f+2 && r <= 13; r++ {
-		c := engine.NewCard(engine.Rank(r), engine.Suit(s))
-		if i := d.loc[c&63]; d.b.n[i] > 0 {
-			d.costDirty |= 1 << i
-		}
+	d.nFound--
+	d.acc += d.wv[wLeft]
+	c := engine.Card(uint8(s)<<4 | f)
+	d.tw[c&63] = d.wv[wDepth]
+	if f < 13 {
+		d.tw[c+1] = d.wv[wDepth2]
+		d.retrack(c+1, d.wv[wDepth2]-d.wv[wDepth])
 	}
-	return engine.NewCard(engine.Rank(f), engine.Suit(s))
+	if f < 12 {
+		d.tw[c+2] = 0
+		d.retrack(c+2, -d.wv[wDepth2])
+	}
+	return c
+}
+
+// retrack changes the depth weight of card c by dw, if c is in a column.
+func (d *dfs) retrack(c engine.Card, dw int32) {
+	i, p := d.loc[c&63]&7, d.pos[c&63]
+	if n := d.b.n[i]; p < n && d.b.cols[i][p] == c {
+		d.dacc += int32(n-1-p) * dw
+		d.trk[i] += dw
+	}
 }
 
 func (d *dfs) setCell(i int, c engine.Card) {
 	if old := d.b.cells[i]; old != engine.NoCard {
+		d.inCells &^= 1 << (old & 63)
 		d.cellh ^= zcell[old]
+		d.nFree++
+		d.acc -= d.wv[wCell]
 	}
 	if c != engine.NoCard {
+		d.inCells |= 1 << (c & 63)
 		d.cellh ^= zcell[c]
+		d.nFree--
+		d.acc += d.wv[wCell]
 	}
 	d.b.cells[i] = c
 }
@@ -192,56 +285,43 @@ func (d *dfs) do(m move) bool {
 		if n == 0 {
 			return false
 		}
-		if c := d.b.cols[i][n-1]; !d.b.canFound(c) || !d.b.safeStrong(c) {
+		if c := d.b.cols[i][n-1]; d.next>>(c&63)&1 == 0 || !d.b.safeStrong(c) {
 			return false
 		}
 	}
 	return d.auto() || up
 }
 
-// auto is autoStrong recording its moves.
+// auto is autoStrong recording its moves. The cards that may go up are
+// the next cards of the foundations among the column tops and the cells;
+// the order they go in does not change the position reached.
 func (d *dfs) auto() bool {
 	b := &d.b
 	any := false
 	for {
-		// want has a bit for each card that is next on its foundation,
-		// so that most positions are passed over in one look at each top.
-		var want uint64
-		for s, f := range b.found {
-			want |= 1 << (s<<4 | int(f) + 1)
-		}
-		hit := false
-		for _, c := range b.cells {
-			hit = hit || want>>(c&63)&1 != 0
-		}
-		for i := range numCols {
-			if n := b.n[i]; n > 0 {
-				hit = hit || want>>(b.cols[i][n-1]&63)&1 != 0
-			}
-		}
-		if !hit {
+		hit := d.next & (d.tops | d.inCells)
+		if hit == 0 {
 			return any
 		}
 		moved := false
-		for i, c := range b.cells {
-			if c != engine.NoCard && b.canFound(c) && b.safeStrong(c) {
-				d.setCell(i, engine.NoCard)
-				d.raise(int(c.Suit()))
-				d.autos = append(d.autos, uint8(i)|uint8(c.Suit())<<4)
-				moved = true
-			}
-		}
-		for i := range numCols {
-			n := b.n[i]
-			if n == 0 {
+		for ; hit != 0; hit &= hit - 1 {
+			c := engine.Card(bits.TrailingZeros64(hit))
+			if !b.safeStrong(c) {
 				continue
 			}
-			if c := b.cols[i][n-1]; b.canFound(c) && b.safeStrong(c) {
-				d.popCard(i)
-				d.raise(int(c.Suit()))
-				d.autos = append(d.autos, uint8(firstCol+i)|uint8(c.Suit())<<4)
-				moved = true
+			p := 0
+			if d.inCells>>c&1 != 0 {
+				for b.cells[p] != c {
+					p++
+				}
+				d.setCell(p, engine.NoCard)
+			} else {
+				p = firstCol + int(d.loc[c]&7)
+				d.popCard(p - firstCol)
 			}
+			d.raise(int(c.Suit()))
+			d.autos = append(d.autos, uint8(p)|uint8(c.Suit())<<4)
+			moved = true
 		}
 		if !moved {
 			return any
@@ -274,22 +354,32 @@ func (d *dfs) undo(m move, autoLo int) {
 	}
 }
 
-// keySet is an open-addressing set of position keys; reset empties it
-// for the next search without giving its memory back unless it is far
-// larger than the next search needs.
+// keySet is an open-addressing set of position keys. Its slots are the
+// front of one backing array that only ever grows, so that searches one
+// after another allocate nothing once it is as large as the largest: reset
+// clears the slots the last search used and starts at the size the
+// budget needs, up to 16,384 slots (a small table for a small search keeps
+// in cache), grow doubles within it.
 type keySet struct {
-	slots []uint64
-	n     int
+	slots   []uint64
+	n       int
+	backing []uint64
+	tmp     []uint64 // grow's copy of the keys
 }
 
 func (t *keySet) reset(budget int) {
-	want := engine.TableSize(min(budget, 1<<10))
-	if len(t.slots) >= want && len(t.slots) <= 8*want {
-		clear(t.slots)
-	} else {
-		t.slots = make([]uint64, want)
-	}
+	clear(t.slots)
+	t.slots = t.take(engine.TableSize(min(budget, 1<<13)))
 	t.n = 0
+}
+
+// take is the first n slots of the backing array, cleared (those past the
+// last search's are clear already), made larger first if need be.
+func (t *keySet) take(n int) []uint64 {
+	if cap(t.backing) < n {
+		t.backing = make([]uint64, n)
+	}
+	return t.backing[:n]
 }
 
 // add inserts k and reports whether it was new.
@@ -314,10 +404,11 @@ func (t *keySet) add(k uint64) bool {
 }
 
 func (t *keySet) grow() {
-	old := t.slots
-	t.slots = make([]uint64, 2*len(old))
+	t.tmp = append(t.tmp[:0], t.slots...)
+	clear(t.slots)
+	t.slots = t.take(2 * len(t.slots))
 	t.n = 0
-	for _, k := range old {
+	for _, k := range t.tmp {
 		if k != 0 {
 			t.add(k)
 		}
@@ -325,61 +416,56 @@ func (t *keySet) grow() {
 }
 
 func (d *dfs) start(b board, w weights, budget int) {
-	d.b, d.w = b, w
-	d.cellh = 0
-	for _, c := range d.b.cells {
-		if c != engine.NoCard {
-			d.cellh ^= zcell[c]
-		}
+	d.w = w
+	for k, x := range w {
+		d.wv[k] = int32(x)
 	}
-	d.colk = 0
+	// The board is built card by card, so that everything kept beside
+	// it is made the way moves keep it.
+	d.b = board{found: b.found}
+	d.nFound = b.foundCount()
+	d.nFree, d.nEmpty = numCells, numCols
+	d.acc = int32((52-d.nFound)*w[wLeft] - numCols*w[wEmpty])
+	d.cellh, d.colm, d.colk = 0, [numCols]uint64{}, 0
 	for i := range numCols {
-		d.colh[i] = colHash(&d.b, i)
-		d.colm[i] = colMix(d.colh[i])
-		d.colk += d.colm[i]
-		for p, c := range d.b.col(i) {
-			d.loc[c&63] = uint8(i)
-			d.runAt[i][p] = uint8(p)
-			if p > 0 && fits(c, d.b.cols[i][p-1]) {
-				d.runAt[i][p] = d.runAt[i][p-1]
-			}
+		d.hp[i][0] = 0
+	}
+	d.next, d.tops, d.inCells = 0, 0, 0
+	for s, f := range b.found {
+		d.next |= 1 << (s<<4 | int(f) + 1)
+	}
+	d.dacc, d.trk, d.tw = 0, [numCols]int32{}, [64]int32{}
+	d.lead, d.runLen = [numCols]engine.Card{}, [numCols]uint8{}
+	for s, f := range b.found {
+		c := s<<4 | int(f)
+		if f < 13 {
+			d.tw[c+1] = d.wv[wDepth]
+		}
+		if f < 12 {
+			d.tw[c+2] = d.wv[wDepth2]
 		}
 	}
+	for i, c := range b.cells {
+		if c != engine.NoCard {
+			d.setCell(i, c)
+		}
+	}
+	for i := range numCols {
+		for _, c := range b.col(i) {
+			d.pushCard(i, c)
+		}
+	}
+	d.keyDirty = 1<<numCols - 1
 	d.autos = d.autos[:0]
 	d.auto() // do counts on nothing being left to go up
 	d.key()
-	for i := range numCols {
-		d.colc[i] = int32(colCost(&d.b, i, w))
-	}
-	d.costDirty = 0
 	d.autos, d.frames, d.kids = d.autos[:0], d.frames[:0], d.kids[:0]
 	d.seen.reset(budget)
 	d.nodes = 0
 }
 
-// recost brings colc up to date: the columns cards were put on or taken
-// from, and those whose depth terms changed with a foundation.
-func (d *dfs) recost() {
-	for m := d.costDirty; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros8(m)
-		d.colc[i] = int32(colCost(&d.b, i, d.w))
-	}
-	d.costDirty = 0
-}
-
-// restore puts back colc as it was before a move just undone.
-func (d *dfs) restore(colc [numCols]int32) {
-	d.colc = colc
-	d.costDirty = 0
-}
-
-func (d *dfs) cost() int32 {
-	h := int32(restCost(&d.b, d.w))
-	for _, c := range d.colc {
-		h += c
-	}
-	return h
-}
+// cost is restCost plus colCost of every column.
+func (d *dfs) cost() int32 { return d.acc + d.dacc }
 
 func (d *dfs) resolveSmove(sm smove) move {
 	m := move{from: int(sm.from), index: int(sm.index), count: 1, to: int(sm.to)}
@@ -389,6 +475,256 @@ func (d *dfs) resolveSmove(sm smove) move {
 	return m
 }
 
+// peek works out the key and the cost of the position move m leads to
+// without making it, when no automatic move follows it: ok is false when
+// one may (a card m uncovers or sends up makes another safe to go up),
+// or when m wins, and then the caller makes the move. It does what do, key and cost
+// would (see pushCard and popCard) on copies of the sums, and needs colm
+// up to date.
+func (d *dfs) peek(m move) (key uint64, cost int32, ok bool) {
+	b := &d.b
+	if m.to < firstFound && m.from >= firstCol {
+		// A column's top card into a cell, the commonest move: the
+		// steps below, for one card.
+		i := (m.from - firstCol) & 7
+		n := int(b.n[i])
+		if n > 1 {
+			if c := b.cols[i][n-2]; d.next>>(c&63)&1 != 0 && b.safeStrong(c) {
+				return 0, 0, false
+			}
+		}
+		c := b.cols[i][n-1]
+		t := d.trk[i] - d.tw[c&63]
+		cost = d.acc - d.step[i][n-1] + d.wv[wCell] + d.dacc - t
+		key = (d.colk + colMix(d.hp[i][n-1]) - d.colm[i]) ^ d.cellh ^ zcell[c&63]
+		return key, cost, true
+	}
+	if m.to >= firstFound && m.to < firstCol {
+		return d.peekUp(m)
+	}
+	acc, dacc := d.acc, d.dacc
+	colk, cellh := d.colk, d.cellh
+	// The cards moved are c, then (from a column) cards k+1..n-1 of
+	// column i.
+	var c engine.Card
+	i, k, n := 0, 0, 0
+	if m.from >= firstCol {
+		i = (m.from - firstCol) & 7
+		n, k = int(b.n[i]), m.index
+		if k > 0 {
+			if c := b.cols[i][k-1]; d.next>>(c&63)&1 != 0 && b.safeStrong(c) {
+				return 0, 0, false
+			}
+		}
+		t := d.trk[i]
+		for p := n - 1; p >= k; p-- {
+			acc -= d.step[i][p]
+			t -= d.tw[b.cols[i][p]&63]
+			dacc -= t
+		}
+		colk += colMix(d.hp[i][k]) - d.colm[i]
+		c = b.cols[i][k]
+	} else {
+		c = b.cells[m.from&3]
+		acc -= d.wv[wCell]
+		cellh ^= zcell[c&63]
+	}
+	if m.to < firstCol {
+		acc += d.wv[wCell]
+		cellh ^= zcell[c&63]
+		return colk ^ cellh, acc + dacc, true
+	}
+	j := (m.to - firstCol) & 7
+	p := int(b.n[j])
+	h, t := d.hp[j][p], d.trk[j]
+	var under engine.Card
+	var mr uint8
+	if p > 0 {
+		under, mr = b.cols[j][p-1], d.minr[j][p-1]
+	}
+	for q := k; ; {
+		dacc += t
+		t += d.tw[c&63]
+		h ^= zobrist[p][c&63]
+		r := uint8(c.Rank())
+		if p == 0 {
+			acc += d.wv[wEmpty]
+			mr = r
+		} else {
+			if !fits(c, under) {
+				acc += d.wv[wSeq]
+			}
+			if r > mr {
+				acc += d.wv[wBlock]
+			} else {
+				mr = r
+			}
+		}
+		under = c
+		p++
+		if q++; q >= n {
+			break
+		}
+		c = b.cols[i][q]
+	}
+	colk += colMix(h) - d.colm[j]
+	return colk ^ cellh, acc + dacc, true
+}
+
+// peekUp is peek for a move to a foundation: ok is false when a card
+// may go up after it, or when it wins.
+func (d *dfs) peekUp(m move) (key uint64, cost int32, ok bool) {
+	b := &d.b
+	if d.nFound == 51 {
+		return 0, 0, false
+	}
+	var c engine.Card
+	i, n := 0, 0
+	tops, cells := d.tops, d.inCells
+	if m.from >= firstCol {
+		i = (m.from - firstCol) & 7
+		n = int(b.n[i])
+		c = b.cols[i][n-1]
+		tops &^= 1 << (c & 63)
+		if n > 1 {
+			tops |= 1 << (b.cols[i][n-2] & 63)
+		}
+	} else {
+		c = b.cells[m.from&3]
+		cells &^= 1 << (c & 63)
+	}
+	s := int(c.Suit())
+	f := b.found[s]
+	found := b.found
+	found[s]++
+	next := d.next ^ 3<<(s<<4|int(f)+1)
+	for hit := next & (tops | cells); hit != 0; hit &= hit - 1 {
+		if safeStrongOn(&found, engine.Card(bits.TrailingZeros64(hit))) {
+			return 0, 0, false
+		}
+	}
+	// As do would: take c (popCard or setCell), then raise.
+	acc, dacc := d.acc-d.wv[wLeft], d.dacc
+	colk, cellh := d.colk, d.cellh
+	if m.from >= firstCol {
+		acc -= d.step[i][n-1]
+		dacc -= d.trk[i] - d.tw[c&63]
+		colk += colMix(d.hp[i][n-1]) - d.colm[i]
+	} else {
+		acc -= d.wv[wCell]
+		cellh ^= zcell[c&63]
+	}
+	// raise re-weighs the two cards after c, at their depths once c
+	// has gone.
+	depth := func(x engine.Card) int32 {
+		j, p := d.loc[x&63]&7, d.pos[x&63]
+		k := b.n[j]
+		if p >= k || b.cols[j][p] != x {
+			return 0
+		}
+		if m.from >= firstCol && int(j) == i {
+			k--
+		}
+		return int32(k - 1 - p)
+	}
+	if f < 12 {
+		dacc += depth(c+1) * (d.wv[wDepth] - d.wv[wDepth2])
+	}
+	if f < 11 {
+		dacc += depth(c+2) * d.wv[wDepth2]
+	}
+	return colk ^ cellh, acc + dacc, true
+}
+
+// safeStrongOn is board.safeStrong with the foundations found.
+func safeStrongOn(found *[4]uint8, c engine.Card) bool {
+	r := uint8(c.Rank())
+	if r <= 2 {
+		return true
+	}
+	o1, o2 := otherColour(c.Suit())
+	if found[o1] >= r-1 && found[o2] >= r-1 {
+		return true
+	}
+	return found[o1] >= r-2 && found[o2] >= r-2 && found[sameColourOther(c.Suit())] >= r-3
+}
+
+// peekKey is peek's key alone.
+func (d *dfs) peekKey(m move) (uint64, bool) {
+	b := &d.b
+	if m.to >= firstFound && m.to < firstCol {
+		k, _, ok := d.peekUp(m)
+		return k, ok
+	}
+	colk, cellh := d.colk, d.cellh
+	var c engine.Card
+	i, k, n := 0, 0, 0
+	if m.from >= firstCol {
+		i = (m.from - firstCol) & 7
+		n, k = int(b.n[i]), m.index
+		if k > 0 {
+			if c := b.cols[i][k-1]; d.next>>(c&63)&1 != 0 && b.safeStrong(c) {
+				return 0, false
+			}
+		}
+		colk += colMix(d.hp[i][k]) - d.colm[i]
+		c = b.cols[i][k]
+	} else {
+		c = b.cells[m.from&3]
+		cellh ^= zcell[c&63]
+	}
+	if m.to < firstCol {
+		return colk ^ cellh ^ zcell[c&63], true
+	}
+	j := (m.to - firstCol) & 7
+	p := int(b.n[j])
+	h := d.hp[j][p] ^ zobrist[p][c&63]
+	for q := k + 1; q < n; q++ {
+		p++
+		h ^= zobrist[p][b.cols[i][q]&63]
+	}
+	return (colk + colMix(h) - d.colm[j]) ^ cellh, true
+}
+
+// childKey is the key of the position m leads to; the board is left as
+// it is.
+func (d *dfs) childKey(m move) uint64 {
+	if d.keyDirty != 0 {
+		d.key()
+	}
+	if k, ok := d.peekKey(m); ok {
+		return k
+	}
+	autoLo := len(d.autos)
+	d.do(m)
+	k := d.key()
+	d.undo(m, autoLo)
+	d.key()
+	return k
+}
+
+// addKid puts a child among the kids[lo:] of the position being expanded,
+// which insertion keeps sorted by cost, ties in the order made. With a
+// beam only the beam cheapest are kept: a child that would sort after
+// them all is dropped at once, and one that sorts before the last pushes
+// the last out.
+func (d *dfs) addKid(lo int, c int32, sm smove) {
+	j := len(d.kids)
+	if d.beam > 0 && j-lo >= d.beam {
+		j--
+		if d.kids[j].cost <= c {
+			return
+		}
+	} else {
+		d.kids = append(d.kids, dkid{})
+	}
+	for j > lo && d.kids[j-1].cost > c {
+		d.kids[j] = d.kids[j-1]
+		j--
+	}
+	d.kids[j] = dkid{cost: c, m: sm}
+}
+
 // expand weighs the children of the position at the top of the path and
 // sorts them into its frame. It reports a win: then the winning move is
 // the frame's only child.
@@ -396,34 +732,32 @@ func (d *dfs) expand() bool {
 	f := &d.frames[len(d.frames)-1]
 	lo := len(d.kids)
 	d.movBuf = d.genMoves(d.movBuf[:0], d.prune)
+	d.key() // for peek
 	for _, m := range d.movBuf {
-		autoLo := len(d.autos)
-		saved := d.colc
-		d.do(m)
 		sm := smove{uint8(m.from), uint8(m.index), uint8(m.to)}
+		if k, c, ok := d.peek(m); ok {
+			// The same steps as below, for a child that is no win
+			// (peek leaves those to do).
+			if d.seen.add(k) {
+				d.nodes++
+				d.addKid(lo, c, sm)
+			}
+			continue
+		}
+		autoLo := len(d.autos)
+		d.do(m)
 		if d.seen.add(d.key()) {
 			d.nodes++
-			if d.b.won() {
+			if d.nFound == 52 {
 				d.undo(m, autoLo)
-				d.restore(saved)
 				d.kids = append(d.kids[:lo], dkid{m: sm})
 				f.lo, f.hi, f.next = int32(lo), int32(lo+1), int32(lo)
 				return true
 			}
-			d.recost()
-			c := d.cost()
-			// Insertion keeps the kids sorted by cost, ties in the order
-			// made.
-			d.kids = append(d.kids, dkid{})
-			j := len(d.kids) - 1
-			for j > lo && d.kids[j-1].cost > c {
-				d.kids[j] = d.kids[j-1]
-				j--
-			}
-			d.kids[j] = dkid{cost: c, m: sm}
+			d.addKid(lo, d.cost(), sm)
 		}
 		d.undo(m, autoLo)
-		d.restore(saved)
+		d.key() // colm as peek needs it again
 	}
 	hi := len(d.kids)
 	if d.beam > 0 && hi-lo > d.beam {
@@ -439,7 +773,7 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 	d.start(b, w, budget)
 	d.seen.add(d.key())
 	d.nodes = 1
-	if d.b.won() {
+	if d.nFound == 52 {
 		return engine.Result[smove]{Outcome: engine.Solved, Nodes: 1}
 	}
 	d.frames = append(d.frames, dframe{})
@@ -455,16 +789,14 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 				return engine.Result[smove]{Outcome: engine.Impossible, Nodes: d.nodes}
 			}
 			d.undo(f.m, int(f.autoLo))
-			d.restore(f.colc)
 			d.frames = d.frames[:len(d.frames)-1]
 			continue
 		}
 		k := d.kids[f.next]
 		f.next++
 		m := d.resolveSmove(k.m)
-		nf := dframe{m: m, autoLo: int32(len(d.autos)), colc: d.colc}
+		nf := dframe{m: m, autoLo: int32(len(d.autos))}
 		d.do(m)
-		d.recost()
 		d.frames = append(d.frames, nf)
 		won = d.expand()
 	}
@@ -482,93 +814,105 @@ func (d *dfs) run(b board, w weights, budget int) engine.Result[smove] {
 // the first empty column stand for all of them.
 func (d *dfs) genMoves(out []move, prune bool) []move {
 	b := &d.b
-	free := b.freeCells()
-	empty := b.emptyCols()
-	firstEmpty := -1
-	for i := range numCols {
-		if b.n[i] == 0 {
-			firstEmpty = i
-			break
+	free, empty := d.nFree, d.nEmpty
+	if up := d.next & (d.tops | d.inCells); up != 0 {
+		if up&d.inCells != 0 {
+			for i, c := range b.cells {
+				if c != engine.NoCard && up>>(c&63)&1 != 0 {
+					out = append(out, move{from: i, count: 1, to: firstFound + int(c.Suit())})
+				}
+			}
 		}
-	}
-	firstCell := -1
-	for i, c := range b.cells {
-		if c == engine.NoCard {
-			firstCell = i
-			break
-		}
-	}
-	for i, c := range b.cells {
-		if c != engine.NoCard && b.canFound(c) {
-			out = append(out, move{from: i, count: 1, to: firstFound + int(c.Suit())})
-		}
-	}
-	for i := range numCols {
-		if c := b.top(i); c != engine.NoCard && b.canFound(c) {
-			out = append(out, move{from: firstCol + i, index: int(b.n[i]) - 1, count: 1, to: firstFound + int(c.Suit())})
-		}
-	}
-	limit := capacity(free, empty)
-	var tops [numCols]engine.Card
-	var runs, from [numCols]int
-	for j := range numCols {
-		tops[j] = b.top(j)
-		if n := int(b.n[j]); n > 0 {
-			runs[j] = int(d.runAt[j][n-1])
-			// The lowest card of column j a move may take.
-			from[j] = runs[j]
-			if prune {
-				// A run's lead that sits on its own parent stays
-				// there, and a run too long to move as a whole is
-				// left.
-				from[j] = max(from[j], n-limit)
-				if from[j] > runs[j] {
-					from[j] = maxCol
+		if up&d.tops != 0 {
+			for j := range numCols {
+				if n := int(b.n[j]); n > 0 {
+					if c := b.cols[j][n-1]; up>>(c&63)&1 != 0 {
+						out = append(out, move{from: firstCol + j, index: n - 1, count: 1, to: firstFound + int(c.Suit())})
+					}
 				}
 			}
 		}
 	}
-	// Only the two cards of the other colour one rank below a column
-	// top fit on it; a move is open if one of them lies in another
-	// column's top run within reach. pairs has bit 8i+j for a run of
-	// column i onto column j, so that the moves come out in that order.
-	var pairs uint64
-	for j, dst := range tops {
-		r := dst.Rank() - 1
-		if dst == engine.NoCard || r == 0 {
-			continue
+	limit := capacity(free, empty)
+	// avail has a bit for every card that may lead a run onto another
+	// column: in the top run of its column, with at most limit cards from
+	// it up; when pruning, only the run's lowest card (a lead sitting on
+	// its own parent stays there) and only if the whole run can move.
+	var avail uint64
+	if prune {
+		for j, c := range d.lead {
+			if int(d.runLen[j]) <= limit {
+				avail |= 1 << (c & 63)
+			}
 		}
-		o1, o2 := otherColour(dst.Suit())
-		for _, c := range [2]engine.Card{engine.NewCard(r, o1), engine.NewCard(r, o2)} {
-			i := int(d.loc[c&63])
-			n := int(b.n[i])
-			if i == j || n == 0 {
-				continue
+		avail &^= 1 // the empty columns' NoCard
+	} else {
+		for j := range numCols {
+			n := int(b.n[j])
+			for k := max(n-int(d.runLen[j]), n-limit); k < n; k++ {
+				avail |= 1 << (b.cols[j][k] & 63)
 			}
-			k := n - 1 - (int(r) - int(b.cols[i][n-1].Rank()))
-			if k < from[i] || k >= n || b.cols[i][k] != c || n-k > limit {
-				continue
-			}
-			if prune && k > from[i] {
-				continue
-			}
-			pairs |= 1 << (8*i + j)
+		}
+	}
+	// fit has the cards that fit on some column top. pairs has bit 8i+j
+	// for a run of column i onto column j, so that the moves come out in
+	// that order.
+	fit := fitOn(d.tops)
+	var pairs uint64
+	for m := avail & fit; m != 0; m &= m - 1 {
+		c := engine.Card(bits.TrailingZeros64(m))
+		i := int(d.loc[c] & 7)
+		p1, p2 := parents(c)
+		if d.tops>>p1&1 != 0 {
+			pairs |= 1 << (8*i + int(d.loc[p1]&7))
+		}
+		if d.tops>>p2&1 != 0 {
+			pairs |= 1 << (8*i + int(d.loc[p2]&7))
 		}
 	}
 	for ; pairs != 0; pairs &= pairs - 1 {
 		p := bits.TrailingZeros64(pairs)
 		i, j := p>>3, p&7
 		n := int(b.n[i])
-		k := n - 1 - (int(tops[j].Rank()) - 1 - int(tops[i].Rank()))
+		k := n - 1 - (int(b.cols[j][b.n[j]-1].Rank()) - 1 - int(b.cols[i][n-1].Rank()))
 		out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
 	}
-	for i, c := range b.cells {
-		if c == engine.NoCard {
-			continue
+	if cm := d.inCells & fit; cm != 0 {
+		for i, c := range b.cells {
+			if cm>>(c&63)&1 == 0 {
+				continue
+			}
+			// Onto those of its parents that are tops, lowest column
+			// first.
+			p1, p2 := parents(c)
+			j1, j2 := int(d.loc[p1]&7), int(d.loc[p2]&7)
+			ok1, ok2 := d.tops>>p1&1 != 0, d.tops>>p2&1 != 0
+			if ok1 && ok2 && j2 < j1 {
+				j1, j2 = j2, j1
+			}
+			if ok1 {
+				out = append(out, move{from: i, count: 1, to: firstCol + j1})
+			}
+			if ok2 {
+				out = append(out, move{from: i, count: 1, to: firstCol + j2})
+			}
 		}
-		for j, dst := range tops {
-			if dst != engine.NoCard && fits(c, dst) {
-				out = append(out, move{from: i, count: 1, to: firstCol + j})
+	}
+	firstEmpty := -1
+	if empty > 0 {
+		for j := range numCols {
+			if b.n[j] == 0 {
+				firstEmpty = j
+				break
+			}
+		}
+	}
+	firstCell := -1
+	if free > 0 {
+		for i, c := range b.cells {
+			if c == engine.NoCard {
+				firstCell = i
+				break
 			}
 		}
 	}
@@ -584,12 +928,15 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 			if n == 0 {
 				continue
 			}
-			start := max(runs[i], n-lim)
+			start := max(n-int(d.runLen[i]), n-lim)
 			if start == 0 {
 				start = 1
 			}
 			if prune {
-				out = append(out, move{from: firstCol + i, index: start, count: n - start, to: firstCol + firstEmpty})
+				// A lone card (start == n) would make the same position.
+				if start < n {
+					out = append(out, move{from: firstCol + i, index: start, count: n - start, to: firstCol + firstEmpty})
+				}
 				continue
 			}
 			for k := start; k < n; k++ {
@@ -605,6 +952,25 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 		}
 	}
 	return out
+}
+
+// fitOn is the mask of the cards that fit on the cards of mask tops: for
+// each, the two of the other colour one rank down.
+func fitOn(tops uint64) uint64 {
+	black := (tops | tops>>48) & 0xffff
+	red := (tops>>16 | tops>>32) & 0xffff
+	black, red = black>>1, red>>1
+	return black<<16 | black<<32 | red | red<<48
+}
+
+// parents are the two cards c fits on (past the King: no cards), as
+// mask bit numbers.
+func parents(c engine.Card) (uint8, uint8) {
+	r := uint8(c&15) + 1
+	if c.Red() {
+		return r, 3<<4 | r
+	}
+	return 1<<4 | r, 2<<4 | r
 }
 
 // shorten walks a winning line from start again, at each position taking
@@ -627,12 +993,9 @@ func (d *dfs) shorten(start board, moves []smove) []smove {
 		best, bm := i, move{}
 		d.movBuf = d.genMoves(d.movBuf[:0], false)
 		for _, m := range d.movBuf {
-			autoLo := len(d.autos)
-			d.do(m)
-			if j := at.get(d.key()); j > best {
+			if j := at.get(d.childKey(m)); j > best {
 				best, bm = j, m
 			}
-			d.undo(m, autoLo)
 		}
 		if best == i {
 			return moves // cannot happen: the line's own move is among them

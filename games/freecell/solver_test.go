@@ -131,3 +131,27 @@ func BenchmarkSolve(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearch runs the whole search (every stage, and the shortening
+// of the line) on every 64th deal of 1-32000 and reports the time per
+// position made, the figure the search's speed work is measured by:
+//
+//	go test -run '^$' -bench Search -count 6 ./games/freecell/
+func BenchmarkSearch(b *testing.B) {
+	var starts []board
+	for n := uint64(1); n <= 32000; n += 64 {
+		g, err := New(spec(n))
+		require.NoError(b, err)
+		s := g.b
+		s.autoAll((*board).safeStrong)
+		starts = append(starts, s)
+	}
+	nodes := 0
+	for b.Loop() {
+		for _, s := range starts {
+			nodes += search(s, testBudget).Nodes
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/position")
+	b.ReportMetric(float64(nodes)/float64(b.N), "positions/op")
+}
