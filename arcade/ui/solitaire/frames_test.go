@@ -244,7 +244,8 @@ func TestFramesAsBefore(t *testing.T) {
 // playLegal makes a legal move of the game with the mouse, the way a
 // player would: a click on the card, then one on the pile it goes to (the
 // same card twice sends it home; the stock is tapped). It says what it did.
-func playLegal(r *ui.Router, g *gameScreen, rnd *rand.Rand) string {
+// after, if set, runs after each click (to draw the frame it makes).
+func playLegal(r *ui.Router, g *gameScreen, rnd *rand.Rand, after ...func()) string {
 	piles := g.g.Piles()
 	var legal []engine.Action
 	c, ok := g.replayed()()
@@ -287,6 +288,9 @@ func playLegal(r *ui.Router, g *gameScreen, rnd *rand.Rand) string {
 	click := func(x, y int) {
 		r.Update(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
 		r.Update(tea.MouseReleaseMsg{X: x, Y: y, Button: tea.MouseLeft})
+		for _, f := range after {
+			f()
+		}
 	}
 	switch a.Kind {
 	case engine.Draw:
