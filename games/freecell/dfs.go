@@ -62,7 +62,10 @@ type dfs struct {
 	// beam cheapest children of each position: fast, and proves nothing.
 	prune bool
 	beam  int
-	at    keyIndex // shorten's line
+	at    keyIndex // shorten's line: the index of each key
+	line  []board  // and each position
+	// shortTries counts the moves shorten made, for measuring.
+	shortTries int
 }
 
 func (d *dfs) key() uint64 {
@@ -612,21 +615,38 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 // line reaches later with its columns in another order counts), which
 // cuts out detours the depth-first search made. The moves it returns are
 // numbered for the board they are played on.
-func (d *dfs) shorten(start board, moves []smove) []smove {
+//
+// Only a move the search's generator left out can cut a detour: the
+// search keyed every child the generator made at each position of the
+// line, and takes a key once, so no later position of the line is among
+// them (the line would have found it seen). So the moves tried are
+// those the pruned generator leaves out (shortMoves), and when none
+// jumps, the line's own next move is taken; a line from the complete
+// stage (pruned false) has no jump at all and is returned as it is.
+func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
+	if !pruned {
+		return moves
+	}
 	d.start(start, weights{}, 1)
 	at := &d.at
 	at.reset(len(moves) + 1)
 	at.put(d.key(), 0)
+	d.line = append(d.line[:0], d.b)
 	for i, sm := range moves {
 		d.do(d.resolveSmove(sm))
 		at.put(d.key(), i+1)
+		d.line = append(d.line, d.b)
 	}
 	d.start(start, weights{}, 1)
 	out := make([]smove, 0, len(moves))
+	// aligned: the board is the line's own, pile for pile, so the line's
+	// move plays as it is.
+	aligned := true
+	var buf [4 * maxCol * numCols]move
 	for i := 0; i < len(moves); {
 		best, bm := i, move{}
-		d.movBuf = d.genMoves(d.movBuf[:0], false)
-		for _, m := range d.movBuf {
+		for _, m := range d.shortMoves(buf[:0]) {
+			d.shortTries++
 			autoLo := len(d.autos)
 			d.do(m)
 			if j := at.get(d.key()); j > best {
@@ -634,13 +654,82 @@ func (d *dfs) shorten(start board, moves []smove) []smove {
 			}
 			d.undo(m, autoLo)
 		}
+		if best == i && aligned {
+			best, bm = i+1, d.resolveSmove(moves[i])
+		}
+		if best == i {
+			// After a jump that left the columns in another order: the
+			// generator's move that reaches the line's next position.
+			d.movBuf = d.genMoves(d.movBuf[:0], true)
+			for _, m := range d.movBuf {
+				d.shortTries++
+				autoLo := len(d.autos)
+				d.do(m)
+				j := at.get(d.key())
+				d.undo(m, autoLo)
+				if j == i+1 {
+					best, bm = j, m
+					break
+				}
+			}
+		}
 		if best == i {
 			return moves // cannot happen: the line's own move is among them
 		}
 		out = append(out, smove{uint8(bm.from), uint8(bm.index), uint8(bm.to)})
 		d.do(bm)
 		d.autos = d.autos[:0]
+		if best > i+1 {
+			aligned = d.b == d.line[best]
+		}
 		i = best
+	}
+	return out
+}
+
+// shortMoves appends the moves genMoves makes unpruned and not pruned:
+// part of a column's top run onto a card, and part of it into an empty
+// column (the pruned generator moves only the longest such run).
+func (d *dfs) shortMoves(out []move) []move {
+	b := &d.b
+	free, empty := b.freeCells(), b.emptyCols()
+	limit := capacity(free, empty)
+	firstEmpty := -1
+	for i := range numCols {
+		if b.n[i] == 0 {
+			firstEmpty = i
+			break
+		}
+	}
+	lim := 0
+	if firstEmpty >= 0 {
+		lim = capacity(free, empty-1)
+	}
+	for i := range numCols {
+		n := int(b.n[i])
+		if n < 2 {
+			continue
+		}
+		runs := int(d.runAt[i][n-1])
+		for k := max(runs+1, n-limit); k < n; k++ {
+			// Only the two cards of the other colour one rank up take
+			// c; loc says where they lie if in a column.
+			c := b.cols[i][k]
+			if c.Rank() == engine.King {
+				continue
+			}
+			o1, o2 := otherColour(c.Suit())
+			for _, p := range [2]engine.Card{engine.NewCard(c.Rank()+1, o1), engine.NewCard(c.Rank()+1, o2)} {
+				if j := int(d.loc[p&63]); j != i && b.n[j] > 0 && b.cols[j][b.n[j]-1] == p {
+					out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + j})
+				}
+			}
+		}
+		if firstEmpty >= 0 {
+			for k := max(runs, n-lim, 1) + 1; k < n; k++ {
+				out = append(out, move{from: firstCol + i, index: k, count: n - k, to: firstCol + firstEmpty})
+			}
+		}
 	}
 	return out
 }

@@ -49,21 +49,32 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 }
 
 func search(start board, maxNodes int) engine.Result[smove] {
+	res, _ := searchStage(start, maxNodes)
+	return res
+}
+
+// searchStage is search, also saying which stage ended it (len(dstages)
+// for the complete one), for measuring the portfolio.
+func searchStage(start board, maxNodes int) (engine.Result[smove], int) {
 	d := dfsPool.Get().(*dfs)
 	defer dfsPool.Put(d)
+	return searchStageOn(d, start, maxNodes)
+}
+
+func searchStageOn(d *dfs, start board, maxNodes int) (engine.Result[smove], int) {
 	total := 0
-	for _, st := range dstages {
+	for si, st := range dstages {
 		budget := min(maxNodes-total, st.nodes)
 		d.prune, d.beam = true, st.beam
 		res := d.run(start, st.w, budget)
 		total += res.Nodes
 		if res.Outcome == engine.Solved {
 			res.Nodes = total
-			res.Moves = d.shorten(start, res.Moves)
-			return res
+			res.Moves = d.shorten(start, res.Moves, true)
+			return res, si
 		}
 		if total >= maxNodes {
-			return engine.Result[smove]{Outcome: engine.Undecided, Nodes: total}
+			return engine.Result[smove]{Outcome: engine.Undecided, Nodes: total}, si
 		}
 	}
 	// The last stage is complete: no move is left out and every child
@@ -80,9 +91,9 @@ func search(start board, maxNodes int) engine.Result[smove] {
 	res := d.run(start, lastStage, maxNodes-total)
 	res.Nodes += total
 	if res.Outcome == engine.Solved {
-		res.Moves = d.shorten(start, res.Moves)
+		res.Moves = d.shorten(start, res.Moves, false)
 	}
-	return res
+	return res, len(dstages)
 }
 
 var dfsPool = sync.Pool{New: func() any { return new(dfs) }}
