@@ -578,6 +578,9 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 	if firstEmpty >= 0 {
 		for i, c := range b.cells {
 			if c != engine.NoCard {
+				if prune && d.onColumn(c) >= 0 {
+					continue // pruning policy: see leftOutOfCell
+				}
 				out = append(out, move{from: i, count: 1, to: firstCol + firstEmpty})
 			}
 		}
@@ -603,6 +606,9 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 	if firstCell >= 0 {
 		for i := range numCols {
 			if n := int(b.n[i]); n > 0 {
+				if prune && d.leftOutOfCell(i) {
+					continue // pruning policy: see leftOutOfCell
+				}
 				out = append(out, move{from: firstCol + i, index: n - 1, count: 1, to: firstCell})
 			}
 		}
@@ -620,9 +626,10 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 // search keyed every child the generator made at each position of the
 // line, and takes a key once, so no later position of the line is among
 // them (the line would have found it seen). So the moves tried are
-// those the pruned generator leaves out (shortMoves), and when none
-// jumps, the line's own next move is taken; a line from the complete
-// stage (pruned false) has no jump at all and is returned as it is.
+// (most of) those the pruned generator leaves out (shortMoves), and when
+// none jumps, the line's own next move is taken; a line from the
+// complete stage (pruned false) has no jump at all and is returned as it
+// is.
 func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 	if !pruned {
 		return moves
@@ -687,9 +694,51 @@ func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 	return out
 }
 
+// The pruned generator leaves out (besides runs split off their own
+// parents, see genMoves) two kinds of move to a free place, which the
+// beam rarely needs: a column's top card to a cell when it lies on its
+// own parent or fits on another column's top, and a cell's card to an
+// empty column when it fits on a column's top. On every 8th deal of
+// 1-32000 they made up 40% of the first stage's children; leaving them
+// out took the whole search over deals 1-32000 from 42.5M positions to
+// 23.7M, and the mean solution over 1-1000 from 101.0 moves to 96.9.
+
+// leftOutOfCell says whether the pruned generator leaves out the move of
+// column i's top card to a cell.
+func (d *dfs) leftOutOfCell(i int) bool {
+	b := &d.b
+	n := int(b.n[i])
+	c := b.cols[i][n-1]
+	if n > 1 && fits(c, b.cols[i][n-2]) {
+		return true
+	}
+	j := d.onColumn(c)
+	return j >= 0 && j != i
+}
+
+// onColumn is a column whose top card c fits on, -1 if none. (loc is
+// kept only for column cards, so a card found there is checked.)
+func (d *dfs) onColumn(c engine.Card) int {
+	b := &d.b
+	if c.Rank() == engine.King {
+		return -1
+	}
+	o1, o2 := otherColour(c.Suit())
+	for _, p := range [2]engine.Card{engine.NewCard(c.Rank()+1, o1), engine.NewCard(c.Rank()+1, o2)} {
+		if j := int(d.loc[p&63]); b.n[j] > 0 && b.cols[j][b.n[j]-1] == p {
+			return j
+		}
+	}
+	return -1
+}
+
 // shortMoves appends the moves genMoves makes unpruned and not pruned:
 // part of a column's top run onto a card, and part of it into an empty
-// column (the pruned generator moves only the longest such run).
+// column (the pruned generator moves only the longest such run). The
+// moves to a free place that leftOutOfCell and onColumn leave out are
+// not tried: with them shorten made twice the moves (deals 1-1000:
+// 354,489 against 157,964) and the lines were no shorter (mean 96.95
+// moves against 96.88).
 func (d *dfs) shortMoves(out []move) []move {
 	b := &d.b
 	free, empty := b.freeCells(), b.emptyCols()
