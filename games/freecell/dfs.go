@@ -637,6 +637,21 @@ func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 	if !pruned {
 		return moves
 	}
+	// A short line has few detours to cut: over deals 1-32000 the lines
+	// of fewer than shortenFrom moves off the foundations (110 in the
+	// notation, which writes the 52 foundation moves too) were 86% of
+	// all and shorten took 0.21 moves off each on average, against 2.9
+	// off the rest. Leaving them as found costs 0.17 moves on the mean
+	// over deals 1-1000 (96.51 -> 96.68) and most of shorten's time.
+	off := 0
+	for _, m := range moves {
+		if m.to < firstFound || m.to >= firstCol {
+			off++
+		}
+	}
+	if off < shortenFrom {
+		return moves
+	}
 	d.start(start, weights{}, 1)
 	at := &d.at
 	at.reset(len(moves) + 1)
@@ -737,6 +752,10 @@ func (d *dfs) onColumn(c engine.Card) int {
 	}
 	return -1
 }
+
+// shortenFrom is the fewest moves off the foundations a line needs to be
+// shortened (see shorten).
+const shortenFrom = 110 - 52
 
 // shortMoves appends the moves genMoves makes unpruned and not pruned:
 // part of a column's top run onto a card, and part of it into an empty
