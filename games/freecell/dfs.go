@@ -713,7 +713,7 @@ func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 }
 
 // The pruned generator leaves out (besides runs split off their own
-// parents, see genMoves) three kinds of move to a free place, which the
+// parents, see genMoves) four kinds of move to a free place, which the
 // beam rarely needs: a column's top card to a cell when it lies on its
 // own parent or fits on another column's top; a cell's card to an empty
 // column when it fits on a column's top or a cell is free; a column
@@ -762,8 +762,9 @@ const shortenFrom = 110 - 52
 // shortMoves appends the moves genMoves makes unpruned and not pruned:
 // part of a column's top run onto a card, and part of it into an empty
 // column (the pruned generator moves only the longest such run). The
-// moves to a free place that leftOutOfCell and onColumn leave out are
-// not tried: with them shorten made twice the moves (deals 1-1000:
+// moves to a free place the pruning policy leaves out (see
+// leftOutOfCell) are not tried: when the policy was only its first two
+// kinds, trying them made shorten make twice the moves (deals 1-1000:
 // 354,489 against 157,964) and the lines were no shorter (mean 96.95
 // moves against 96.88).
 func (d *dfs) shortMoves(out []move) []move {
