@@ -65,7 +65,7 @@ func searchStageOn(d *dfs, start board, maxNodes int) (engine.Result[smove], int
 	total := 0
 	for si, st := range dstages {
 		budget := min(maxNodes-total, st.nodes)
-		d.prune, d.beam = true, st.beam
+		d.prune, d.beam, d.fitsToCell = true, st.beam, st.fitsToCell
 		res := d.run(start, st.w, budget)
 		total += res.Nodes
 		if res.Outcome == engine.Solved {
@@ -110,16 +110,17 @@ var dfsPool = sync.Pool{New: func() any { return new(dfs) }}
 // of the eleven stages went, and deals 1-32000 took 19.9M positions
 // instead of 20.7M.
 var dstages = []struct {
-	w     weights
-	nodes int
-	beam  int
+	w          weights
+	nodes      int
+	beam       int
+	fitsToCell bool // see dfs.fitsToCell
 }{
-	{wS, 3_000, 2},
-	{wT, 2_000, 3},
-	{wA, 10_000, 4},
-	{wF, 2_500, 2},
-	{wH, 5_000, 2},
-	{wB, 10_000, 4},
+	{wS, 3_000, 2, false},
+	{wT, 2_000, 3, true},
+	{wA, 10_000, 4, false},
+	{wF, 2_500, 2, false},
+	{wH, 5_000, 2, false},
+	{wB, 10_000, 4, false},
 }
 
 // The weight sets of the stages.
