@@ -65,7 +65,8 @@ func searchStageOn(d *dfs, start board, maxNodes int) (engine.Result[smove], int
 	total := 0
 	for si, st := range dstages {
 		budget := min(maxNodes-total, st.nodes)
-		d.prune, d.beam, d.fitsToCell = true, st.beam, st.fitsToCell
+		d.prune, d.beam = true, st.beam
+		d.fitsToCell, d.noLoneKing = st.fitsToCell, si == 0
 		res := d.run(start, st.w, budget)
 		total += res.Nodes
 		if res.Outcome == engine.Solved {
@@ -113,7 +114,7 @@ var dstages = []struct {
 	w          weights
 	nodes      int
 	beam       int
-	fitsToCell bool // see dfs.fitsToCell
+	fitsToCell bool // see dfs.fitsToCell (and the first stage alone has dfs.noLoneKing)
 }{
 	{wS, 3_000, 2, false},
 	{wT, 2_000, 3, true},
