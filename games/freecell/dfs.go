@@ -66,11 +66,10 @@ type dfs struct {
 	// card to a cell when the card fits on another column (see
 	// leftOutOfCell).
 	fitsToCell bool
-	// noLoneKing leaves out, in a pruned stage, the move of a king that
-	// is a column's only card to a cell.
-	noLoneKing bool
-	at         keyIndex // shorten's line: the index of each key
-	line       []board  // and each position
+	// strict is the first stage's own pruning (see leftOutOfCell).
+	strict bool
+	at     keyIndex // shorten's line: the index of each key
+	line   []board  // and each position
 	// shortTries counts the moves shorten made, for measuring.
 	shortTries int
 }
@@ -736,10 +735,12 @@ func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 // column: without it, a position of deal 1647 (move 20 of its line)
 // that every pruned stage ran dry on took the complete stage 373,830
 // positions (a hint over 0.5 s); with it, 10,577 at most over the
-// hint benchmark's positions. The first stage alone also leaves out the
-// move of a lone king (a column's only card) to a cell: 3-5% fewer
-// positions (every 8th deal, offsets 1, 5, 3); in every stage, it made
-// deal 13996 take 1.25M positions.
+// hint benchmark's positions. The first stage alone (strict) also
+// leaves out the move of a column's only card to a cell, and the move
+// into the last free cell, with no empty column, of a card whose removal
+// uncovers one that can neither go up nor onto a column: 15-17% fewer
+// positions (every 8th deal, offsets 1, 5, 3). In every stage, the lone
+// king's move left out made deal 13996 take 1.25M positions.
 
 // leftOutOfCell says whether the pruned generator leaves out the move of
 // column i's top card to a cell.
@@ -750,8 +751,13 @@ func (d *dfs) leftOutOfCell(i int) bool {
 	if n > 1 && fits(c, b.cols[i][n-2]) {
 		return true
 	}
-	if n == 1 && c.Rank() == engine.King && d.noLoneKing {
-		return true
+	if d.strict {
+		if n == 1 {
+			return true
+		}
+		if u := b.cols[i][n-2]; b.freeCells() == 1 && b.emptyCols() == 0 && !b.canFound(u) && d.onColumn(u) < 0 {
+			return true
+		}
 	}
 	j := d.onColumn(c)
 	return j >= 0 && j != i && !d.fitsToCell

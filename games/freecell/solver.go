@@ -66,7 +66,7 @@ func searchStageOn(d *dfs, start board, maxNodes int) (engine.Result[smove], int
 	for si, st := range dstages {
 		budget := min(maxNodes-total, st.nodes)
 		d.prune, d.beam = true, st.beam
-		d.fitsToCell, d.noLoneKing = st.fitsToCell, si == 0
+		d.fitsToCell, d.strict = st.fitsToCell, si == 0
 		res := d.run(start, st.w, budget)
 		total += res.Nodes
 		if res.Outcome == engine.Solved {
@@ -114,7 +114,7 @@ var dstages = []struct {
 	w          weights
 	nodes      int
 	beam       int
-	fitsToCell bool // see dfs.fitsToCell (and the first stage alone has dfs.noLoneKing)
+	fitsToCell bool // see dfs.fitsToCell (and the first stage alone is dfs.strict)
 }{
 	{wS, 3_000, 2, false},
 	{wT, 2_000, 3, true},
