@@ -88,7 +88,7 @@ func searchStageOn(d *dfs, start board, maxNodes int) (engine.Result[smove], int
 	// future does not depend on how it was reached. (Keys are 64-bit
 	// hashes: two positions sharing one would be taken for one, a chance
 	// of about n²/2⁶⁵ for n positions, 10⁻⁹ at 150,000.)
-	d.prune, d.beam = false, 0
+	d.prune, d.beam, d.fitsToCell, d.strict = false, 0, false, false
 	res := d.run(start, lastStage, maxNodes-total)
 	res.Nodes += total
 	if res.Outcome == engine.Solved {
