@@ -619,7 +619,7 @@ func (d *dfs) genMoves(out []move, prune bool) []move {
 	if firstCell >= 0 {
 		for i := range numCols {
 			if n := int(b.n[i]); n > 0 {
-				if prune && d.leftOutOfCell(i) {
+				if prune && d.leftOutOfCell(i, free, empty) {
 					continue // pruning policy: see leftOutOfCell
 				}
 				out = append(out, move{from: firstCol + i, index: n - 1, count: 1, to: firstCell})
@@ -749,8 +749,9 @@ func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 // positions, and the last-cell rule deal 31465 358k.
 
 // leftOutOfCell says whether the pruned generator leaves out the move of
-// column i's top card to a cell.
-func (d *dfs) leftOutOfCell(i int) bool {
+// column i's top card to a cell (free cells and empty columns as
+// genMoves counted them).
+func (d *dfs) leftOutOfCell(i, free, empty int) bool {
 	b := &d.b
 	n := int(b.n[i])
 	c := b.cols[i][n-1]
@@ -761,7 +762,7 @@ func (d *dfs) leftOutOfCell(i int) bool {
 		if n == 1 {
 			return true
 		}
-		if u := b.cols[i][n-2]; b.freeCells() <= 2 && b.emptyCols() == 0 && !b.canFound(u) && d.onColumn(u) < 0 {
+		if u := b.cols[i][n-2]; free <= 2 && empty == 0 && !b.canFound(u) && d.onColumn(u) < 0 {
 			return true
 		}
 	}
