@@ -11,7 +11,15 @@ import (
 // checks what the search keeps beside the board (cost, key, counts)
 // against the same figures worked out from the board alone.
 func TestDFSKeepsItsSums(t *testing.T) {
-	w := weights{3, 1, 5, 6, 2, 3, 1}
+	// Every term weighed, wBase too (the first stage's weights, and one
+	// set with every weight distinct and nonzero).
+	for _, w := range []weights{wS, {3, 1, 5, 6, 2, 3, 1, 4}} {
+		testDFSKeepsItsSums(t, w)
+	}
+}
+
+func testDFSKeepsItsSums(t *testing.T, w weights) {
+	require.NotZero(t, w[wBase])
 	check := func(d *dfs) {
 		t.Helper()
 		b := &d.b
@@ -61,6 +69,9 @@ func TestDFSKeepsItsSums(t *testing.T) {
 		start := g.b
 		start.autoAll((*board).safeStrong)
 		d := new(dfs)
+		// The pruning policies change only which moves are made, but
+		// walk them too.
+		d.strict, d.fitsToCell = seed%4 == 0, seed%4 == 2
 		d.start(start, w, 1)
 		r := engine.NewRNG(seed)
 		type step struct {
