@@ -94,7 +94,7 @@ FNR == 1 { s = (FILENAME ~ /sshuffle.out$/) ? "s" : "b"; first[s] = "" }
   if (ok && p99 < 50 && n > best[s]) { best[s] = n; bestp99[s] = p99; bestrss[s] = val($0, "rss_per_session_kib"); bestcores[s] = val($0, "server_cores"); bestsrv[s] = val($0, "server_key_to_frame_p99_le_ms") }
   if (first[s] == "") { first[s] = n; lp50[s] = val($0, "echo_p50_ms"); lp99[s] = val($0, "echo_p99_ms"); bpk[s] = val($0, "bytes_per_key_p50") "/" val($0, "bytes_per_key_p90"); fs[s] = val($0, "first_screen_bytes") " + " val($0, "game_screen_bytes") }
   if (n == 500) { c500[s] = val($0, "server_cores"); r500[s] = val($0, "rss_per_session_kib") }
-  if (val($0, "idle_cpu_per_session_us") != "") { idle[s] = val($0, "idle_cpu_per_session_us") }
+  if (val($0, "idle_cpu_per_session_us") != "") { idle[s] = val($0, "idle_cpu_per_session_us"); idleabove[s] = val($0, "idle_cpu_per_session_above_empty_us") }
   last[s] = n; lastp99[s] = p99
 }
 END {
@@ -106,6 +106,7 @@ END {
   printf "| server CPU at the most sessions under 50 ms | %s cores | %s cores |\n", bestcores["s"], bestcores["b"]
   printf "| memory per session (RSS, in game) at 500 / at the most | %s / %s KiB | %s / %s KiB |\n", r500["s"], bestrss["s"], r500["b"], bestrss["b"]
   printf "| idle CPU per session, in game (%s sessions) | %s µs/s | %s µs/s |\n", idleat, idle["s"], idle["b"]
+  printf "| the same above the server with no session | %s µs/s | %s µs/s |\n", idleabove["s"], idleabove["b"]
   printf "| key echo at light load (%s sessions) p50 / p99 | %s / %s ms | %s / %s ms |\n", first["s"], lp50["s"], lp99["s"], lp50["b"], lp99["b"]
   printf "| bytes per cursor move p50/p90 | %s | %s |\n", bpk["s"], bpk["b"]
   printf "| first screen (menu + game; bare: its board) bytes | %s | %s |\n", fs["s"], fs["b"]

@@ -205,8 +205,19 @@ func run(o options) bool {
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	base := procStat(o.pid)
-	fmt.Printf("load: %s pid %d, base RSS %.1f MiB; %s; key every %v; window %v; GOMAXPROCS %s\n",
-		o.addr, o.pid, float64(base.rss)/(1<<20), stepsText(o.steps), o.every, o.duration, os.Getenv("GOMAXPROCS"))
+	// The server's own cost with no session at all (its store's
+	// compactors, its sweeper): what every session shares, so an idle
+	// session's cost is also given above it.
+	var emptyCores float64
+	if o.idle > 0 && o.pid > 0 {
+		t0 := time.Now()
+		time.Sleep(min(o.idle, 10*time.Second))
+		b := procStat(o.pid)
+		emptyCores = (b.cpu - base.cpu).Seconds() / time.Since(t0).Seconds()
+		base = b
+	}
+	fmt.Printf("load: %s pid %d, base RSS %.1f MiB, %.1f ms CPU a second with no session; %s; key every %v; window %v; GOMAXPROCS %s\n",
+		o.addr, o.pid, float64(base.rss)/(1<<20), emptyCores*1e3, stepsText(o.steps), o.every, o.duration, os.Getenv("GOMAXPROCS"))
 	all := true
 	opened := 0
 	// Fresh names each run: a name taken by an earlier run sends the
@@ -254,8 +265,10 @@ func run(o options) bool {
 			b := procStat(o.pid)
 			wall := time.Since(t0)
 			live := int(col.opened.Load())
-			perSess := (b.cpu - a.cpu).Seconds() / wall.Seconds() / float64(max(live, 1)) * 1e6
-			idleText = fmt.Sprintf(" idle_cpu_per_session_us=%.0f", perSess)
+			cores := (b.cpu - a.cpu).Seconds() / wall.Seconds()
+			perSess := cores / float64(max(live, 1)) * 1e6
+			above := (cores - emptyCores) / float64(max(live, 1)) * 1e6
+			idleText = fmt.Sprintf(" idle_cpu_per_session_us=%.0f idle_cpu_per_session_above_empty_us=%.0f", perSess, above)
 			col.keysOn.Store(true)
 			time.Sleep(o.every)
 		}
