@@ -1,13 +1,9 @@
 package solitaire
 
 import (
-	"bytes"
-	"compress/gzip"
 	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -190,53 +186,7 @@ func TestFramesAsBefore(t *testing.T) {
 	for _, c := range frameGames {
 		t.Run(strings.ReplaceAll(c.key, "/", "_"), func(t *testing.T) {
 			got := playFrames(t, c.key, c.seed, c.daily, nil)
-			path := filepath.Join("testdata", "frames", strings.ReplaceAll(c.key, "/", "_")+".txt.gz")
-			if *updateFrames {
-				var buf bytes.Buffer
-				zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-				_, _ = zw.Write([]byte(got))
-				_ = zw.Close()
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			zr, err := gzip.NewReader(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := io.ReadAll(zr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got == string(want) {
-				return
-			}
-			g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-			step := ""
-			for i := range max(len(g), len(w)) {
-				gl, wl := "", ""
-				if i < len(g) {
-					gl = g[i]
-				}
-				if i < len(w) {
-					wl = w[i]
-				}
-				if strings.HasPrefix(wl, "=== ") {
-					step = wl
-				}
-				if gl != wl {
-					t.Fatalf("frames differ at line %d (after %q):\n got %q\nwant %q", i+1, step, gl, wl)
-				}
-			}
+			compareFrames(t, filepath.Join("testdata", "frames", strings.ReplaceAll(c.key, "/", "_")+".txt.gz"), got)
 		})
 	}
 }
