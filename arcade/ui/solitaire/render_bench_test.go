@@ -49,23 +49,29 @@ func BenchmarkGameFrame(b *testing.B) {
 					a.Update(ui.NoticeMsg{Notice: hub.Notice{Text: "Ann is online."}})
 				}
 				_ = a.View()
-				right := tea.KeyPressMsg{Code: tea.KeyRight}
-				left := tea.KeyPressMsg{Code: tea.KeyLeft}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := range b.N {
-					switch {
-					case step == "clock" || step == "notice":
-						clk.t = clk.t.Add(time.Second) // a clock turn: the view alone (ui.Ticking)
-					case i%2 == 0:
-						a.Update(right)
-					default:
-						a.Update(left)
-					}
-					_ = a.View()
-				}
+				frameSteps(b, step != "cursor", clk, func(m tea.Msg) { a.Update(m) }, func() { _ = a.View() })
 			})
 		}
+	}
+}
+
+// frameSteps times b.N frames: clock turns (the clock a second on, then the
+// view alone, as ui.Ticking draws them) or cursor keys, right then left.
+func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), view func()) {
+	right := tea.KeyPressMsg{Code: tea.KeyRight}
+	left := tea.KeyPressMsg{Code: tea.KeyLeft}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		switch {
+		case clock:
+			clk.t = clk.t.Add(time.Second)
+		case i%2 == 0:
+			update(right)
+		default:
+			update(left)
+		}
+		view()
 	}
 }
 
@@ -79,21 +85,7 @@ func BenchmarkRaceFrame(b *testing.B) {
 			clk := &fakeClock{t: s.env.Now()}
 			s.env.Now = clk.now
 			_ = s.View()
-			right := tea.KeyPressMsg{Code: tea.KeyRight}
-			left := tea.KeyPressMsg{Code: tea.KeyLeft}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				switch {
-				case step == "clock":
-					clk.t = clk.t.Add(time.Second) // a clock turn: the view alone (ui.Ticking)
-				case i%2 == 0:
-					s.Update(right)
-				default:
-					s.Update(left)
-				}
-				_ = s.View()
-			}
+			frameSteps(b, step == "clock", clk, func(m tea.Msg) { s.Update(m) }, func() { _ = s.View() })
 		})
 	}
 }
