@@ -182,7 +182,7 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
 	code := openTable(t, ts, "table kings person hard", alice, bob)
 	// Bob's seat reaches alice's screen through the room: wait for it.
-	s := alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 computer (hard)")
+	alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 computer (hard)")
 
 	// The lobby lists it, and so does the tables command.
 	var list command.TableListing
@@ -225,7 +225,7 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 	// Carol comes by code after the start: she watches, with no hand.
 	carol := &player{name: "carol", key: sshtest.NewClientKey(t)}
 	ts.connect(t, carol, "join "+code)
-	s = carol.tm.WaitFor("alice ended the turn")
+	s := carol.tm.WaitFor("alice ended the turn")
 	require.NotContains(t, s, "Your hand")
 	require.NotContains(t, s, "(you)")
 	alice.tm.WaitFor("1 watching")
