@@ -382,7 +382,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	s.total++
 	s.conns[h]++
-	cc := &countedConn{Conn: c}
+	cc := &countedConn{Conn: c, write: directWriter(c)}
 	cs := &connState{key: h, close: cc.Close, now: s.cfg.Now, since: s.cfg.Now()}
 	cs.touch(cs.since)
 	s.live[cs] = struct{}{}
@@ -404,6 +404,14 @@ type countedConn struct {
 	net.Conn
 	once    sync.Once
 	release func()
+	write   func([]byte) (int, error) // nil: the Conn's own
+}
+
+func (c *countedConn) Write(p []byte) (int, error) {
+	if c.write != nil {
+		return c.write(p)
+	}
+	return c.Conn.Write(p)
 }
 
 func (c *countedConn) Close() error {
