@@ -260,20 +260,23 @@ func run(o options) bool {
 			col.keysOn.Store(false)
 			time.Sleep(o.every + time.Second) // answers in flight land
 			a := procStat(o.pid)
+			ticks0 := readCPUTicks()
 			t0 := time.Now()
 			time.Sleep(o.idle)
 			b := procStat(o.pid)
+			idleSteal := stealText(ticks0, readCPUTicks())
 			wall := time.Since(t0)
 			live := int(col.opened.Load())
 			cores := (b.cpu - a.cpu).Seconds() / wall.Seconds()
 			perSess := cores / float64(max(live, 1)) * 1e6
 			above := (cores - emptyCores) / float64(max(live, 1)) * 1e6
-			idleText = fmt.Sprintf(" idle_cpu_per_session_us=%.0f idle_cpu_per_session_above_empty_us=%.0f", perSess, above)
+			idleText = fmt.Sprintf(" idle_cpu_per_session_us=%.0f idle_cpu_per_session_above_empty_us=%.0f idle_steal_pct=%s", perSess, above, idleSteal)
 			col.keysOn.Store(true)
 			time.Sleep(o.every)
 		}
 		a := procStat(o.pid)
 		self0 := procStat(os.Getpid())
+		ticks0 := readCPUTicks()
 		h0 := histogram(o.metrics)
 		t0 := time.Now()
 		col.start()
@@ -286,6 +289,7 @@ func run(o options) bool {
 		wall := time.Since(t0)
 		b := procStat(o.pid)
 		self1 := procStat(os.Getpid())
+		ticks1 := readCPUTicks()
 		live := int(col.opened.Load())
 		lats := make([]time.Duration, len(echoes))
 		sizes := make([]int, len(echoes))
@@ -304,11 +308,11 @@ func run(o options) bool {
 		p99 := q(lats, 0.99)
 		fmt.Printf("step%s sessions=%d live=%d failed=%d keys_sent=%d answered=%d missed=%d echo_p50_ms=%.1f echo_p90_ms=%.1f echo_p99_ms=%.1f echo_max_ms=%.1f "+
 			"server_cores=%.3f rss_mib=%.1f rss_per_session_kib=%.0f bytes_per_key_p50=%d bytes_per_key_p90=%d first_screen_bytes=%d game_screen_bytes=%d "+
-			"open_cpu_ms=%.1f loadgen_cores=%.2f load_avg=%s%s%s\n",
+			"open_cpu_ms=%.1f loadgen_cores=%.2f load_avg=%s steal_pct=%s%s%s\n",
 			labelText(o.label), n, live, col.failed.Load(), sent, len(echoes), missed,
 			ms(q(lats, 0.5)), ms(q(lats, 0.9)), ms(p99), ms(q(lats, 1)),
 			cores, float64(b.rss)/(1<<20), rssPer/1024, qi(sizes, 0.5), qi(sizes, 0.9), qi(first, 0.5), qi(game, 0.5),
-			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), loadAvg(), idleText, serverText)
+			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), loadAvg(), stealText(ticks0, ticks1), idleText, serverText)
 		if missed > 0 || col.failed.Load() > 0 || len(echoes) == 0 {
 			all = false
 		}
@@ -719,6 +723,62 @@ func bucketQuantile(a, b map[float64]float64, p float64) string {
 
 // loadAvg is the machine's one-minute load average, printed with each step
 // so that a figure taken beside other work can be read as such.
+// cpuTicks is one CPU's line of /proc/stat: its steal ticks and all of
+// them.
+type cpuTicks struct{ steal, total uint64 }
+
+// parseCPUTicks reads the per-CPU lines (cpu0, cpu1, ...) of /proc/stat.
+func parseCPUTicks(stat string) []cpuTicks {
+	var out []cpuTicks
+	for _, line := range strings.Split(stat, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 9 || !strings.HasPrefix(f[0], "cpu") || f[0] == "cpu" {
+			continue
+		}
+		var t cpuTicks
+		for i, v := range f[1:] {
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				break
+			}
+			if i < 8 { // guest time is counted in user time already
+				t.total += n
+			}
+			if i == 7 {
+				t.steal = n
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func readCPUTicks() []cpuTicks {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return nil
+	}
+	return parseCPUTicks(string(b))
+}
+
+// stealText is the share of each CPU's time the hypervisor gave to someone
+// else between a and b: on a shared host, a step whose server core lost
+// much of its time is not comparable with one that did not.
+func stealText(a, b []cpuTicks) string {
+	if len(a) == 0 || len(a) != len(b) {
+		return "?"
+	}
+	var parts []string
+	for i := range a {
+		pct := 0.0
+		if d := b[i].total - a[i].total; d > 0 {
+			pct = float64(b[i].steal-a[i].steal) / float64(d) * 100
+		}
+		parts = append(parts, fmt.Sprintf("%d:%.0f", i, pct))
+	}
+	return strings.Join(parts, ",")
+}
+
 func loadAvg() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {

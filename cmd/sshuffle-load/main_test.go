@@ -78,3 +78,12 @@ func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
 	require.Positive(t, r.moves)
 	require.Len(t, r.lat, r.moves, "every move reached the other screen")
 }
+
+func TestStealShares(t *testing.T) {
+	a := parseCPUTicks("cpu  10 0 10 80 0 0 0 0 0 0\ncpu0 5 0 5 40 0 0 0 0 0 0\ncpu1 5 0 5 40 0 0 0 0 0 0\nintr 1 2\n")
+	b := parseCPUTicks("cpu  0 0 0 0 0 0 0 0 0 0\ncpu0 10 0 10 70 0 0 0 10 3 0\ncpu1 25 0 5 60 0 0 0 50 0 0\n")
+	require.Len(t, a, 2)
+	require.Equal(t, cpuTicks{steal: 10, total: 100}, b[0], "guest time is in user time already")
+	require.Equal(t, "0:20,1:56", stealText(a, b))
+	require.Equal(t, "?", stealText(a, b[:1]))
+}
