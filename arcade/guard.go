@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,6 +64,12 @@ type guard struct {
 	done    chan struct{}   // closed when the channel's requests end
 	started atomic.Bool     // a shell or exec was handed to the library
 	keyAt   atomic.Int64    // unix ns of the oldest input not yet answered by a write
+
+	mu       sync.Mutex
+	ended    bool
+	atEnd    []func()
+	sendSize func(ssh.Window) // set once the program takes sizes
+	draining bool             // a goroutine is sending the waiting size
 }
 
 // latest replaces whatever size is waiting with w: only the newest matters.
@@ -70,6 +77,7 @@ func (g *guard) latest(w ssh.Window) {
 	for {
 		select {
 		case g.resize <- w:
+			g.kick()
 			return
 		default:
 		}
@@ -77,6 +85,70 @@ func (g *guard) latest(w ssh.Window) {
 		case <-g.resize:
 		default:
 		}
+	}
+}
+
+// takeSizes hands the waiting size and every later one to send, from a
+// goroutine that runs only while a size waits: a session's sizes need no
+// goroutine of their own for its whole life (issue 15: goroutines a
+// session), and the request loop never waits on the program.
+func (g *guard) takeSizes(send func(ssh.Window)) {
+	g.mu.Lock()
+	g.sendSize = send
+	g.mu.Unlock()
+	g.kick()
+}
+
+func (g *guard) kick() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.sendSize == nil || g.draining || len(g.resize) == 0 {
+		return
+	}
+	g.draining = true
+	go g.drain(g.sendSize)
+}
+
+func (g *guard) drain(send func(ssh.Window)) {
+	for {
+		select {
+		case w := <-g.resize:
+			send(w)
+			continue
+		default:
+		}
+		g.mu.Lock()
+		if len(g.resize) == 0 {
+			g.draining = false
+			g.mu.Unlock()
+			return
+		}
+		g.mu.Unlock()
+	}
+}
+
+// whenEnded has f run once the channel's requests end (at once if they
+// have), on the request loop's goroutine.
+func (g *guard) whenEnded(f func()) {
+	g.mu.Lock()
+	if g.ended {
+		g.mu.Unlock()
+		f()
+		return
+	}
+	g.atEnd = append(g.atEnd, f)
+	g.mu.Unlock()
+}
+
+func (g *guard) end() {
+	close(g.done)
+	g.mu.Lock()
+	g.ended = true
+	fs := g.atEnd
+	g.atEnd = nil
+	g.mu.Unlock()
+	for _, f := range fs {
+		f()
 	}
 }
 
@@ -138,7 +210,7 @@ func copyReq(typ string, payload []byte) *gossh.Request {
 // shell's reply forever. They go to the guard's own newest-wins slot.
 func (s *Server) filterRequests(g *guard, in <-chan *gossh.Request, out chan<- *gossh.Request) {
 	defer close(out)
-	defer close(g.done)
+	defer g.end()
 	defer s.dropGuard(g)
 	envs, pty, handled := 0, false, false
 	var pending []*gossh.Request

@@ -530,38 +530,28 @@ func (s *Server) programMiddleware() wish.Middleware {
 				s.metrics.sessions.WithLabelValues("playing").Dec()
 				s.wg.Done()
 			}()
-			ctx, cancel := context.WithCancel(sess.Context())
-			defer cancel()
-			go func() {
-				defer func() {
-					if r := recover(); r != nil {
-						s.log.Error("panic in window watcher", "panic", fmt.Sprint(r))
-						p.Quit()
-					}
-				}()
-				// Bubble Tea sends its own first size from a goroutine of
-				// its own; a resize sent before it lands would be undone.
-				select {
-				case <-app.FirstSize():
-				case <-ctx.Done():
-				case <-g.done:
-				}
-				for {
-					select {
-					case <-ctx.Done():
-						p.Quit()
-						return
-					case <-g.done:
-						p.Quit()
-						return
-					case w := <-g.resize:
-						if w.Width != pty.Window.Width || w.Height != pty.Window.Height {
-							pty.Window = w
-							p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			// The session ends with its connection or its channel's
+			// requests; sizes go to the program once its own first size
+			// has landed (Bubble Tea sends that from a goroutine of its
+			// own, and a resize forwarded before it would be undone). No
+			// goroutine waits for either (issue 15).
+			stopQuit := context.AfterFunc(sess.Context(), p.Quit)
+			defer stopQuit()
+			g.whenEnded(func() { go p.Quit() })
+			app.AtFirstSize(func() {
+				g.takeSizes(func(w ssh.Window) {
+					defer func() {
+						if r := recover(); r != nil {
+							s.log.Error("panic sending a window size", "panic", fmt.Sprint(r))
+							go p.Quit()
 						}
+					}()
+					if w.Width != pty.Window.Width || w.Height != pty.Window.Height {
+						pty.Window = w
+						p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 					}
-				}
-			}()
+				})
+			})
 			_, err := p.Run()
 			// The view's timers draw on goroutines of their own: stopped
 			// before the screens below are closed.

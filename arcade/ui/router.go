@@ -43,6 +43,9 @@ type Router struct {
 	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
 	firstSize chan struct{} // closed by the first size message
 	sizeOnce  sync.Once
+	sizeMu    sync.Mutex
+	sized     bool
+	atSize    []func()   // run at the first size message
 	ascii     asciiLines // the last frame's lines in plain text
 	noticed   noticeLines
 }
@@ -75,6 +78,32 @@ func (r *Router) Drawn() (w, h int) {
 // sends its own from a goroutine of its own, and a resize forwarded before
 // it lands would be undone.
 func (r *Router) FirstSize() <-chan struct{} { return r.firstSize }
+
+// AtFirstSize has f run once the first window size has arrived: at once if
+// it has, else on the program's goroutine as the size message is handled,
+// so f must not wait on the program.
+func (r *Router) AtFirstSize(f func()) {
+	r.sizeMu.Lock()
+	if r.sized {
+		r.sizeMu.Unlock()
+		f()
+		return
+	}
+	r.atSize = append(r.atSize, f)
+	r.sizeMu.Unlock()
+}
+
+func (r *Router) firstSizeArrived() {
+	close(r.firstSize)
+	r.sizeMu.Lock()
+	r.sized = true
+	fs := r.atSize
+	r.atSize = nil
+	r.sizeMu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
 
 // Env is the session's environment.
 func (r *Router) Env() *Env { return r.env }
@@ -130,7 +159,7 @@ func (r *Router) update(msg tea.Msg) tea.Cmd {
 	input := false
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
-		r.sizeOnce.Do(func() { close(r.firstSize) })
+		r.sizeOnce.Do(r.firstSizeArrived)
 		if m.Width > 0 && m.Height > 0 {
 			r.env.Width, r.env.Height = m.Width, m.Height
 			r.drawn.Store(int64(m.Width)<<32 | int64(m.Height))

@@ -1,0 +1,76 @@
+package arcade
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/internal/sshtest"
+)
+
+// createdBy counts the goroutines started from a function whose name
+// contains fn.
+func createdBy(fn string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for g := range bytes.SplitSeq(buf, []byte("\n\n")) {
+		if i := bytes.LastIndex(g, []byte("\ncreated by ")); i >= 0 && bytes.Contains(g[i:], []byte(fn)) {
+			count++
+		}
+	}
+	return count
+}
+
+// An idle session in a game holds one goroutine of the program middleware
+// (the input reader), not a window watcher beside it for its whole life
+// (issue 15: goroutines a session); a resize starts a sender that ends once
+// the size is taken.
+func TestIdleSessionHoldsNoWindowWatcher(t *testing.T) {
+	ts := startServerWith(t, Config{MaxPerAddr: 10})
+	const n = 3
+	var terms []*sshtest.Term
+	for i := range n {
+		c := sshtest.Dial(t, ts.addr, fmt.Sprintf("still%d", i), sshtest.NewClientKey(t))
+		defer c.Close()
+		tm := sshtest.OpenTerm(t, c, nil)
+		tm.WaitFor("Playing as")
+		tm.Send("1")
+		tm.WaitFor("Deal #")
+		terms = append(terms, tm)
+	}
+	const mw = "arcade.New.(*Server).programMiddleware"
+	settled := func(want int) int {
+		got := 0
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if got = createdBy(mw); got <= want {
+				break
+			}
+		}
+		return got
+	}
+	require.Equal(t, n, settled(n), "goroutines of the program middleware for %d sessions", n)
+
+	require.NoError(t, terms[0].Sess.WindowChange(30, 100))
+	require.Eventually(t, func() bool {
+		for _, wh := range ts.srv.windowSizes() {
+			if wh == [2]int{100, 30} {
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 10*time.Millisecond, "the resize never reached the program")
+	require.Equal(t, n, settled(n), "after a resize")
+	require.Zero(t, createdBy("arcade.(*guard)"), "a size sender outlived its size")
+}
