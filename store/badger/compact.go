@@ -76,10 +76,12 @@ func needsCompaction(levels []badger.LevelInfo) bool {
 // compactIfNeeded runs Flatten, Badger's only public way to compact: it
 // compacts from the top non-empty level down until one level holds
 // everything, which empties level 0 and leaves no level over its target.
-// That is more than Badger's compactors would do at once (the last level
-// is rewritten where it overlaps, about all of it: some 2 s of CPU for a
-// 100 MB store), but it comes every NumLevelZeroTables memtables, where
-// theirs rewrite it in pieces as often. With NumCompactors(0) its stopping
+// That is more than Badger's compactors do at once (the last level is
+// rewritten where it overlaps, about all of it: some 2 s of CPU for a
+// 100 MB store), but it comes once every NumLevelZeroTables memtables,
+// about as much work in all as theirs at the server's write rates; a
+// memtable flushed while it runs costs one more such rewrite, so bursts
+// of MB a second cost about twice theirs. With NumCompactors(0) its stopping
 // and restarting of Badger's compactors starts none (a closer with no
 // goroutines); it runs alongside writes and memtable flushes as their
 // compactions do. Close waits for it (compactDone): closing the database
