@@ -88,11 +88,12 @@ func needsCompaction(levels []badger.LevelInfo) bool {
 // under a compaction is not safe, and Flatten replaces the compactors'
 // closer that Close reads.
 func (s *Store) compactIfNeeded() {
-	if !needsCompaction(s.db.Levels()) {
+	levels := s.db.Levels()
+	if !needsCompaction(levels) {
 		return
 	}
 	if fn := s.opts.beforeCompact; fn != nil {
-		fn()
+		fn(levels)
 	}
 	start := time.Now()
 	if err := s.db.Flatten(1); err != nil {

@@ -67,8 +67,7 @@ func waitCompacted(t *testing.T, s *Store) {
 func TestCompactionDrainsLevel0(t *testing.T) {
 	dir := storeDir(t)
 	var seen atomic.Int64 // level-0 tables at the last compaction's start
-	var s *Store
-	o := Options{MinFree: -1, tune: tinyTables, beforeCompact: func() { seen.Store(int64(l0Count(s))) }}
+	o := Options{MinFree: -1, tune: tinyTables, beforeCompact: func(l []badger.LevelInfo) { seen.Store(int64(l[0].NumTables)) }}
 	s, err := OpenWith(dir, o)
 	require.NoError(t, err)
 	// About 12 tables of level 0 written in one burst, faster than the
@@ -158,7 +157,7 @@ func TestCloseWaitsForCompaction(t *testing.T) {
 	dir := storeDir(t)
 	held, release := make(chan struct{}), make(chan struct{})
 	var once atomic.Bool
-	o := Options{MinFree: -1, tune: tinyTables, beforeCompact: func() {
+	o := Options{MinFree: -1, tune: tinyTables, beforeCompact: func([]badger.LevelInfo) {
 		if once.CompareAndSwap(false, true) {
 			close(held)
 			<-release

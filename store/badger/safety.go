@@ -58,8 +58,9 @@ type Options struct {
 	// tune changes Badger's options after smallProfile: tests shrink the
 	// memtables to fill level 0 in a few hundred writes.
 	tune func(badger.Options) badger.Options
-	// beforeCompact runs before each compaction, for tests to hold one.
-	beforeCompact func()
+	// beforeCompact runs before each compaction with the levels that
+	// called for it, for tests to see them or to hold the compaction.
+	beforeCompact func([]badger.LevelInfo)
 }
 
 // marker is what identifies a store: kept inside it (markerKey) and beside
