@@ -55,6 +55,12 @@ type Options struct {
 	// freeSpace reports the free bytes of the disk holding a directory;
 	// tests replace it.
 	freeSpace func(dir string) (uint64, error)
+	// tune changes Badger's options after smallProfile: tests shrink the
+	// memtables to fill level 0 in a few hundred writes.
+	tune func(badger.Options) badger.Options
+	// beforeCompact runs before each compaction with the levels that
+	// called for it, for tests to see them or to hold the compaction.
+	beforeCompact func([]badger.LevelInfo)
 }
 
 // marker is what identifies a store: kept inside it (markerKey) and beside
@@ -401,7 +407,10 @@ func Restore(dir string, r io.Reader, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.Load(r, 256); err != nil {
+	// Load writes through Badger directly, not through update: it pokes
+	// the compaction loop as it reads, or a large backup would fill level
+	// 0 to the stall before the loop next looked.
+	if err := s.db.Load(pokeReader{r, s}, 256); err != nil {
 		_ = s.Close()
 		return fmt.Errorf("store: restore: %w", err)
 	}
@@ -411,4 +420,14 @@ func Restore(dir string, r io.Reader, o Options) error {
 		return err
 	}
 	return s.Close()
+}
+
+type pokeReader struct {
+	r io.Reader
+	s *Store
+}
+
+func (p pokeReader) Read(b []byte) (int, error) {
+	p.s.poke()
+	return p.r.Read(b)
 }

@@ -40,6 +40,10 @@ type Store struct {
 	gcRuns  atomic.Int64
 	retries atomic.Int64 // transactions retried after ErrConflict
 
+	wrote       chan struct{} // a write happened since compactLoop last looked
+	compactDone chan struct{}
+	compactions atomic.Int64
+
 	dailyMu    sync.Mutex
 	dailyLocks map[string]*dailyLock
 
@@ -65,7 +69,9 @@ func smallProfile(opts badger.Options, logger *slog.Logger) badger.Options {
 		WithNumMemtables(2).
 		WithBlockCacheSize(8 << 20).
 		WithIndexCacheSize(4 << 20).
-		WithNumCompactors(2).
+		WithNumCompactors(0). // compactLoop compacts instead
+		WithNumLevelZeroTables(l0Tables).
+		WithNumLevelZeroTablesStall(l0Stall).
 		WithValueLogFileSize(16 << 20).
 		WithSyncWrites(true).
 		WithLogger(badgerLogger{logger}).
@@ -110,6 +116,9 @@ func OpenWith(dir string, o Options) (*Store, error) {
 		return nil, err
 	}
 	bo := smallProfile(badger.DefaultOptions(dir), logger)
+	if o.tune != nil {
+		bo = o.tune(bo)
+	}
 	if err := checkTables(dir, bo); err != nil {
 		return nil, err
 	}
@@ -153,36 +162,49 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	}
 	go s.gcLoop(gcEvery)
 	go s.markerLoop()
+	go s.compactLoop()
 	return s, nil
 }
 
 // OpenInMemory opens a store that lives in memory only, for tests.
-func OpenInMemory() (*Store, error) {
+func OpenInMemory() (*Store, error) { return openInMemory(nil) }
+
+func openInMemory(tune func(badger.Options) badger.Options) (*Store, error) {
 	logger := slog.New(slog.DiscardHandler)
-	db, err := badger.Open(smallProfile(badger.DefaultOptions("").WithInMemory(true), logger).WithSyncWrites(false))
+	bo := smallProfile(badger.DefaultOptions("").WithInMemory(true), logger).WithSyncWrites(false)
+	if tune != nil {
+		bo = tune(bo)
+	}
+	db, err := badger.Open(bo)
 	if err != nil {
 		return nil, fmt.Errorf("store: open in memory: %w", err)
 	}
 	s := newStore(db, logger)
 	close(s.gcDone) // no value log to collect
 	close(s.markerDone)
+	// Level 0 lives in memory here, and without compaction a long-running
+	// test would stall once enough memtables were flushed.
+	go s.compactLoop()
 	return s, nil
 }
 
 func newStore(db *badger.DB, logger *slog.Logger) *Store {
 	return &Store{
-		db:         db,
-		log:        logger,
-		now:        time.Now,
-		stop:       make(chan struct{}),
-		gcDone:     make(chan struct{}),
-		dirty:      make(chan struct{}, 1),
-		markerDone: make(chan struct{}),
-		dailyLocks: map[string]*dailyLock{},
+		db:          db,
+		log:         logger,
+		now:         time.Now,
+		stop:        make(chan struct{}),
+		gcDone:      make(chan struct{}),
+		dirty:       make(chan struct{}, 1),
+		markerDone:  make(chan struct{}),
+		wrote:       make(chan struct{}, 1),
+		compactDone: make(chan struct{}),
+		dailyLocks:  map[string]*dailyLock{},
 	}
 }
 
-// Close stops the GC loop and closes the database. It is safe to call more
+// Close stops the GC, marker and compaction loops (waiting for a
+// compaction under way) and closes the database. It is safe to call more
 // than once; later calls return nil.
 func (s *Store) Close() error {
 	s.mu.Lock()
@@ -195,6 +217,7 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	<-s.gcDone
 	<-s.markerDone
+	<-s.compactDone
 	var merr error
 	if len(s.dirty) > 0 {
 		merr = s.writeMarkers()
@@ -240,6 +263,7 @@ func (s *Store) runGC() {
 			break
 		}
 		n++
+		s.poke() // a rewrite writes the moved entries to the tree
 	}
 	if n > 0 {
 		s.log.Info("store: value-log GC", "rewritten", n)
@@ -293,6 +317,7 @@ func (s *Store) update(ctx context.Context, fn func(txn *badger.Txn) error) (err
 				case s.dirty <- struct{}{}:
 				default:
 				}
+				s.poke()
 			}
 			return err
 		}
