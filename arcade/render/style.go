@@ -105,6 +105,14 @@ func transition(from, to styleID, p colorprofile.Profile) string {
 	a, b := uv.ConvertStyle(styles.list[from], p), uv.ConvertStyle(styles.list[to], p)
 	styles.RUnlock()
 	s = uv.StyleDiff(&a, &b)
+	if !b.IsZero() {
+		// From a pen far from the new one, a reset and the new style in
+		// one sequence is shorter than undoing each difference ("22;39;49"
+		// and the rest).
+		if full := "\x1b[0;" + b.String()[2:]; len(full) < len(s) {
+			s = full
+		}
+	}
 	styles.Lock()
 	styles.trans[k] = s
 	styles.Unlock()
