@@ -67,7 +67,8 @@ type Screen struct {
 	inlineH int  // lines drawn by the last inline (non-alt) frame
 
 	pen    styleID // the terminal's current SGR pen
-	cx, cy int     // the terminal's cursor; cx -1 when unknown
+	plain  []plainRun
+	cx, cy int // the terminal's cursor; cx -1 when unknown
 	buf    []byte
 	wrote  int64 // bytes written in all, for tests and the load generator
 }
@@ -294,7 +295,12 @@ func (s *Screen) Close() error {
 	return s.Send(b)
 }
 
+// resetPen leaves the pen plain, and writes the plain runs diffRow kept
+// back for this moment.
 func (s *Screen) resetPen(b []byte) []byte {
+	if len(s.plain) > 0 {
+		return s.flushPlain(b)
+	}
 	if s.pen != 0 {
 		b = append(b, ansi.ResetStyle...)
 		s.pen = 0
@@ -687,43 +693,158 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 		if row[start].w == 0 && start > 0 {
 			start-- // the second half of a wide character: draw it whole
 		}
-		// The run ends before a stretch of equal cells too long to be
-		// worth writing over.
-		last := x
-		for k := x + 1; k < limit && k-last <= 4; k++ {
-			if row[k] != front[k] {
-				last = k
-			}
-		}
-		end := last + 1
-		for end < limit && row[end].w == 0 {
+		end := x + 1
+		for end < limit && (row[end] != front[end] || row[end].w == 0) {
 			end++
 		}
-		b = s.moveTo(b, start, y)
-		for k := start; k < end; k++ {
-			c := row[k]
-			front[k] = c
-			if c.w == 0 {
-				continue
+		plain := true
+		for _, c := range row[start:end] {
+			if c.st != 0 {
+				plain = false
+				break
 			}
-			b = s.setPen(b, c.st)
-			b = s.appendRune(b, c.r)
-			s.cx += int(c.w)
 		}
-		if s.cx >= s.width {
-			s.cx = -1 // the cursor waits at the margin: its column is unsure
+		copy(front[start:end], row[start:end])
+		if plain && s.pen != 0 {
+			// Written when the pen is next reset (see resetPen), so that
+			// a card, a blank where a card was and the next card do not
+			// cost a reset and the card's whole style again.
+			s.plain = append(s.plain, plainRun{y: y, x0: start, x1: end})
+		} else {
+			b = s.writeRun(b, y, start, end)
 		}
 		x = end
 	}
 	if eraseTail {
-		b = s.moveTo(b, tail, y)
-		b = s.resetPen(b)
-		b = append(b, ansi.EraseLineRight...)
 		for x := tail; x < w; x++ {
 			front[x] = blank
 		}
+		if s.pen != 0 {
+			s.plain = append(s.plain, plainRun{y: y, x0: tail, x1: -1})
+		} else {
+			b = s.moveTo(b, tail, y)
+			b = append(b, ansi.EraseLineRight...)
+		}
 	}
 	return b
+}
+
+// plainRun is a stretch of row y, x0 to x1, in the plain style, waiting
+// for the pen to be reset; x1 -1 for the line erased from x0.
+type plainRun struct{ y, x0, x1 int }
+
+// maxBridge is the longest stretch of unchanged cells weighed for writing
+// over instead of moving past: past it a move is always shorter.
+const maxBridge = 8
+
+// writeRun sends the cells x0 to x1 of row y, which front holds already.
+func (s *Screen) writeRun(b []byte, y, x0, x1 int) []byte {
+	front := s.front[y*s.width : (y+1)*s.width]
+	to := front[x0].st
+	if len(s.plain) > 0 && to != s.pen {
+		// The plain runs waiting are written now, before the pen leaves
+		// the style they were kept back to save, unless keeping them
+		// (a move back to them later) is the cheaper of the two.
+		p := s.plain[0]
+		if len(ansi.ResetStyle)+len(transition(0, to, s.profile)) <= len(transition(s.pen, to, s.profile))+cupLen(p.x0, p.y) {
+			b = s.flushPlain(b)
+		}
+	}
+	b = s.reach(b, front, x0, y, to)
+	return s.emit(b, front, x0, x1)
+}
+
+// reach puts the cursor at x, y, where a cell in style to is written
+// next: by a move, or by writing again the unchanged cells between the
+// cursor and x when that is shorter.
+func (s *Screen) reach(b []byte, front []cell, x, y int, to styleID) []byte {
+	if s.cy == y && s.cx >= 0 && s.cx < x && x-s.cx <= maxBridge && front[s.cx].w != 0 {
+		pen, n := s.pen, 0
+		for _, c := range front[s.cx:x] {
+			if c.w == 0 {
+				continue
+			}
+			n += len(transition(pen, c.st, s.profile)) + s.runeLen(c.r)
+			pen = c.st
+		}
+		n += len(transition(pen, to, s.profile))
+		if m, _ := s.planMove(x, y); n <= m+len(transition(s.pen, to, s.profile)) {
+			return s.emit(b, front, s.cx, x)
+		}
+	}
+	return s.moveTo(b, x, y)
+}
+
+// emit writes cells x0 to x1 of a row, the cursor at x0. A stretch of
+// blanks the terminal can erase to exactly (in a style of a background
+// alone) is erased with ECH where that is shorter: ECH leaves the cursor
+// where it is.
+func (s *Screen) emit(b []byte, cells []cell, x0, x1 int) []byte {
+	for k := x0; k < x1; {
+		c := cells[k]
+		if c.w == 0 {
+			k++
+			continue
+		}
+		if c.r == ' ' && k+minECH <= x1 {
+			n := 1
+			for k+n < x1 && cells[k+n] == c {
+				n++
+			}
+			cost := csiLen(n)
+			if k+n < x1 {
+				cost += csiLen(n) // and the move past them
+			}
+			if cost < n && erasable(c.st, s.profile) {
+				b = s.setPen(b, c.st)
+				b = appendCSI(b, n, 'X')
+				if k+n < x1 {
+					b = appendCSI(b, n, 'C')
+					s.cx += n
+				}
+				k += n
+				continue
+			}
+		}
+		b = s.setPen(b, c.st)
+		b = s.appendRune(b, c.r)
+		s.cx += int(c.w)
+		k++
+	}
+	if s.cx >= s.width {
+		s.cx = -1 // the cursor waits at the margin: its column is unsure
+	}
+	return b
+}
+
+// minECH is the fewest blanks ECH ("\x1b[5X") is shorter than.
+const minECH = 5
+
+// flushPlain resets the pen and writes the plain runs kept back.
+func (s *Screen) flushPlain(b []byte) []byte {
+	if s.pen != 0 {
+		b = append(b, ansi.ResetStyle...)
+		s.pen = 0
+	}
+	for _, p := range s.plain {
+		front := s.front[p.y*s.width : (p.y+1)*s.width]
+		if p.x1 < 0 {
+			b = s.moveTo(b, p.x0, p.y)
+			b = append(b, ansi.EraseLineRight...)
+			continue
+		}
+		b = s.reach(b, front, p.x0, p.y, 0)
+		b = s.emit(b, front, p.x0, p.x1)
+	}
+	s.plain = s.plain[:0]
+	return b
+}
+
+func (s *Screen) runeLen(r int32) int {
+	if r < 0 {
+		return len(s.clusters[-r-1])
+	}
+	return utf8.RuneLen(r)
 }
 
 func (s *Screen) appendRune(b []byte, r int32) []byte {
