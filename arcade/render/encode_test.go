@@ -135,6 +135,33 @@ func (g *grid) set(x, y int, s string, st int) {
 	row[x], g.st[y][x] = s, st
 }
 
+// shiftText moves row y's cells from x to end (cut at the row's end) n
+// cells right (a digit put in at x, in the style of the cell there) or
+// left (the cell at x taken out); the cells moved over at the end are lost
+// or repeated, as a header's gap takes up the difference.
+func (g *grid) shiftText(x, y, n int, right bool, end int) {
+	end = min(end, g.w)
+	if x+n >= end {
+		return
+	}
+	row, st := g.text[y], g.st[y]
+	for i := x; i < end; i++ {
+		if row[i] == "" || i > 0 && row[i-1] != "" && len([]rune(row[i-1])) == 1 && ansi.StringWidth(row[i-1]) == 2 {
+			return // a wide character in the way: leave the row
+		}
+	}
+	if right {
+		copy(row[x+n:end], row[x:end-n])
+		copy(st[x+n:end], st[x:end-n])
+		for i := x; i < x+n; i++ {
+			row[i] = string(rune('0' + i%10))
+		}
+	} else {
+		copy(row[x:end-n], row[x+n:end])
+		copy(st[x:end-n], st[x+n:end])
+	}
+}
+
 func (g *grid) wide(x, y int, s string, st int) {
 	if x+1 >= g.w {
 		return
@@ -199,7 +226,7 @@ func TestSmallChangesShowTheView(t *testing.T) {
 				}
 				for range 1 + rng.IntN(4) {
 					x, y, st := rng.IntN(w), rng.IntN(h), rng.IntN(len(testStyles))
-					switch rng.IntN(7) {
+					switch rng.IntN(8) {
 					case 0, 1:
 						g.put(x, y, cards[rng.IntN(len(cards))], st)
 					case 2:
@@ -213,6 +240,10 @@ func TestSmallChangesShowTheView(t *testing.T) {
 						g.put(x, y, strings.Repeat(" ", w), 0)
 					case 5:
 						g.put(x, y, fmt.Sprintf("Moves %d", i), 4)
+					case 7:
+						// A count gains or loses a digit and the text
+						// after it follows, up to a gap.
+						g.shiftText(x, y, 1+rng.IntN(2), rng.IntN(2) == 0, x+10+rng.IntN(20))
 					case 6:
 						// A card moves down a column: the same style
 						// on the rows around a blank.
@@ -238,6 +269,8 @@ func TestSmallChangesShowTheView(t *testing.T) {
 	for _, seq := range []string{"\b", "\r\n", "\x1bM", "\x1b[0;", "\x1b[K"} {
 		require.Contains(t, all, seq)
 	}
+	require.Regexp(t, `\x1b\[\d*P`, all, "no DCH")
+	require.Regexp(t, `\x1b\[\d*@`, all, "no ICH")
 }
 
 // A card moved down a column (a card, a blank under it, a card under
@@ -288,5 +321,39 @@ func TestNoBridgeFromInsideAWideCharacter(t *testing.T) {
 		drawWhole(ref, content, w, h, colorprofile.ANSI256)
 		_, _ = ref.WriteString("\x1b[1;4H\x1b[?25h")
 		sameCells(t, ref, emu, w, h, content)
+	}
+}
+
+// A header whose counts gain and lose digits moves its text with DCH and
+// ICH and shows each header as drawn whole, at every profile.
+func TestHeaderShifts(t *testing.T) {
+	title := uv.Style{Fg: ansi.IndexedColor(81), Attrs: uv.AttrBold}
+	faint := uv.Style{Attrs: uv.AttrFaint}
+	bold := uv.Style{Attrs: uv.AttrBold}
+	header := func(score, moves int) string {
+		left := title.Styled("Klondike") + fmt.Sprintf("  Score %d  Moves %d  Time 1:05  Hints 6", score, moves)
+		right := bold.Styled("?") + " " + faint.Styled("help") + "  " + bold.Styled("q") + " " + faint.Styled("menu")
+		return left + strings.Repeat(" ", 80-ansi.StringWidth(left)-ansi.StringWidth(right)) + right
+	}
+	for _, p := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI, colorprofile.Ascii} {
+		w, h := 80, 3
+		emu, ref := newEmu(t, w, h), newEmu(t, w, h)
+		var out bytes.Buffer
+		scr := NewScreen(io.MultiWriter(emu, &out), w, h, p)
+		shifted := 0
+		for i, sm := range [][2]int{{0, 0}, {5, 1}, {15, 2}, {10, 9}, {110, 10}, {-5, 11}, {0, 12}, {1005, 100}, {9, 101}} {
+			out.Reset()
+			content := header(sm[0], sm[1]) + "\n\n" + title.Styled("Deal #1")
+			v := tea.NewView(content)
+			v.AltScreen = true
+			require.NoError(t, scr.Draw(v))
+			drawWhole(ref, content, w, h, p)
+			sameCells(t, ref, emu, w, h, fmt.Sprintf("%v header %d", p, i))
+			if i > 0 && regexp.MustCompile(`\x1b\[\d*[P@]`).MatchString(out.String()) {
+				shifted++
+				require.Less(t, out.Len(), 40, "%q", out.String())
+			}
+		}
+		require.GreaterOrEqual(t, shifted, 4, "%v: headers moved with DCH and ICH", p)
 	}
 }

@@ -68,7 +68,8 @@ type Screen struct {
 
 	pen    styleID // the terminal's current SGR pen
 	plain  []plainRun
-	cx, cy int // the terminal's cursor; cx -1 when unknown
+	sums   []int // shift's scratch
+	cx, cy int   // the terminal's cursor; cx -1 when unknown
 	buf    []byte
 	wrote  int64 // bytes written in all, for tests and the load generator
 }
@@ -684,6 +685,7 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 	if eraseTail {
 		limit = tail
 	}
+	b = s.shift(b, y, limit)
 	for x := 0; x < limit; {
 		if row[x] == front[x] {
 			x++
@@ -724,6 +726,142 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 		} else {
 			b = s.moveTo(b, tail, y)
 			b = append(b, ansi.EraseLineRight...)
+		}
+	}
+	return b
+}
+
+// maxShift is the most cells a row's text is moved by DCH and ICH.
+const maxShift = 3
+
+// shiftOverhead is about what moving a row's text costs: two cursor moves,
+// DCH and ICH, and a pen reset.
+const shiftOverhead = 16
+
+// shift moves part of row y's text left or right in the terminal when the
+// new row is mostly the old one moved by a few cells (a count in the
+// header gained or lost a digit and the rest of it follows): DCH at p and
+// ICH at r further on (or DCH further on, then ICH at p), and front becomes what the terminal then
+// shows, so that diffRow sends only the cells that still differ. The
+// blanks DCH and ICH bring in take the pen's background, so the pen is
+// reset first. Rows with wide characters from the change on are left as
+// they are.
+func (s *Screen) shift(b []byte, y, limit int) []byte {
+	front := s.front[y*s.width : (y+1)*s.width]
+	row := s.row
+	w := len(row)
+	x0, x1 := -1, -1
+	for i := range limit {
+		if row[i] != front[i] {
+			if x0 < 0 {
+				x0 = i
+			}
+			x1 = i + 1
+		}
+	}
+	if x0 < 0 || x1-x0 < shiftOverhead {
+		return b
+	}
+	moving := false // anything in the terminal to move
+	for i := x0; i < w; i++ {
+		if front[i].w != 1 || i < limit && row[i].w != 1 {
+			return b
+		}
+		moving = moving || front[i] != blank
+	}
+	if !moving {
+		return b
+	}
+	costOf := func(c cell) int { return s.runeLen(c.r) }
+	// What sending row[x0:i] over the terminal's cells costs, in text bytes
+	// (pen changes left out), as they are (aligned) and moved by n.
+	naive := 0
+	for i := x0; i < limit; i++ {
+		if row[i] != front[i] {
+			naive += costOf(row[i])
+		}
+	}
+	best, bestN, bestP, bestR, bestDel := naive-shiftOverhead, 0, 0, 0, false
+	if cap(s.sums) < 2*(limit+1) {
+		s.sums = make([]int, 2*(limit+1))
+	}
+	aligned, moved := s.sums[:limit+1], s.sums[limit+1:2*(limit+1)] // prefix sums of the costs
+	aligned[x0], moved[x0] = 0, 0
+	for i := x0; i < limit; i++ {
+		aligned[i+1] = aligned[i]
+		if row[i] != front[i] {
+			aligned[i+1] += costOf(row[i])
+		}
+	}
+	for n := 1; n <= maxShift; n++ {
+		for _, del := range []bool{true, false} {
+			// moved: row[i] against front[i+n] (a deletion before i) or
+			// front[i-n] (an insertion).
+			for i := x0; i < limit; i++ {
+				j := i - n
+				if del {
+					j = i + n
+				}
+				moved[i+1] = moved[i]
+				if j < 0 || j >= w || row[i] != front[j] {
+					moved[i+1] += costOf(row[i])
+				}
+			}
+			for p := x0; p < min(x0+2, limit); p++ {
+				for r := p + n + 1; r+n <= limit || !del && r <= limit; r++ {
+					var c int
+					if del {
+						// front[i+n] on [p, r), blanks on [r, r+n), front[i] after.
+						c = moved[r] - moved[p]
+						for i := r; i < r+n; i++ {
+							if row[i] != blank {
+								c += costOf(row[i])
+							}
+						}
+						c += aligned[limit] - aligned[r+n]
+					} else {
+						// blanks on [p, p+n), front[i-n] on [p+n, r),
+						// front[i] from r: DCH at r-n, then ICH at p.
+						for i := p; i < p+n; i++ {
+							if row[i] != blank {
+								c += costOf(row[i])
+							}
+						}
+						c += moved[r] - moved[p+n]
+						c += aligned[limit] - aligned[r]
+					}
+					c += aligned[p] - aligned[x0]
+					if c < best {
+						best, bestN, bestP, bestR, bestDel = c, n, p, r, del
+					}
+				}
+			}
+		}
+	}
+	if bestN == 0 {
+		return b
+	}
+	n, p, r := bestN, bestP, bestR
+	b = s.resetPen(b)
+	if bestDel {
+		b = s.moveTo(b, p, y)
+		b = appendCSI(b, n, 'P')
+		b = s.moveTo(b, r, y)
+		b = appendCSI(b, n, '@')
+		copy(front[p:r], front[p+n:r+n])
+		for i := r; i < r+n; i++ {
+			front[i] = blank
+		}
+	} else {
+		// DCH first: the blanks it brings in at the line's end are the
+		// cells ICH then pushes off it, so the end stays as it was.
+		b = s.moveTo(b, r-n, y)
+		b = appendCSI(b, n, 'P')
+		b = s.moveTo(b, p, y)
+		b = appendCSI(b, n, '@')
+		copy(front[p+n:r], front[p:r-n])
+		for i := p; i < p+n; i++ {
+			front[i] = blank
 		}
 	}
 	return b
