@@ -685,8 +685,21 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 	if eraseTail {
 		limit = tail
 	}
-	b = s.shift(b, y, limit)
-	for x := 0; x < limit; {
+	// The changed cells lie within [x0, x1).
+	x0, x1 := 0, limit
+	for x0 < x1 && row[x0] == front[x0] {
+		x0++
+	}
+	for x1 > x0 && row[x1-1] == front[x1-1] {
+		x1--
+	}
+	if x1-x0 >= shiftOverhead {
+		var moved bool
+		if b, moved = s.shift(b, y, x0, limit); moved {
+			x1 = limit // what the terminal shows may now differ anywhere past x0
+		}
+	}
+	for x := x0; x < x1; {
 		if row[x] == front[x] {
 			x++
 			continue
@@ -746,31 +759,19 @@ const shiftOverhead = 16
 // blanks DCH and ICH bring in take the pen's background, so the pen is
 // reset first. Rows with wide characters from the change on are left as
 // they are.
-func (s *Screen) shift(b []byte, y, limit int) []byte {
+func (s *Screen) shift(b []byte, y, x0, limit int) ([]byte, bool) {
 	front := s.front[y*s.width : (y+1)*s.width]
 	row := s.row
 	w := len(row)
-	x0, x1 := -1, -1
-	for i := range limit {
-		if row[i] != front[i] {
-			if x0 < 0 {
-				x0 = i
-			}
-			x1 = i + 1
-		}
-	}
-	if x0 < 0 || x1-x0 < shiftOverhead {
-		return b
-	}
 	moving := false // anything in the terminal to move
 	for i := x0; i < w; i++ {
 		if front[i].w != 1 || i < limit && row[i].w != 1 {
-			return b
+			return b, false
 		}
 		moving = moving || front[i] != blank
 	}
 	if !moving {
-		return b
+		return b, false
 	}
 	costOf := func(c cell) int { return s.runeLen(c.r) }
 	// What sending row[x0:i] over the terminal's cells costs, in text bytes
@@ -839,7 +840,7 @@ func (s *Screen) shift(b []byte, y, limit int) []byte {
 		}
 	}
 	if bestN == 0 {
-		return b
+		return b, false
 	}
 	n, p, r := bestN, bestP, bestR
 	b = s.resetPen(b)
@@ -864,7 +865,7 @@ func (s *Screen) shift(b []byte, y, limit int) []byte {
 			front[i] = blank
 		}
 	}
-	return b
+	return b, true
 }
 
 // plainRun is a stretch of row y, x0 to x1, in the plain style, waiting
