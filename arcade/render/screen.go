@@ -908,7 +908,9 @@ func (s *Screen) reach(b []byte, front []cell, x, y int, to styleID) []byte {
 		}
 		n += len(transition(pen, to, s.profile))
 		if m, _ := s.planMove(x, y); n <= m+len(transition(s.pen, to, s.profile)) {
-			return s.emit(b, front, s.cx, x)
+			// emit may end on blanks erased with ECH, which leaves the
+			// cursor before them.
+			b = s.emit(b, front, s.cx, x)
 		}
 	}
 	return s.moveTo(b, x, y)
