@@ -67,7 +67,9 @@ type Screen struct {
 	inlineH int  // lines drawn by the last inline (non-alt) frame
 
 	pen    styleID // the terminal's current SGR pen
-	cx, cy int     // the terminal's cursor; cx -1 when unknown
+	plain  []plainRun
+	sums   []int // shift's scratch
+	cx, cy int   // the terminal's cursor; cx -1 when unknown
 	buf    []byte
 	wrote  int64 // bytes written in all, for tests and the load generator
 }
@@ -294,7 +296,12 @@ func (s *Screen) Close() error {
 	return s.Send(b)
 }
 
+// resetPen leaves the pen plain, and writes the plain runs diffRow kept
+// back for this moment.
 func (s *Screen) resetPen(b []byte) []byte {
+	if len(s.plain) > 0 {
+		return s.flushPlain(b)
+	}
 	if s.pen != 0 {
 		b = append(b, ansi.ResetStyle...)
 		s.pen = 0
@@ -310,32 +317,187 @@ func (s *Screen) setPen(b []byte, st styleID) []byte {
 	return b
 }
 
-// moveTo puts the terminal's cursor at x, y (0-based).
+// moveTo puts the terminal's cursor at x, y (0-based), the shortest way
+// it knows from where the cursor is: a cursor move is a good part of what
+// a small change costs, and "\x1b[12;58H" is often twice the bytes of a
+// relative move.
 func (s *Screen) moveTo(b []byte, x, y int) []byte {
-	switch {
-	case s.cx == x && s.cy == y:
+	if s.cx == x && s.cy == y {
 		return b
-	case s.cx >= 0 && s.cy == y && x > s.cx:
-		b = append(b, "\x1b["...)
-		if n := x - s.cx; n > 1 {
-			b = strconv.AppendInt(b, int64(n), 10)
+	}
+	if x < 0 || y < 0 || x >= s.width || y >= s.height || s.cx < 0 {
+		// Out of the screen the terminal stops the cursor at its edge,
+		// and relative moves from there would be reckoned from the wrong
+		// place.
+		b = appendCUP(b, x, y)
+		s.cx, s.cy = x, y
+		if x < 0 || y < 0 || x >= s.width || y >= s.height {
+			s.cx = -1
 		}
-		b = append(b, 'C')
-	case s.cx >= 0 && s.cy == y && x == 0:
-		b = append(b, '\r')
-	default:
-		b = append(b, "\x1b["...)
-		if y > 0 {
-			b = strconv.AppendInt(b, int64(y+1), 10)
+		return b
+	}
+	dy := y - s.cy
+	_, how := s.planMove(x, y)
+	switch how {
+	case moveCUP:
+		b = appendCUP(b, x, y)
+	case moveHoriz:
+		b = appendHoriz(b, s.cx, x)
+	case moveVert:
+		b = appendVert(b, dy)
+		b = appendHoriz(b, s.cx, x)
+	case moveCRLF:
+		for range dy {
+			b = append(b, "\r\n"...)
 		}
-		if x > 0 {
-			b = append(b, ';')
-			b = strconv.AppendInt(b, int64(x+1), 10)
-		}
-		b = append(b, 'H')
+		b = appendHoriz(b, 0, x)
 	}
 	s.cx, s.cy = x, y
 	return b
+}
+
+// planMove is the length and kind of the shortest move from the cursor,
+// at a known place, to x, y on the screen.
+func (s *Screen) planMove(x, y int) (int, int) {
+	dy := y - s.cy
+	best, how := cupLen(x, y), moveCUP
+	if dy == 0 {
+		if n := horizLen(s.cx, x); n < best {
+			best, how = n, moveHoriz
+		}
+		return best, how
+	}
+	// Vertical moves keep the column; CR LF starts the line. LF is sent
+	// only after CR: a terminal (or a client) that turns LF into CR LF
+	// then does the same thing. The rows are below the cursor and on the
+	// screen, so no LF is sent on the last row, where it would scroll.
+	if n := vertLen(dy) + horizLen(s.cx, x); n < best {
+		best, how = n, moveVert
+	}
+	if dy > 0 {
+		if n := 2*dy + horizLen(0, x); n < best {
+			best, how = n, moveCRLF
+		}
+	}
+	return best, how
+}
+
+const (
+	moveCUP = iota
+	moveHoriz
+	moveVert
+	moveCRLF
+)
+
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
+}
+
+// csiLen is the length of "ESC [ n F", the n left out when it is 1.
+func csiLen(n int) int {
+	if n == 1 {
+		return 3
+	}
+	return 3 + digits(n)
+}
+
+func appendCSI(b []byte, n int, final byte) []byte {
+	b = append(b, "\x1b["...)
+	if n != 1 {
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, final)
+}
+
+func cupLen(x, y int) int {
+	n := 3
+	if y > 0 {
+		n += digits(y + 1)
+	}
+	if x > 0 {
+		n += 1 + digits(x+1)
+	}
+	return n
+}
+
+func appendCUP(b []byte, x, y int) []byte {
+	b = append(b, "\x1b["...)
+	if y > 0 {
+		b = strconv.AppendInt(b, int64(y+1), 10)
+	}
+	if x > 0 {
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(x+1), 10)
+	}
+	return append(b, 'H')
+}
+
+// maxBS is the longest backward move made of backspaces: "\b\b\b" is
+// shorter than "\x1b[3D", four of them as long.
+const maxBS = 3
+
+// horizLen is the length of the shortest move along a line from column
+// from to column to.
+func horizLen(from, to int) int {
+	switch {
+	case to == from:
+		return 0
+	case to > from:
+		return csiLen(to - from)
+	case to == 0:
+		return 1 // CR
+	case from-to <= maxBS:
+		return from - to
+	}
+	// Back with CUB, or to the line's start and forward.
+	return min(csiLen(from-to), 1+csiLen(to))
+}
+
+func appendHoriz(b []byte, from, to int) []byte {
+	switch {
+	case to == from:
+		return b
+	case to > from:
+		return appendCSI(b, to-from, 'C')
+	case to == 0:
+		return append(b, '\r')
+	case from-to <= maxBS:
+		for range from - to {
+			b = append(b, '\b')
+		}
+		return b
+	case csiLen(from-to) <= 1+csiLen(to):
+		return appendCSI(b, from-to, 'D')
+	}
+	b = append(b, '\r')
+	return appendCSI(b, to, 'C')
+}
+
+// vertLen is the length of a move dy rows down (or up, below zero) that
+// keeps the column.
+func vertLen(dy int) int {
+	if dy == -1 {
+		return 2 // RI; the cursor is below the top row, so it does not scroll
+	}
+	if dy < 0 {
+		return csiLen(-dy)
+	}
+	return csiLen(dy)
+}
+
+func appendVert(b []byte, dy int) []byte {
+	switch {
+	case dy == -1:
+		return append(b, "\x1bM"...)
+	case dy < 0:
+		return appendCSI(b, -dy, 'A')
+	}
+	return appendCSI(b, dy, 'B')
 }
 
 // drawAlt draws content on the alternate screen, line by line.
@@ -523,7 +685,21 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 	if eraseTail {
 		limit = tail
 	}
-	for x := 0; x < limit; {
+	// The changed cells lie within [x0, x1).
+	x0, x1 := 0, limit
+	for x0 < x1 && row[x0] == front[x0] {
+		x0++
+	}
+	for x1 > x0 && row[x1-1] == front[x1-1] {
+		x1--
+	}
+	if x1-x0 >= shiftOverhead {
+		var moved bool
+		if b, moved = s.shift(b, y, x0, limit); moved {
+			x1 = limit // what the terminal shows may now differ anywhere past x0
+		}
+	}
+	for x := x0; x < x1; {
 		if row[x] == front[x] {
 			x++
 			continue
@@ -532,43 +708,284 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 		if row[start].w == 0 && start > 0 {
 			start-- // the second half of a wide character: draw it whole
 		}
-		// The run ends before a stretch of equal cells too long to be
-		// worth writing over.
-		last := x
-		for k := x + 1; k < limit && k-last <= 4; k++ {
-			if row[k] != front[k] {
-				last = k
-			}
-		}
-		end := last + 1
-		for end < limit && row[end].w == 0 {
+		end := x + 1
+		for end < limit && (row[end] != front[end] || row[end].w == 0) {
 			end++
 		}
-		b = s.moveTo(b, start, y)
-		for k := start; k < end; k++ {
-			c := row[k]
-			front[k] = c
-			if c.w == 0 {
-				continue
+		plain := true
+		for _, c := range row[start:end] {
+			if c.st != 0 {
+				plain = false
+				break
 			}
-			b = s.setPen(b, c.st)
-			b = s.appendRune(b, c.r)
-			s.cx += int(c.w)
 		}
-		if s.cx >= s.width {
-			s.cx = -1 // the cursor waits at the margin: its column is unsure
+		copy(front[start:end], row[start:end])
+		if plain && s.pen != 0 {
+			// Written when the pen is next reset (see resetPen), so that
+			// a card, a blank where a card was and the next card do not
+			// cost a reset and the card's whole style again.
+			s.plain = append(s.plain, plainRun{y: y, x0: start, x1: end})
+		} else {
+			b = s.writeRun(b, y, start, end)
 		}
 		x = end
 	}
 	if eraseTail {
-		b = s.moveTo(b, tail, y)
-		b = s.resetPen(b)
-		b = append(b, ansi.EraseLineRight...)
 		for x := tail; x < w; x++ {
 			front[x] = blank
 		}
+		if s.pen != 0 {
+			s.plain = append(s.plain, plainRun{y: y, x0: tail, x1: -1})
+		} else {
+			b = s.moveTo(b, tail, y)
+			b = append(b, ansi.EraseLineRight...)
+		}
 	}
 	return b
+}
+
+// maxShift is the most cells a row's text is moved by DCH and ICH.
+const maxShift = 3
+
+// shiftOverhead is about what moving a row's text costs: two cursor moves,
+// DCH and ICH, and a pen reset.
+const shiftOverhead = 16
+
+// shift moves part of row y's text left or right in the terminal when the
+// new row is mostly the old one moved by a few cells (a count in the
+// header gained or lost a digit and the rest of it follows): DCH at p and
+// ICH at r further on (or DCH further on, then ICH at p), and front becomes what the terminal then
+// shows, so that diffRow sends only the cells that still differ. The
+// blanks DCH and ICH bring in take the pen's background, so the pen is
+// reset first. Rows with wide characters from the change on are left as
+// they are.
+func (s *Screen) shift(b []byte, y, x0, limit int) ([]byte, bool) {
+	front := s.front[y*s.width : (y+1)*s.width]
+	row := s.row
+	w := len(row)
+	moving := false // anything in the terminal to move
+	for i := x0; i < w; i++ {
+		if front[i].w != 1 || i < limit && row[i].w != 1 {
+			return b, false
+		}
+		moving = moving || front[i] != blank
+	}
+	if !moving {
+		return b, false
+	}
+	costOf := func(c cell) int { return s.runeLen(c.r) }
+	// What sending row[x0:i] over the terminal's cells costs, in text bytes
+	// (pen changes left out), as they are (aligned) and moved by n.
+	naive := 0
+	for i := x0; i < limit; i++ {
+		if row[i] != front[i] {
+			naive += costOf(row[i])
+		}
+	}
+	best, bestN, bestP, bestR, bestDel := naive-shiftOverhead, 0, 0, 0, false
+	if cap(s.sums) < 2*(limit+1) {
+		s.sums = make([]int, 2*(limit+1))
+	}
+	aligned, moved := s.sums[:limit+1], s.sums[limit+1:2*(limit+1)] // prefix sums of the costs
+	aligned[x0], moved[x0] = 0, 0
+	for i := x0; i < limit; i++ {
+		aligned[i+1] = aligned[i]
+		if row[i] != front[i] {
+			aligned[i+1] += costOf(row[i])
+		}
+	}
+	for n := 1; n <= maxShift; n++ {
+		for _, del := range []bool{true, false} {
+			// moved: row[i] against front[i+n] (a deletion before i) or
+			// front[i-n] (an insertion).
+			for i := x0; i < limit; i++ {
+				j := i - n
+				if del {
+					j = i + n
+				}
+				moved[i+1] = moved[i]
+				if j < 0 || j >= w || row[i] != front[j] {
+					moved[i+1] += costOf(row[i])
+				}
+			}
+			for p := x0; p < min(x0+2, limit); p++ {
+				for r := p + n + 1; r+n <= limit || !del && r <= limit; r++ {
+					var c int
+					if del {
+						// front[i+n] on [p, r), blanks on [r, r+n), front[i] after.
+						c = moved[r] - moved[p]
+						for i := r; i < r+n; i++ {
+							if row[i] != blank {
+								c += costOf(row[i])
+							}
+						}
+						c += aligned[limit] - aligned[r+n]
+					} else {
+						// blanks on [p, p+n), front[i-n] on [p+n, r),
+						// front[i] from r: DCH at r-n, then ICH at p.
+						for i := p; i < p+n; i++ {
+							if row[i] != blank {
+								c += costOf(row[i])
+							}
+						}
+						c += moved[r] - moved[p+n]
+						c += aligned[limit] - aligned[r]
+					}
+					c += aligned[p] - aligned[x0]
+					if c < best {
+						best, bestN, bestP, bestR, bestDel = c, n, p, r, del
+					}
+				}
+			}
+		}
+	}
+	if bestN == 0 {
+		return b, false
+	}
+	n, p, r := bestN, bestP, bestR
+	b = s.resetPen(b)
+	if bestDel {
+		b = s.moveTo(b, p, y)
+		b = appendCSI(b, n, 'P')
+		b = s.moveTo(b, r, y)
+		b = appendCSI(b, n, '@')
+		copy(front[p:r], front[p+n:r+n])
+		for i := r; i < r+n; i++ {
+			front[i] = blank
+		}
+	} else {
+		// DCH first: the blanks it brings in at the line's end are the
+		// cells ICH then pushes off it, so the end stays as it was.
+		b = s.moveTo(b, r-n, y)
+		b = appendCSI(b, n, 'P')
+		b = s.moveTo(b, p, y)
+		b = appendCSI(b, n, '@')
+		copy(front[p+n:r], front[p:r-n])
+		for i := p; i < p+n; i++ {
+			front[i] = blank
+		}
+	}
+	return b, true
+}
+
+// plainRun is a stretch of row y, x0 to x1, in the plain style, waiting
+// for the pen to be reset; x1 -1 for the line erased from x0.
+type plainRun struct{ y, x0, x1 int }
+
+// maxBridge is the longest stretch of unchanged cells weighed for writing
+// over instead of moving past: past it a move is always shorter.
+const maxBridge = 8
+
+// writeRun sends the cells x0 to x1 of row y, which front holds already.
+func (s *Screen) writeRun(b []byte, y, x0, x1 int) []byte {
+	front := s.front[y*s.width : (y+1)*s.width]
+	to := front[x0].st
+	if len(s.plain) > 0 && to != s.pen {
+		// The plain runs waiting are written now, before the pen leaves
+		// the style they were kept back to save, unless keeping them
+		// (a move back to them later) is the cheaper of the two.
+		p := s.plain[0]
+		if len(ansi.ResetStyle)+len(transition(0, to, s.profile)) <= len(transition(s.pen, to, s.profile))+cupLen(p.x0, p.y) {
+			b = s.flushPlain(b)
+		}
+	}
+	b = s.reach(b, front, x0, y, to)
+	return s.emit(b, front, x0, x1)
+}
+
+// reach puts the cursor at x, y, where a cell in style to is written
+// next: by a move, or by writing again the unchanged cells between the
+// cursor and x when that is shorter.
+func (s *Screen) reach(b []byte, front []cell, x, y int, to styleID) []byte {
+	if s.cy == y && s.cx >= 0 && s.cx < x && x-s.cx <= maxBridge && front[s.cx].w != 0 {
+		pen, n := s.pen, 0
+		for _, c := range front[s.cx:x] {
+			if c.w == 0 {
+				continue
+			}
+			n += len(transition(pen, c.st, s.profile)) + s.runeLen(c.r)
+			pen = c.st
+		}
+		n += len(transition(pen, to, s.profile))
+		if m, _ := s.planMove(x, y); n <= m+len(transition(s.pen, to, s.profile)) {
+			// emit may end on blanks erased with ECH, which leaves the
+			// cursor before them.
+			b = s.emit(b, front, s.cx, x)
+		}
+	}
+	return s.moveTo(b, x, y)
+}
+
+// emit writes cells x0 to x1 of a row, the cursor at x0. A stretch of
+// blanks the terminal can erase to exactly (in a style of a background
+// alone) is erased with ECH where that is shorter: ECH leaves the cursor
+// where it is.
+func (s *Screen) emit(b []byte, cells []cell, x0, x1 int) []byte {
+	for k := x0; k < x1; {
+		c := cells[k]
+		if c.w == 0 {
+			k++
+			continue
+		}
+		if c.r == ' ' && k+minECH <= x1 {
+			n := 1
+			for k+n < x1 && cells[k+n] == c {
+				n++
+			}
+			cost := csiLen(n)
+			if k+n < x1 {
+				cost += csiLen(n) // and the move past them
+			}
+			if cost < n && erasable(c.st, s.profile) {
+				b = s.setPen(b, c.st)
+				b = appendCSI(b, n, 'X')
+				if k+n < x1 {
+					b = appendCSI(b, n, 'C')
+					s.cx += n
+				}
+				k += n
+				continue
+			}
+		}
+		b = s.setPen(b, c.st)
+		b = s.appendRune(b, c.r)
+		s.cx += int(c.w)
+		k++
+	}
+	if s.cx >= s.width {
+		s.cx = -1 // the cursor waits at the margin: its column is unsure
+	}
+	return b
+}
+
+// minECH is the fewest blanks ECH ("\x1b[5X") is shorter than.
+const minECH = 5
+
+// flushPlain resets the pen and writes the plain runs kept back.
+func (s *Screen) flushPlain(b []byte) []byte {
+	if s.pen != 0 {
+		b = append(b, ansi.ResetStyle...)
+		s.pen = 0
+	}
+	for _, p := range s.plain {
+		front := s.front[p.y*s.width : (p.y+1)*s.width]
+		if p.x1 < 0 {
+			b = s.moveTo(b, p.x0, p.y)
+			b = append(b, ansi.EraseLineRight...)
+			continue
+		}
+		b = s.reach(b, front, p.x0, p.y, 0)
+		b = s.emit(b, front, p.x0, p.x1)
+	}
+	s.plain = s.plain[:0]
+	return b
+}
+
+func (s *Screen) runeLen(r int32) int {
+	if r < 0 {
+		return len(s.clusters[-r-1])
+	}
+	return utf8.RuneLen(r)
 }
 
 func (s *Screen) appendRune(b []byte, r int32) []byte {

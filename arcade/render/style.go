@@ -32,15 +32,17 @@ type transKey struct {
 // style or transition never seen before) is rare after the first frames.
 var styles = struct {
 	sync.RWMutex
-	list  []uv.Style
-	byKey map[string]styleID // uv.Style.String() -> id
-	sgr   map[sgrKey]styleID // pen + SGR sequence -> new pen
-	trans map[transKey]string
+	list   []uv.Style
+	byKey  map[string]styleID // uv.Style.String() -> id
+	sgr    map[sgrKey]styleID // pen + SGR sequence -> new pen
+	trans  map[transKey]string
+	bgOnly map[transKey]bool
 }{
-	list:  []uv.Style{{}},
-	byKey: map[string]styleID{"": 0},
-	sgr:   map[sgrKey]styleID{},
-	trans: map[transKey]string{},
+	list:   []uv.Style{{}},
+	byKey:  map[string]styleID{"": 0},
+	sgr:    map[sgrKey]styleID{},
+	trans:  map[transKey]string{},
+	bgOnly: map[transKey]bool{},
 }
 
 // applySGR is the pen after the SGR sequence seq (a whole "ESC [ ... m")
@@ -105,8 +107,41 @@ func transition(from, to styleID, p colorprofile.Profile) string {
 	a, b := uv.ConvertStyle(styles.list[from], p), uv.ConvertStyle(styles.list[to], p)
 	styles.RUnlock()
 	s = uv.StyleDiff(&a, &b)
+	if !b.IsZero() {
+		// From a pen far from the new one, a reset and the new style in
+		// one sequence is shorter than undoing each difference ("22;39;49"
+		// and the rest).
+		if full := "\x1b[0;" + b.String()[2:]; len(full) < len(s) {
+			s = full
+		}
+	}
 	styles.Lock()
 	styles.trans[k] = s
 	styles.Unlock()
 	return s
+}
+
+// erasable says whether a blank in style id, at profile p, is what the
+// terminal leaves when it erases with the pen in that style: a style of a
+// background colour alone (or none). Terminals differ in what else of the
+// pen an erased cell keeps, so no other style is erased to.
+func erasable(id styleID, p colorprofile.Profile) bool {
+	if id == 0 {
+		return true
+	}
+	k := transKey{id, id, p}
+	styles.RLock()
+	ok, known := styles.bgOnly[k]
+	styles.RUnlock()
+	if known {
+		return ok
+	}
+	styles.RLock()
+	st := uv.ConvertStyle(styles.list[id], p)
+	styles.RUnlock()
+	ok = st.Fg == nil && st.UnderlineColor == nil && st.Underline == uv.UnderlineNone && st.Attrs == 0
+	styles.Lock()
+	styles.bgOnly[k] = ok
+	styles.Unlock()
+	return ok
 }

@@ -3,6 +3,7 @@ package solitaire
 import (
 	"bytes"
 	"compress/gzip"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -104,8 +105,11 @@ func TestRaceFramesAsBefore(t *testing.T) {
 	}
 }
 
+var sameBytes = flag.Bool("same-bytes", false, "frames must also be the same bytes as testdata/frames, not only show the same")
+
 // compareFrames compares frames with the golden file at path (or, with
-// -update-frames, writes them there).
+// -update-frames, writes them there): they must show the same screens
+// (and with -same-bytes be the same views, byte for byte).
 func compareFrames(t *testing.T, path, got string) {
 	t.Helper()
 	if *updateFrames {
@@ -134,7 +138,10 @@ func compareFrames(t *testing.T, path, got string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got == string(want) {
+	// What a terminal shows, whether or not the views are the same bytes:
+	// this also checks arcade/render's frames against the views drawn whole.
+	sameScreens(t, string(want), got)
+	if got == string(want) || !*sameBytes {
 		return
 	}
 	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
