@@ -74,7 +74,9 @@ run() { # label port steps metrics-url, then the server command
   stop
 }
 
-sport=$(( 20000 + RANDOM % 20000 ))
+# Below the kernel's ephemeral range (32768 and up): thousands of client
+# connections must not take a port a later server listens on.
+sport=$(( 20000 + RANDOM % 12000 ))
 bport=$(( sport + 1 ))
 # The hardening caps are raised for the load: every session comes from
 # 127.0.0.1, and a slow ramp must not be mistaken for an idle connection.
@@ -86,6 +88,7 @@ run bare "$bport" "$STEPS_BARE" "" "$work/bare" -addr "127.0.0.1:$bport" -hostke
 # generator beside it on the same two (it has no third), no idle window.
 if [ "$TWO_CORES" = 1 ]; then
   rm -rf "$work/data"
+  sport=$(( sport + 3 )) bport=$(( bport + 3 )) mport=$(( mport + 3 ))
   SERVER_CPU=$BOTH_CPUS LOAD_CPU=$BOTH_CPUS IDLE=0 run sshuffle2 "$sport" "$TWO_CORE_STEPS_SSHUFFLE" "http://127.0.0.1:$mport/metrics" "$work/sshuffle" serve --addr "127.0.0.1:$sport" \
     --data "$work/data" --metrics-addr "127.0.0.1:$mport" --fill-pools=false --max-sessions 6000 --max-per-addr 6000 --max-channels-per-conn 4 --start-timeout 2m
   SERVER_CPU=$BOTH_CPUS LOAD_CPU=$BOTH_CPUS IDLE=0 run bare2 "$bport" "$TWO_CORE_STEPS_BARE" "" "$work/bare" -addr "127.0.0.1:$bport" -hostkey "$work/bare_host_ed25519"
