@@ -13,13 +13,16 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 STEPS_SSHUFFLE=${STEPS_SSHUFFLE:-100,500,1000,1500,2000,2500,3000,3500,4000,5000}
 STEPS_BARE=${STEPS_BARE:-100,500,750,1000,1250,1500,2000}
-# The same runtime settings for both servers. Two Ps on the one core let
-# the collector's mark worker and the network poller run beside a busy
-# goroutine (the OS shares the core between the threads); GOGC 200 makes
-# collections half as frequent. Set GOMAXPROCS_SERVER=1 GOGC_SERVER=100
-# for Go's defaults under taskset.
+# The same runtime settings for both servers. One P on the one core, as Go
+# picks by itself under taskset: with two, the collector's mark workers and
+# assists time-share the core with the serving threads and a cycle took the
+# whole core for 0.4-0.8 s (at 3,000 sessions: 974 ms of GC CPU in a 774 ms
+# cycle with two Ps, 312 ms in 419 ms with one; the slowest echoes fell in
+# those cycles, GODEBUG=gctrace=1 against sshuffle-load -slow). GOGC 200
+# makes collections half as frequent. The two-core run uses two Ps.
 GOMEMLIMIT_SERVER=${GOMEMLIMIT_SERVER:-4GiB}
-GOMAXPROCS_SERVER=${GOMAXPROCS_SERVER:-2}
+GOMAXPROCS_SERVER=${GOMAXPROCS_SERVER:-1}
+TWO_CORE_GOMAXPROCS=${TWO_CORE_GOMAXPROCS:-2}
 GOGC_SERVER=${GOGC_SERVER:-200}
 RATE=${RATE:-50}           # sessions opened a second
 DURATION=${DURATION:-20s}  # measuring window at each step
@@ -89,9 +92,9 @@ run bare "$bport" "$STEPS_BARE" "" "$work/bare" -addr "127.0.0.1:$bport" -hostke
 if [ "$TWO_CORES" = 1 ]; then
   rm -rf "$work/data"
   sport=$(( sport + 3 )) bport=$(( bport + 3 )) mport=$(( mport + 3 ))
-  SERVER_CPU=$BOTH_CPUS LOAD_CPU=$BOTH_CPUS IDLE=0 run sshuffle2 "$sport" "$TWO_CORE_STEPS_SSHUFFLE" "http://127.0.0.1:$mport/metrics" "$work/sshuffle" serve --addr "127.0.0.1:$sport" \
+  GOMAXPROCS_SERVER=$TWO_CORE_GOMAXPROCS SERVER_CPU=$BOTH_CPUS LOAD_CPU=$BOTH_CPUS IDLE=0 run sshuffle2 "$sport" "$TWO_CORE_STEPS_SSHUFFLE" "http://127.0.0.1:$mport/metrics" "$work/sshuffle" serve --addr "127.0.0.1:$sport" \
     --data "$work/data" --metrics-addr "127.0.0.1:$mport" --fill-pools=false --max-sessions 6000 --max-per-addr 6000 --max-channels-per-conn 4 --start-timeout 2m
-  SERVER_CPU=$BOTH_CPUS LOAD_CPU=$BOTH_CPUS IDLE=0 run bare2 "$bport" "$TWO_CORE_STEPS_BARE" "" "$work/bare" -addr "127.0.0.1:$bport" -hostkey "$work/bare_host_ed25519"
+  GOMAXPROCS_SERVER=$TWO_CORE_GOMAXPROCS SERVER_CPU=$BOTH_CPUS LOAD_CPU=$BOTH_CPUS IDLE=0 run bare2 "$bport" "$TWO_CORE_STEPS_BARE" "" "$work/bare" -addr "127.0.0.1:$bport" -hostkey "$work/bare_host_ed25519"
 fi
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -106,18 +109,25 @@ FNR == 1 { s = (FILENAME ~ /sshuffle2.out$/) ? "s2" : (FILENAME ~ /bare2.out$/) 
   n = val($0, "sessions") + 0
   p99 = val($0, "echo_p99_ms") + 0
   ok = (val($0, "failed") == "0" && val($0, "missed") == "0" && val($0, "live") + 0 == n)
-  if (ok && p99 < 50 && n > best[s]) { best[s] = n; bestp99[s] = p99; bestrss[s] = val($0, "rss_per_session_kib"); bestcores[s] = val($0, "server_cores"); bestsrv[s] = val($0, "server_key_to_frame_p99_le_ms"); beststeal[s] = val($0, "steal_pct") }
+  # The count held is the last of an unbroken run of steps under 50 ms: a
+  # step that passed after one that failed is reported beside it.
+  if (ok && p99 < 50 && n > passed[s]) passed[s] = n
+  if (!(ok && p99 < 50)) broken[s] = 1
+  if (ok && p99 < 50 && !broken[s] && n > best[s]) { best[s] = n; bestp99[s] = p99; bestrss[s] = val($0, "rss_per_session_kib"); bestcores[s] = val($0, "server_cores"); bestsrv[s] = val($0, "server_key_to_frame_p99_le_ms"); beststeal[s] = val($0, "steal_pct") }
   if (first[s] == "") { first[s] = n; lp50[s] = val($0, "echo_p50_ms"); lp99[s] = val($0, "echo_p99_ms"); bpk[s] = val($0, "bytes_per_key_p50") "/" val($0, "bytes_per_key_p90"); fs[s] = val($0, "first_screen_bytes") " + " val($0, "game_screen_bytes") }
   if (n == 500) { c500[s] = val($0, "server_cores"); r500[s] = val($0, "rss_per_session_kib") }
   if (val($0, "idle_cpu_per_session_us") != "") { idle[s] = val($0, "idle_cpu_per_session_us"); idleabove[s] = val($0, "idle_cpu_per_session_above_empty_us"); idlesteal[s] = val($0, "idle_steal_pct") }
+  if (broken[s] && nextp99[s] == "") nextp99[s] = n ": p99 " p99
   last[s] = n; lastp99[s] = p99
 }
+function nx(k) { return (nextp99[k] != "") ? "; next step " nextp99[k] " ms" : "; no step over" }
+function later(k) { return (passed[k] > best[k]) ? "; a later step under 50 ms: " passed[k] : "" }
 END {
   printf "| | sshuffle | bare Wish + Bubble Tea |\n|---|---|---|\n"
-  printf "| sessions at key-echo p99 < 50 ms, one core | %s (p99 %s ms; next step %s: p99 %s ms) | %s (p99 %s ms; next step %s: p99 %s ms) |\n", best["s"], bestp99["s"], last["s"], lastp99["s"], best["b"], bestp99["b"], last["b"], lastp99["b"]
+  printf "| sessions at key-echo p99 < 50 ms, one core (every step up to it) | %s (p99 %s ms%s)%s | %s (p99 %s ms%s)%s |\n", best["s"], bestp99["s"], nx("s"), later("s"), best["b"], bestp99["b"], nx("b"), later("b")
   printf "| ratio | %.2fx the bare server | |\n", (best["b"] > 0 ? best["s"] / best["b"] : 0)
   if (last["s2"] != "") {
-    printf "| sessions at key-echo p99 < 50 ms, both cores, the load generator beside it | %s (p99 %s ms; next step %s: p99 %s ms) | %s (p99 %s ms; next step %s: p99 %s ms) |\n", best["s2"], bestp99["s2"], last["s2"], lastp99["s2"], best["b2"], bestp99["b2"], last["b2"], lastp99["b2"]
+    printf "| sessions at key-echo p99 < 50 ms, both cores, the load generator beside it | %s (p99 %s ms%s)%s | %s (p99 %s ms%s)%s |\n", best["s2"], bestp99["s2"], nx("s2"), later("s2"), best["b2"], bestp99["b2"], nx("b2"), later("b2")
   }
   printf "| (the server'"'"'s own key-to-frame p99 there, a histogram bound) | <= %s ms | |\n", bestsrv["s"]
   printf "| server CPU at 500 sessions | %s cores | %s cores |\n", c500["s"], c500["b"]

@@ -49,6 +49,7 @@ type options struct {
 	marker   string
 	label    string
 	metrics  string
+	slow     time.Duration
 }
 
 func main() {
@@ -61,6 +62,7 @@ func main() {
 	flag.DurationVar(&o.settle, "settle", 3*time.Second, "wait after a ramp before measuring")
 	flag.DurationVar(&o.duration, "duration", 30*time.Second, "measuring window at each step")
 	flag.DurationVar(&o.every, "every", 2*time.Second, "one key per session this often")
+	flag.DurationVar(&o.slow, "slow", 0, "print every echo slower than this to stderr, with the time its key was sent (to match against a server's or the collector's log)")
 	flag.DurationVar(&o.idle, "idle", 0, "at one step (-idle-at), also measure this long with no keys pressed (idle CPU)")
 	flag.IntVar(&o.idleAt, "idle-at", 0, "the step (session count) whose idle CPU is measured; 0: the first")
 	flag.DurationVar(&o.stopP99, "stop-p99", 0, "stop stepping once a step's p99 echo is above this (0: never)")
@@ -203,6 +205,8 @@ func run(o options) bool {
 	col := &collector{}
 	col.keysOn.Store(true)
 	quit := make(chan struct{})
+	probe := &stallProbe{}
+	go probe.run(quit)
 	var wg sync.WaitGroup
 	base := procStat(o.pid)
 	// The server's own cost with no session at all (its store's
@@ -277,6 +281,7 @@ func run(o options) bool {
 		a := procStat(o.pid)
 		self0 := procStat(os.Getpid())
 		ticks0 := readCPUTicks()
+		probe.take()
 		h0 := histogram(o.metrics)
 		t0 := time.Now()
 		col.start()
@@ -290,6 +295,7 @@ func run(o options) bool {
 		b := procStat(o.pid)
 		self1 := procStat(os.Getpid())
 		ticks1 := readCPUTicks()
+		stallMax, stalls := probe.take()
 		live := int(col.opened.Load())
 		lats := make([]time.Duration, len(echoes))
 		sizes := make([]int, len(echoes))
@@ -308,11 +314,11 @@ func run(o options) bool {
 		p99 := q(lats, 0.99)
 		fmt.Printf("step%s sessions=%d live=%d failed=%d keys_sent=%d answered=%d missed=%d echo_p50_ms=%.1f echo_p90_ms=%.1f echo_p99_ms=%.1f echo_max_ms=%.1f "+
 			"server_cores=%.3f rss_mib=%.1f rss_per_session_kib=%.0f bytes_per_key_p50=%d bytes_per_key_p90=%d first_screen_bytes=%d game_screen_bytes=%d "+
-			"open_cpu_ms=%.1f loadgen_cores=%.2f load_avg=%s steal_pct=%s%s%s\n",
+			"open_cpu_ms=%.1f loadgen_cores=%.2f loadgen_stall_max_ms=%.1f loadgen_stalls_20ms=%d load_avg=%s steal_pct=%s%s%s\n",
 			labelText(o.label), n, live, col.failed.Load(), sent, len(echoes), missed,
 			ms(q(lats, 0.5)), ms(q(lats, 0.9)), ms(p99), ms(q(lats, 1)),
 			cores, float64(b.rss)/(1<<20), rssPer/1024, qi(sizes, 0.5), qi(sizes, 0.9), qi(first, 0.5), qi(game, 0.5),
-			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), loadAvg(), stealText(ticks0, ticks1), idleText, serverText)
+			rampCPU.Seconds()/float64(max(rampN, 1))*1e3, (self1.cpu-self0.cpu).Seconds()/wall.Seconds(), ms(stallMax), stalls, loadAvg(), stealText(ticks0, ticks1), idleText, serverText)
 		if missed > 0 || col.failed.Load() > 0 || len(echoes) == 0 {
 			all = false
 		}
@@ -558,8 +564,12 @@ func session(o options, col *collector, local net.IP, user string, quit <-chan s
 		next := time.Now().Add(o.every)
 		if col.keysOn.Load() {
 			counted := col.key()
+			sentAt := time.Now()
 			e, err := t.press(cursorKeys[i%len(cursorKeys)], 10*time.Second)
 			col.add(counted, e, err)
+			if o.slow > 0 && err == nil && e.lat >= o.slow {
+				fmt.Fprintf(os.Stderr, "slow echo: sent %s, %.1f ms\n", sentAt.UTC().Format("15:04:05.000"), ms(e.lat))
+			}
 			if errors.Is(err, errClosed) {
 				return err
 			}
@@ -723,6 +733,49 @@ func bucketQuantile(a, b map[float64]float64, p float64) string {
 
 // loadAvg is the machine's one-minute load average, printed with each step
 // so that a figure taken beside other work can be read as such.
+// stallProbe measures the load generator's own hold-ups: a goroutine asks
+// to wake every 5 ms and notes how late it wakes. An echo timed while the
+// generator itself was held up (its collector, the host taking its core)
+// is late by that much without the server having been slow.
+type stallProbe struct {
+	mu    sync.Mutex
+	max   time.Duration
+	over  int // wake-ups 20 ms or more late
+	total int
+}
+
+func (p *stallProbe) run(quit <-chan struct{}) {
+	const step = 5 * time.Millisecond
+	t := time.NewTicker(step)
+	defer t.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-quit:
+			return
+		case now := <-t.C:
+			late := now.Sub(last) - step
+			last = now
+			p.mu.Lock()
+			p.total++
+			p.max = max(p.max, late)
+			if late >= 20*time.Millisecond {
+				p.over++
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+// take returns what was seen since the last take and starts again.
+func (p *stallProbe) take() (worst time.Duration, over int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	worst, over = p.max, p.over
+	p.max, p.over, p.total = 0, 0, 0
+	return worst, over
+}
+
 // cpuTicks is one CPU's line of /proc/stat: its steal ticks and all of
 // them.
 type cpuTicks struct{ steal, total uint64 }
