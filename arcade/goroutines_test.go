@@ -3,7 +3,6 @@ package arcade
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"testing"
 	"time"
 
@@ -15,22 +14,10 @@ import (
 // createdBy counts the goroutines started from a function whose name
 // contains fn.
 func createdBy(fn string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for g := range bytes.SplitSeq(buf, []byte("\n\n")) {
-		if i := bytes.LastIndex(g, []byte("\ncreated by ")); i >= 0 && bytes.Contains(g[i:], []byte(fn)) {
-			count++
-		}
-	}
-	return count
+	return countStacks(func(g []byte) bool {
+		i := bytes.LastIndex(g, []byte("\ncreated by "))
+		return i >= 0 && bytes.Contains(g[i:], []byte(fn))
+	})
 }
 
 // An idle session in a game holds one goroutine of the program middleware

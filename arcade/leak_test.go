@@ -19,9 +19,14 @@ import (
 // readerFrame is the function ultraviolet's input goroutines run in.
 const readerFrame = "ultraviolet.(*TerminalReader).StreamEvents"
 
-// inputReaders counts goroutines inside a terminal reader, from a dump of
-// every goroutine's stack.
+// inputReaders counts goroutines inside a terminal reader.
 func inputReaders() int {
+	return countStacks(func(g []byte) bool { return bytes.Contains(g, []byte(readerFrame)) })
+}
+
+// countStacks counts the goroutines whose stack, in a dump of them all,
+// passes match.
+func countStacks(match func(stack []byte) bool) int {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -33,7 +38,7 @@ func inputReaders() int {
 	}
 	count := 0
 	for g := range bytes.SplitSeq(buf, []byte("\n\n")) {
-		if bytes.Contains(g, []byte(readerFrame)) {
+		if match(g) {
 			count++
 		}
 	}
