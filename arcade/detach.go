@@ -37,6 +37,15 @@ func (d detached) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (d detached) View() tea.View { return d.app.View() }
 
+// ViewPieces passes the app's on to arcade/render.
+func (d detached) ViewPieces(dst []string) (tea.View, []string) {
+	if p, ok := d.app.(render.Pieced); ok {
+		return p.ViewPieces(dst)
+	}
+	v := d.app.View()
+	return v, append(dst, v.Content)
+}
+
 // NextChange passes the app's on to arcade/render.
 func (d detached) NextChange() time.Duration {
 	if t, ok := d.app.(render.Clocked); ok {

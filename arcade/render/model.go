@@ -43,6 +43,7 @@ type Model struct {
 	clockAt time.Time // when the view changes by itself; zero: never
 	wheelK  int64     // the wheel slot the model waits in; 0: none
 	wheel   *clockWheel
+	pieces  []string  // scratch for a Pieced model's pieces
 	last    time.Time // the last frame
 	lastIn  time.Time // the last frame that answered input
 	done    bool
@@ -52,6 +53,15 @@ type Model struct {
 // long from now until it next does; zero or less when it does not.
 type Clocked interface {
 	NextChange() time.Duration
+}
+
+// Pieced is a model whose view can come in pieces, put end to end for the
+// content (the content of the view it returns is not read): a piece kept
+// from the last frame is compared by pointer, and no string of the whole
+// screen is made for a change in one line (Screen.FramePieces). The
+// pieces are appended to dst.
+type Pieced interface {
+	ViewPieces(dst []string) (tea.View, []string)
 }
 
 // viewPanic carries a panic from a frame drawn on the timer's goroutine to
@@ -208,7 +218,15 @@ func (m *Model) draw(now time.Time) {
 // frame makes the inner view's frame, taken as sent, and puts the model on
 // the clock wheel for the view's next change by itself. Called with mu held.
 func (m *Model) frame(now time.Time) []byte {
-	b := m.scr.Frame(m.inner.View())
+	var b []byte
+	if p, ok := m.inner.(Pieced); ok {
+		var v tea.View
+		v, m.pieces = p.ViewPieces(m.pieces[:0])
+		b = m.scr.FramePieces(v, m.pieces)
+		clear(m.pieces) // the screen keeps its own copy
+	} else {
+		b = m.scr.Frame(m.inner.View())
+	}
 	m.dirty = false
 	m.last = now
 	if m.pending {

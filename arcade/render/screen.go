@@ -49,7 +49,9 @@ type Screen struct {
 	// The last view drawn, and for each of its lines the pen at its start
 	// and end: a line equal to last time's, starting with the same pen, is
 	// not parsed again.
-	content  string
+	content  string   // the last inline view
+	pieces   []string // the last alternate-screen view, in its pieces
+	one      [1]string
 	lines    []string
 	penIn    []styleID
 	penOut   []styleID
@@ -68,8 +70,9 @@ type Screen struct {
 
 	pen    styleID // the terminal's current SGR pen
 	plain  []plainRun
-	sums   []int // shift's scratch
-	cx, cy int   // the terminal's cursor; cx -1 when unknown
+	sums   []int  // shift's scratch
+	join   []byte // a line across pieces, while it is put together
+	cx, cy int    // the terminal's cursor; cx -1 when unknown
 	buf    []byte
 	wrote  int64 // bytes written in all, for tests and the load generator
 }
@@ -123,15 +126,26 @@ func (s *Screen) Draw(v tea.View) error { return s.Send(s.Frame(v)) }
 // Apart, the two let a caller make many sessions' frames first and write
 // them one after another.
 func (s *Screen) Frame(v tea.View) []byte {
+	s.one[0] = v.Content
+	return s.FramePieces(v, s.one[:])
+}
+
+// FramePieces is Frame for a view whose content is pieces put end to end
+// (v.Content is not read); the screen keeps its own copy of the slice. A
+// piece that is the same string as last frame's costs a pointer
+// comparison: a game's clock turn makes a new header and hands the kept
+// board beside it, instead of a new string of the whole screen (2.6 KB of
+// garbage a second for every idle game at 80x24).
+func (s *Screen) FramePieces(v tea.View, pieces []string) []byte {
 	b := s.buf[:0]
 	if !s.started {
 		b = s.start(b, v)
 	}
 	b = s.modes(b, v)
 	if v.AltScreen {
-		b = s.drawAlt(b, v.Content)
+		b = s.drawAlt(b, pieces)
 	} else {
-		b = s.drawInline(b, v.Content)
+		b = s.drawInline(b, strings.Join(pieces, ""))
 	}
 	// Each frame leaves the pen plain, so the next starts from nothing
 	// the terminal might have lost.
@@ -500,10 +514,11 @@ func appendVert(b []byte, dy int) []byte {
 	return appendCSI(b, dy, 'B')
 }
 
-// drawAlt draws content on the alternate screen, line by line.
-func (s *Screen) drawAlt(b []byte, content string) []byte {
+// drawAlt draws content, the pieces put end to end, on the alternate
+// screen, line by line.
+func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 	full := s.full
-	if !full && content == s.content {
+	if !full && s.samePieces(pieces) {
 		return b
 	}
 	if full {
@@ -523,14 +538,9 @@ func (s *Screen) drawAlt(b []byte, content string) []byte {
 		full = true
 	}
 	var pen styleID
-	rest := content
+	lr := lineReader{rest: pieces}
 	for y := range s.height {
-		line := rest
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
+		line := lr.next(&s.join)
 		if !full && line == s.lines[y] && pen == s.penIn[y] {
 			pen = s.penOut[y]
 			s.lines[y] = line
@@ -541,8 +551,65 @@ func (s *Screen) drawAlt(b []byte, content string) []byte {
 		s.penOut[y] = pen
 		b = s.diffRow(b, y)
 	}
-	s.content = content
+	clear(s.pieces)
+	s.pieces = append(s.pieces[:0], pieces...)
 	return b
+}
+
+// samePieces is whether pieces are last frame's, piece for piece.
+func (s *Screen) samePieces(pieces []string) bool {
+	if len(pieces) != len(s.pieces) {
+		return false
+	}
+	for i, p := range pieces {
+		if p != s.pieces[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lineReader reads the lines of pieces put end to end. A line within one
+// piece is a slice of it; only one that runs across pieces is made anew
+// (in join, then as a string).
+type lineReader struct {
+	cur  string
+	rest []string
+}
+
+func (r *lineReader) next(join *[]byte) string {
+	line, parts := "", 0
+	add := func(seg string) {
+		if seg == "" {
+			return
+		}
+		switch parts {
+		case 0:
+			line = seg
+		case 1:
+			*join = append(append((*join)[:0], line...), seg...)
+		default:
+			*join = append(*join, seg...)
+		}
+		parts++
+	}
+	for {
+		if i := strings.IndexByte(r.cur, '\n'); i >= 0 {
+			add(r.cur[:i])
+			r.cur = r.cur[i+1:]
+			break
+		}
+		add(r.cur)
+		r.cur = ""
+		if len(r.rest) == 0 {
+			break
+		}
+		r.cur, r.rest = r.rest[0], r.rest[1:]
+	}
+	if parts > 1 {
+		line = string(*join)
+	}
+	return line
 }
 
 // parse reads one line of styled text into s.row and returns the pen at

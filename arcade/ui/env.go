@@ -192,6 +192,14 @@ type Screen interface {
 	MinSize() (w, h int)
 }
 
+// PiecedScreen is a screen whose view can come in pieces, put end to end
+// (appended to dst): one that keeps most of its view from frame to frame
+// hands it over as it is, and no string of the whole screen is made for a
+// change in one line (arcade/render's Pieced).
+type PiecedScreen interface {
+	ViewPieces(dst []string) []string
+}
+
 // Initer is a screen with work to start once it is shown (a clock tick).
 type Initer interface{ Init() tea.Cmd }
 

@@ -356,16 +356,27 @@ func (r *Router) Close() {
 
 var noticeStyle = lipgloss.NewStyle().Faint(true)
 
-func (r *Router) View() (v tea.View) {
+func (r *Router) View() tea.View {
+	v, pieces := r.ViewPieces(nil)
+	v.Content = strings.Join(pieces, "")
+	return v
+}
+
+// ViewPieces is View with the content in pieces appended to dst, put end
+// to end for the content (arcade/render's Pieced): a screen that keeps
+// most of its view from frame to frame hands it over as it is.
+func (r *Router) ViewPieces(dst []string) (v tea.View, pieces []string) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.env.Log.Error("view panic", "player", r.env.Player.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			v = tea.NewView("Sorry: sshuffle hit an internal error drawing this screen. Press q to leave.")
+			const sorry = "Sorry: sshuffle hit an internal error drawing this screen. Press q to leave."
+			v, pieces = tea.NewView(sorry), append(dst[:len(dst):len(dst)], sorry)
 			if m, err := r.build(r.env, Route{Page: Menu}); err == nil {
 				r.stack = []Screen{m}
 			}
 		}
 	}()
+	pieces = dst
 	var body string
 	cur := r.Current()
 	w, h := cur.MinSize()
@@ -381,18 +392,24 @@ func (r *Router) View() (v tea.View) {
 		msg := fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, e.Width, e.Height)
 		body = strings.Join(FitLines(msg, e.Width, max(e.Height, 1)), "\n")
 	default:
+		if p, ok := cur.(PiecedScreen); ok && r.notice == "" && e.Unicode {
+			pieces = p.ViewPieces(pieces)
+			break
+		}
 		body = r.viewWithNotice(cur)
 	}
-	if !e.Unicode {
-		body = r.ascii.replace(body)
+	if len(pieces) == len(dst) {
+		if !e.Unicode {
+			body = r.ascii.replace(body)
+		}
+		pieces = append(pieces, body)
 	}
-	v = tea.NewView(body)
 	if !r.quitting {
 		v.AltScreen = true
 		v.MouseMode = tea.MouseModeCellMotion
 	}
 	v.WindowTitle = "sshuffle"
-	return v
+	return v, pieces
 }
 
 // viewWithNotice draws the screen with the notice under it, wrapped whole:

@@ -902,16 +902,20 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 }
 
 // frameParts is what a View keeps for the next one. A clock tick changes
-// the stats and nothing else, so the frame is the kept title, the stats
-// written anew, and the kept rest (every line under the header), put
-// together in one string; the rest is drawn again only when something it
-// is drawn from (frameKey) changed.
+// the stats and nothing else, so the frame is two pieces: the header (the
+// kept title, the stats written anew) and the kept rest (every line under
+// the header), drawn again only when something it is drawn from (frameKey)
+// changed. arcade/render takes the pieces as they are; View puts them
+// together.
 type frameParts struct {
-	ok     bool // rest was drawn for key
-	viewOK bool // and view is the frame of key and lastStats
-	key    frameKey
-	view   string // the last frame
-	rest   string // the lines under its header (view from the header's end on)
+	ok       bool // rest was drawn for key
+	key      frameKey
+	rest     string // the lines under its header (from the header's "\n" on)
+	headerOK bool   // header is drawn from head, extra, lastStats and pad
+	header   string // the header line
+	pad      int
+	joinedOK bool   // view is header and rest put together
+	view     string // the last View
 
 	// The header: the title (and " today"), styled, and "? help q menu"
 	// for a width.
@@ -960,32 +964,40 @@ type keyBarLines struct {
 }
 
 func (s *gameScreen) View() string {
+	s.ViewPieces(nil)
+	f := &s.last
+	if !f.joinedOK {
+		f.view, f.joinedOK = f.header+f.rest, true
+	}
+	return f.view
+}
+
+// ViewPieces is the view in two pieces, the header line and the kept rest
+// (ui.PiecedScreen): a clock turn makes the header alone.
+func (s *gameScreen) ViewPieces(dst []string) []string {
 	st, pad, k := s.frameInputs()
 	f := &s.last
-	if f.viewOK && k == f.key && bytes.Equal(st, f.lastStats) {
-		return f.view
-	}
-	var b strings.Builder
-	b.Grow(max(len(f.view), 1024) + 256)
-	b.WriteString(f.head)
-	b.WriteString("  ")
-	b.Write(st)
-	if pad >= 2 {
-		writeSpaces(&b, pad)
-		b.WriteString(f.extra)
-	}
 	if !f.ok || k != f.key {
-		at := b.Len()
+		var b strings.Builder
+		b.Grow(max(len(f.rest), 1024) + 256)
 		s.drawRest(&b, k.withMenu)
-		f.view = b.String()
-		f.rest = f.view[at:]
-	} else {
-		b.WriteString(f.rest)
-		f.view = b.String()
+		f.rest = b.String()
+		f.ok, f.key, f.joinedOK = true, k, false
 	}
-	f.ok, f.viewOK, f.key = true, true, k
-	f.lastStats = append(f.lastStats[:0], st...)
-	return f.view
+	if !f.headerOK || !bytes.Equal(st, f.lastStats) || pad != f.pad {
+		var b strings.Builder
+		b.Grow(len(f.head) + 2 + len(st) + max(pad, 0) + len(f.extra))
+		b.WriteString(f.head)
+		b.WriteString("  ")
+		b.Write(st)
+		if pad >= 2 {
+			writeSpaces(&b, pad)
+			b.WriteString(f.extra)
+		}
+		f.header, f.pad, f.headerOK, f.joinedOK = b.String(), pad, true, false
+		f.lastStats = append(f.lastStats[:0], st...)
+	}
+	return append(dst, f.header, f.rest)
 }
 
 // rest is what View draws under the header (from its "\n" on), alone: the
@@ -1001,7 +1013,7 @@ func (s *gameScreen) rest() string {
 	b.Grow(max(len(f.rest), 1024) + 256)
 	s.drawRest(&b, k.withMenu)
 	f.rest = b.String()
-	f.ok, f.viewOK, f.key = true, false, k
+	f.ok, f.key, f.joinedOK = true, k, false
 	return f.rest
 }
 
@@ -1020,12 +1032,14 @@ func (s *gameScreen) frameInputs() (st []byte, pad int, k frameKey) {
 			f.head += ui.OkStyle.Render(" today")
 		}
 		f.headW, f.headDaily, f.headOK = lipgloss.Width(f.head), s.daily, true
+		f.headerOK = false
 	}
 	// "? help" and "q menu" ride on the header so the bottom bar keeps
 	// room for the play keys at 80 columns.
 	if f.extra == "" || f.extraWidth != e.Width {
 		f.extra = ui.HelpBar(e.Width, "?", "help", "q", "menu")
 		f.extraW, f.extraWidth = lipgloss.Width(f.extra), e.Width
+		f.headerOK = false
 	}
 	st = f.stats[:0]
 	if s.info.Game.Points {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -136,4 +137,22 @@ func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
 		st.change()
 		fresh(st.what)
 	}
+}
+
+// A clock turn hands arcade/render the board it kept, the same string, and
+// a new header: no string of the whole screen is made for one cell.
+func TestClockTurnKeepsTheBoardPiece(t *testing.T) {
+	e, clk := testEnv(t)
+	s, err := dealSpec(e, klondikeInfo(), klondikeInfo().Spec(5))
+	require.NoError(t, err)
+	before := s.ViewPieces(nil)
+	require.Len(t, before, 2)
+	require.Equal(t, s.View(), before[0]+before[1])
+	clk.t = clk.t.Add(time.Second)
+	after := s.ViewPieces(nil)
+	require.NotEqual(t, before[0], after[0], "the header shows the clock")
+	require.Equal(t, unsafe.StringData(before[1]), unsafe.StringData(after[1]), "the board was made again for a clock turn")
+	require.Equal(t, s.View(), after[0]+after[1])
+	s.forget()
+	require.Equal(t, s.View(), after[0]+after[1], "the pieces differ from a frame drawn afresh")
 }
