@@ -4,6 +4,7 @@ package board
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -576,12 +577,19 @@ func (c *Canvas) String(pal *Palette) string {
 // Write writes the canvas's text into sb: the text kept from String if
 // there is one for pal, else drawn straight into sb (and not kept: a
 // screen that keeps its frames keeps it there).
-func (c *Canvas) Write(sb *strings.Builder, pal *Palette) {
+func (c *Canvas) Write(sb Writer, pal *Palette) {
 	if c.textOf == pal && pal != nil {
-		sb.WriteString(c.text)
+		_, _ = sb.WriteString(c.text)
 		return
 	}
 	c.write(sb, pal)
+}
+
+// Writer is what a canvas is written into: a strings.Builder, or a
+// bytes.Buffer kept from frame to frame.
+type Writer interface {
+	io.Writer
+	io.StringWriter
 }
 
 func (c *Canvas) render(pal *Palette) string {
@@ -591,7 +599,7 @@ func (c *Canvas) render(pal *Palette) string {
 	return sb.String()
 }
 
-func (c *Canvas) write(sb *strings.Builder, pal *Palette) {
+func (c *Canvas) write(sb Writer, pal *Palette) {
 	// The text is put together in a buffer the canvas keeps and written
 	// into sb at once: a builder's call per cell was most of the time.
 	buf := c.buf[:0]
@@ -632,6 +640,6 @@ func (c *Canvas) write(sb *strings.Builder, pal *Palette) {
 			buf = append(buf, post...)
 		}
 	}
-	sb.Write(buf)
+	_, _ = sb.Write(buf)
 	c.buf = buf
 }

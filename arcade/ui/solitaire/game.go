@@ -908,9 +908,12 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 // changed. arcade/render takes the pieces as they are; View puts them
 // together.
 type frameParts struct {
-	ok       bool // rest was drawn for key
+	ok       bool // lines were drawn for key
 	key      frameKey
-	rest     string // the lines under its header (from the header's "\n" on)
+	buf      bytes.Buffer // the lines under the header, as drawn
+	lines    []string     // the same, each line with the "\n" before it
+	restOK   bool         // rest is lines put together
+	rest     string
 	headerOK bool   // header is drawn from head, extra, lastStats and pad
 	header   string // the header line
 	pad      int
@@ -967,23 +970,19 @@ func (s *gameScreen) View() string {
 	s.ViewPieces(nil)
 	f := &s.last
 	if !f.joinedOK {
-		f.view, f.joinedOK = f.header+f.rest, true
+		f.view, f.joinedOK = f.header+s.rest(), true
 	}
 	return f.view
 }
 
-// ViewPieces is the view in two pieces, the header line and the kept rest
-// (ui.PiecedScreen): a clock turn makes the header alone.
+// ViewPieces is the view in pieces (ui.PiecedScreen): the header line,
+// then each line under it with the "\n" before it. A clock turn makes the
+// header alone; a key makes the lines it changed, and hands the others
+// over as the strings they were.
 func (s *gameScreen) ViewPieces(dst []string) []string {
 	st, pad, k := s.frameInputs()
 	f := &s.last
-	if !f.ok || k != f.key {
-		var b strings.Builder
-		b.Grow(max(len(f.rest), 1024) + 256)
-		s.drawRest(&b, k.withMenu)
-		f.rest = b.String()
-		f.ok, f.key, f.joinedOK = true, k, false
-	}
+	s.drawPieces(k)
 	if !f.headerOK || !bytes.Equal(st, f.lastStats) || pad != f.pad {
 		var b strings.Builder
 		b.Grow(len(f.head) + 2 + len(st) + max(pad, 0) + len(f.extra))
@@ -997,24 +996,58 @@ func (s *gameScreen) ViewPieces(dst []string) []string {
 		f.header, f.pad, f.headerOK, f.joinedOK = b.String(), pad, true, false
 		f.lastStats = append(f.lastStats[:0], st...)
 	}
-	return append(dst, f.header, f.rest)
+	return append(append(dst, f.header), f.lines...)
 }
 
-// rest is what View draws under the header (from its "\n" on), alone: the
-// race screen draws its own header over the game's, and a clock turn then
-// makes nothing here.
+// rest is what View draws under the header (from its "\n" on), in one
+// string: the race screen draws its own header over the game's, and a
+// clock turn then makes nothing here.
 func (s *gameScreen) rest() string {
 	_, _, k := s.frameInputs()
 	f := &s.last
-	if f.ok && k == f.key {
-		return f.rest
+	s.drawPieces(k)
+	if !f.restOK {
+		f.rest, f.restOK = strings.Join(f.lines, ""), true
 	}
-	var b strings.Builder
-	b.Grow(max(len(f.rest), 1024) + 256)
-	s.drawRest(&b, k.withMenu)
-	f.rest = b.String()
-	f.ok, f.key, f.joinedOK = true, k, false
 	return f.rest
+}
+
+// drawPieces draws the lines under the header for k, unless they are
+// drawn for it already. A line the same as before keeps its string.
+func (s *gameScreen) drawPieces(k frameKey) {
+	f := &s.last
+	if f.ok && k == f.key {
+		return
+	}
+	f.buf.Reset()
+	s.drawRest(&f.buf, k.withMenu)
+	f.lines = keepLines(f.lines, f.buf.Bytes())
+	f.ok, f.key, f.joinedOK, f.restOK = true, k, false, false
+}
+
+// keepLines cuts text into lines, each with the "\n" before it (text
+// starts with one), into lines: where the line at the same place was the
+// same, its string is kept and no new one is made.
+func keepLines(lines []string, text []byte) []string {
+	n := 0
+	for len(text) > 0 {
+		end := bytes.IndexByte(text[1:], '\n') + 1
+		if end == 0 {
+			end = len(text)
+		}
+		line := text[:end]
+		text = text[end:]
+		if n < len(lines) {
+			if lines[n] != string(line) {
+				lines[n] = string(line)
+			}
+		} else {
+			lines = append(lines, string(line))
+		}
+		n++
+	}
+	clear(lines[n:])
+	return lines[:n]
 }
 
 // frameInputs works out what a frame is drawn from: the stats line (in
@@ -1071,7 +1104,7 @@ func (s *gameScreen) frameInputs() (st []byte, pad int, k frameKey) {
 }
 
 // drawRest writes every line under the header, from "\n" on.
-func (s *gameScreen) drawRest(b *strings.Builder, withMenu bool) {
+func (s *gameScreen) drawRest(b *bytes.Buffer, withMenu bool) {
 	e := s.env
 	f := &s.last
 	b.WriteByte('\n')

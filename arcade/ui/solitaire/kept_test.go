@@ -139,20 +139,49 @@ func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
 	}
 }
 
-// A clock turn hands arcade/render the board it kept, the same string, and
-// a new header: no string of the whole screen is made for one cell.
-func TestClockTurnKeepsTheBoardPiece(t *testing.T) {
+// A clock turn hands arcade/render the lines it kept, the same strings,
+// and a new header; a cursor key makes only the lines it changed. No
+// string of the whole screen is made for one cell.
+func TestFramePiecesKeepUnchangedLines(t *testing.T) {
 	e, clk := testEnv(t)
 	s, err := dealSpec(e, klondikeInfo(), klondikeInfo().Spec(5))
 	require.NoError(t, err)
+	joined := func(p []string) string { return strings.Join(p, "") }
+	fresh := func(p []string, what string) {
+		t.Helper()
+		s.forget()
+		require.Equal(t, s.View(), joined(p), "%s: the pieces differ from a frame drawn afresh", what)
+	}
 	before := s.ViewPieces(nil)
-	require.Len(t, before, 2)
-	require.Equal(t, s.View(), before[0]+before[1])
+	require.Equal(t, e.Height, len(before), "a header and a piece for each line under it")
+	for _, p := range before[1:] {
+		require.True(t, strings.HasPrefix(p, "\n") && strings.Count(p, "\n") == 1, "one line a piece: %q", p)
+	}
+	require.Equal(t, s.View(), joined(before))
+
 	clk.t = clk.t.Add(time.Second)
 	after := s.ViewPieces(nil)
 	require.NotEqual(t, before[0], after[0], "the header shows the clock")
-	require.Equal(t, unsafe.StringData(before[1]), unsafe.StringData(after[1]), "the board was made again for a clock turn")
-	require.Equal(t, s.View(), after[0]+after[1])
-	s.forget()
-	require.Equal(t, s.View(), after[0]+after[1], "the pieces differ from a frame drawn afresh")
+	require.Len(t, after, len(before))
+	for i := 1; i < len(after); i++ {
+		require.Equal(t, unsafe.StringData(before[i]), unsafe.StringData(after[i]), "line %d was made again for a clock turn", i)
+	}
+	fresh(after, "a clock turn")
+
+	before = s.ViewPieces(nil)
+	s.Update(keyMsg("right"))
+	after = s.ViewPieces(nil)
+	kept, changed := 0, 0
+	for i := 1; i < len(after); i++ {
+		if unsafe.StringData(before[i]) == unsafe.StringData(after[i]) {
+			kept++
+		} else if before[i] != after[i] {
+			changed++
+		} else {
+			t.Errorf("line %d is unchanged but was made again", i)
+		}
+	}
+	require.Positive(t, changed, "the cursor moved")
+	require.Greater(t, kept, changed, "most lines are kept")
+	fresh(after, "a cursor key")
 }
