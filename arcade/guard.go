@@ -1,8 +1,10 @@
 package arcade
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -64,6 +66,7 @@ type guard struct {
 	done    chan struct{}   // closed when the channel's requests end
 	started atomic.Bool     // a shell or exec was handed to the library
 	keyAt   atomic.Int64    // unix ns of the oldest input not yet answered by a write
+	ch      *guardedChannel // the channel, once accepted (before its handler runs)
 
 	mu       sync.Mutex
 	ended    bool
@@ -167,7 +170,8 @@ func (n *guardedNewChannel) Accept() (gossh.Channel, <-chan *gossh.Request, erro
 	}
 	out := make(chan *gossh.Request)
 	go n.s.filterRequests(n.g, reqs, out)
-	return &guardedChannel{Channel: ch, g: n.g, m: n.s.metrics}, out, nil
+	n.g.ch = &guardedChannel{Channel: ch, g: n.g, m: n.s.metrics}
+	return n.g.ch, out, nil
 }
 
 // guardedChannel notes each read of client input: it is what the
@@ -194,6 +198,49 @@ func (c *guardedChannel) Write(p []byte) (int, error) {
 		c.m.keyToFrame.Observe(c.g.conn.now().Sub(time.Unix(0, t)).Seconds())
 	}
 	return c.Channel.Write(p)
+}
+
+// frameWriter writes a session's frames to its channel past the SSH
+// library's pty writer, which copies every write twice (bytes.ReplaceAll
+// of "\n" with "\r\n", then of "\r\r\n" with "\r\n") even when nothing
+// changes: a tenth of the bytes the server allocated in game. The frames
+// of arcade/render end their lines with "\r\n", so the pty writer would
+// send them unchanged; a write with a bare "\n" goes through the session
+// as before.
+type frameWriter struct {
+	ch   io.Writer // the session's channel
+	sess io.Writer // the session, through the pty writer
+}
+
+func (w frameWriter) Write(p []byte) (int, error) {
+	if bareLF(p) {
+		return w.sess.Write(p)
+	}
+	return w.ch.Write(p)
+}
+
+// frames is where a session's frames are written: its channel past the
+// pty writer, or the session if the channel is not known.
+func (g *guard) frames(sess io.Writer) io.Writer {
+	if g.ch == nil {
+		return sess
+	}
+	return frameWriter{ch: g.ch, sess: sess}
+}
+
+// bareLF is whether p holds a "\n" with no "\r" before it: the one thing
+// the pty writer changes.
+func bareLF(p []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(p[i:], '\n')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i == 0 || p[i-1] != '\r' {
+			return true
+		}
+	}
 }
 
 // copyReq is a request the guard has already answered: the library's

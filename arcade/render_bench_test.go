@@ -29,7 +29,7 @@ func (c *benchClock) now() time.Time { return c.t }
 type nothingMsg struct{}
 
 // klondikeRouter is a session's router inside a Klondike game at 80x24.
-func klondikeRouter(b *testing.B) (*ui.Router, *benchClock) {
+func klondikeRouter(b testing.TB) (*ui.Router, *benchClock) {
 	st, err := badger.OpenInMemory()
 	if err != nil {
 		b.Fatal(err)

@@ -498,7 +498,7 @@ func (s *Server) programMiddleware() wish.Middleware {
 			// it runs at one tick a second instead of 60.
 			// Commands run detached (detach.go): one still waiting when the
 			// session ends must not hold the ended program.
-			view := render.New(detached{app: app, done: app.Env().Done}, render.NewScreen(sess, pty.Window.Width, pty.Window.Height, profile), s.cfg.FPS)
+			view := render.New(detached{app: app, done: app.Env().Done}, render.NewScreen(g.frames(sess), pty.Window.Width, pty.Window.Height, profile), s.cfg.FPS)
 			// The input is read by arcade/render too: one goroutine and a
 			// key table shared by every session.
 			opts := append(wishtea.MakeOptions(sess), tea.WithoutRenderer(), tea.WithFPS(1), tea.WithoutSignalHandler(),

@@ -37,6 +37,7 @@ func slotTime(k int64) time.Time { return time.Unix(0, k*int64(clockSlack)) }
 type clockWheel struct {
 	mu    sync.Mutex
 	slots map[int64][]*Model
+	free  [][]*Model // emptied slots' lists, for the next slots
 	timer *time.Timer
 	at    int64 // the slot the timer is set for; 0: none
 }
@@ -47,7 +48,13 @@ var clocks = &clockWheel{slots: map[int64][]*Model{}}
 func (w *clockWheel) add(m *Model, k int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.slots[k] = append(w.slots[k], m)
+	ms, ok := w.slots[k]
+	if !ok && len(w.free) > 0 {
+		// A slot's list grows to a few thousand sessions: reused, a new
+		// slot four times a second does not grow one from nothing.
+		ms, w.free = w.free[len(w.free)-1], w.free[:len(w.free)-1]
+	}
+	w.slots[k] = append(ms, m)
 	if w.at == 0 || k < w.at {
 		w.at = k
 		d := max(time.Until(slotTime(k)), 0)
@@ -64,15 +71,27 @@ func (w *clockWheel) turn() {
 	now := time.Now()
 	due := now.UnixNano() / int64(clockSlack)
 	w.mu.Lock()
-	var batch []*Model
-	var keys []int64
+	n := 0
 	for k, ms := range w.slots {
 		if k <= due {
-			batch = append(batch, ms...)
-			for range ms {
-				keys = append(keys, k)
+			n += len(ms)
+		}
+	}
+	type entry struct {
+		m *Model
+		k int64
+	}
+	batch := make([]entry, 0, n)
+	for k, ms := range w.slots {
+		if k <= due {
+			for _, m := range ms {
+				batch = append(batch, entry{m, k})
 			}
 			delete(w.slots, k)
+			clear(ms)
+			if len(w.free) < 4 {
+				w.free = append(w.free, ms[:0])
+			}
 		}
 	}
 	w.at = 0
@@ -86,9 +105,9 @@ func (w *clockWheel) turn() {
 	}
 	w.mu.Unlock()
 
-	var frames []*writeJob
-	for i, m := range batch {
-		k := keys[i]
+	frames := make([]writeJob, 0, len(batch))
+	for _, e := range batch {
+		m, k := e.m, e.k
 		if !m.mu.TryLock() {
 			go func() {
 				m.mu.Lock()
@@ -104,7 +123,8 @@ func (w *clockWheel) turn() {
 			m.mu.Unlock()
 			continue
 		}
-		frames = append(frames, &writeJob{m: m, b: b})
+		frames = frames[:len(frames)+1]
+		frames[len(frames)-1].m, frames[len(frames)-1].b = m, b
 	}
 	if len(frames) == 0 {
 		return
@@ -113,14 +133,14 @@ func (w *clockWheel) turn() {
 	// client that stopped reading), the frames still unwritten after
 	// writeStall go out on goroutines of their own.
 	stall := time.AfterFunc(writeStall, func() {
-		for _, f := range frames {
-			if !f.claimed.Load() {
+		for i := range frames {
+			if f := &frames[i]; !f.claimed.Load() {
 				go f.run()
 			}
 		}
 	})
-	for _, f := range frames {
-		f.run()
+	for i := range frames {
+		frames[i].run()
 	}
 	stall.Stop()
 }
