@@ -24,6 +24,7 @@ import (
 // "notice" the same with a notice on the last line (it stays up until a
 // key).
 // It is the work each costs the server per session, before the renderer.
+// The view is asked for in pieces, as arcade/render asks for it.
 func BenchmarkGameFrame(b *testing.B) {
 	for _, step := range []string{"cursor", "clock", "notice"} {
 		for _, c := range []struct {
@@ -48,8 +49,11 @@ func BenchmarkGameFrame(b *testing.B) {
 				if step == "notice" {
 					a.Update(ui.NoticeMsg{Notice: hub.Notice{Text: "Ann is online."}})
 				}
-				_ = a.View()
-				frameSteps(b, step != "cursor", clk, func(m tea.Msg) { a.Update(m) }, func() { _ = a.View() })
+				// In pieces, as arcade/render asks the router for them.
+				var pieces []string
+				view := func() { _, pieces = a.ViewPieces(pieces[:0]) }
+				view()
+				frameSteps(b, step != "cursor", clk, func(m tea.Msg) { a.Update(m) }, view)
 			})
 		}
 	}
