@@ -916,6 +916,7 @@ type frameParts struct {
 	rest     string
 	headerOK bool   // header is drawn from head, extra, lastStats and pad
 	header   string // the header line
+	headBuf  bytes.Buffer
 	pad      int
 	joinedOK bool   // view is header and rest put together
 	view     string // the last View
@@ -984,13 +985,13 @@ func (s *gameScreen) ViewPieces(dst []string) []string {
 	f := &s.last
 	s.drawPieces(k)
 	if !f.headerOK || !bytes.Equal(st, f.lastStats) || pad != f.pad {
-		var b strings.Builder
-		b.Grow(len(f.head) + 2 + len(st) + max(pad, 0) + len(f.extra))
+		b := &f.headBuf
+		b.Reset()
 		b.WriteString(f.head)
 		b.WriteString("  ")
 		b.Write(st)
 		if pad >= 2 {
-			writeSpaces(&b, pad)
+			writeSpaces(b, pad)
 			b.WriteString(f.extra)
 		}
 		f.header, f.pad, f.headerOK, f.joinedOK = b.String(), pad, true, false
@@ -1000,16 +1001,23 @@ func (s *gameScreen) ViewPieces(dst []string) []string {
 }
 
 // rest is what View draws under the header (from its "\n" on), in one
-// string: the race screen draws its own header over the game's, and a
-// clock turn then makes nothing here.
+// string.
 func (s *gameScreen) rest() string {
-	_, _, k := s.frameInputs()
 	f := &s.last
-	s.drawPieces(k)
+	s.restLines()
 	if !f.restOK {
 		f.rest, f.restOK = strings.Join(f.lines, ""), true
 	}
 	return f.rest
+}
+
+// restLines is the lines under the header, each with the "\n" before it:
+// the strings kept while a line is the same (the race screen keeps what
+// it works out from each line with it).
+func (s *gameScreen) restLines() []string {
+	_, _, k := s.frameInputs()
+	s.drawPieces(k)
+	return s.last.lines
 }
 
 // drawPieces draws the lines under the header for k, unless they are
@@ -1025,9 +1033,9 @@ func (s *gameScreen) drawPieces(k frameKey) {
 	f.ok, f.key, f.joinedOK, f.restOK = true, k, false, false
 }
 
-// keepLines cuts text into lines, each with the "\n" before it (text
-// starts with one), into lines: where the line at the same place was the
-// same, its string is kept and no new one is made.
+// keepLines cuts text into lines, each with the "\n" before it (but the
+// first, if text does not start with one), into lines: where the line at
+// the same place was the same, its string is kept and no new one is made.
 func keepLines(lines []string, text []byte) []string {
 	n := 0
 	for len(text) > 0 {
@@ -1178,7 +1186,7 @@ func (s *gameScreen) drawRest(b *bytes.Buffer, withMenu bool) {
 }
 
 // writeSpaces writes n spaces.
-func writeSpaces(b *strings.Builder, n int) {
+func writeSpaces(b *bytes.Buffer, n int) {
 	const blanks = "                                                                "
 	for n > len(blanks) {
 		b.WriteString(blanks)

@@ -185,3 +185,33 @@ func TestFramePiecesKeepUnchangedLines(t *testing.T) {
 	require.Greater(t, kept, changed, "most lines are kept")
 	fresh(after, "a cursor key")
 }
+
+// A race's clock turn makes the lines that show the clock and keeps the
+// others, the same strings; the pieces are the frame drawn whole.
+func TestRaceFramePiecesKeepUnchangedLines(t *testing.T) {
+	s, _ := startedRace(t, "klondike/draw1")
+	clk := &fakeClock{t: s.env.Now()}
+	s.env.Now = clk.now
+	before := s.ViewPieces(nil)
+	require.Equal(t, s.env.Height, len(before), "a piece a line")
+	require.Equal(t, s.View(), strings.Join(before, ""))
+	clk.t = clk.t.Add(time.Second)
+	after := s.ViewPieces(nil)
+	require.Len(t, after, len(before))
+	kept, changed := 0, 0
+	for i := range after {
+		switch {
+		case unsafe.StringData(before[i]) == unsafe.StringData(after[i]):
+			kept++
+		case before[i] != after[i]:
+			changed++
+		default:
+			t.Errorf("line %d is unchanged but was made again", i)
+		}
+	}
+	require.Positive(t, changed, "the clock turned")
+	require.LessOrEqual(t, changed, 3, "only the lines with the clock change")
+	s.frame = raceParts{}
+	s.game.forget()
+	require.Equal(t, s.View(), strings.Join(after, ""), "the pieces differ from a frame drawn afresh")
+}

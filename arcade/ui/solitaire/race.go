@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -636,25 +637,30 @@ func cut(s string, w int) string {
 	return string(r[:w-1]) + "…"
 }
 
-func (s *raceScreen) View() string {
+func (s *raceScreen) View() string { return strings.Join(s.ViewPieces(nil), "") }
+
+// ViewPieces is the view in pieces, one a line (ui.PiecedScreen): while
+// racing, a clock turn makes the lines that show the clock, and the others
+// are the strings of the frame before.
+func (s *raceScreen) ViewPieces(dst []string) []string {
 	e := s.env
 	if !s.have {
-		return ui.TitleStyle.Render("Race") + "\n\nJoining the race…"
+		return append(dst, ui.TitleStyle.Render("Race")+"\n\nJoining the race…")
 	}
 	switch {
 	case s.st.Phase == hub.Lobby, s.st.Phase == hub.Countdown:
-		return s.lobbyView()
+		return append(dst, s.lobbyView())
 	case s.st.Phase == hub.Closed && s.game == nil:
-		return s.resultsView()
+		return append(dst, s.resultsView())
 	case s.st.Phase == hub.Finished:
-		return s.resultsView()
+		return append(dst, s.resultsView())
 	}
 	g := s.game
 	if s.view != nil && (g == nil || !s.racing()) {
 		g = s.view // a watcher, or a racer who is out, following someone
 	}
 	if g == nil {
-		return s.resultsView()
+		return append(dst, s.resultsView())
 	}
 	g.piles()
 	bw := g.size[0]
@@ -663,7 +669,7 @@ func (s *raceScreen) View() string {
 	if side {
 		g.reserve = panelWidth + 1
 	}
-	return s.frame.draw(s, g, g.rest(), side)
+	return s.frame.draw(dst, s, g, g.restLines(), side)
 }
 
 // raceParts is what a race frame keeps for the next: the lines of the
@@ -671,8 +677,8 @@ func (s *raceScreen) View() string {
 // with the room's state, a message or the width, not with the clock. A
 // clock tick writes the clock into the kept parts, in one string.
 type raceParts struct {
-	rest   string   // the board screen's lines under its header (gameScreen.rest)
-	lines  []string // rest split into lines
+	rest   []string // the board screen's lines under its header (gameScreen.restLines)
+	lines  []string // the same without their "\n"
 	widths []int    // their widths, -1 until asked for
 
 	title string // the game's title, styled
@@ -700,20 +706,27 @@ type raceParts struct {
 	raceBottom  string // the bottom bar while racing
 	followBar   string // the bottom bar while not
 
-	clock []byte // scratch
-	size  int    // the last frame's length
+	clock []byte       // scratch
+	buf   bytes.Buffer // the frame, as drawn
+	out   []string     // the frame in lines, each kept while it is the same
 }
 
 // draw is View's frame for a running race, drawn as the lines of g's own
-// frame with the race's header, panel, message and bars over them.
-func (f *raceParts) draw(s *raceScreen, g *gameScreen, rest string, side bool) string {
+// frame with the race's header, panel, message and bars over them, and
+// appended to dst in pieces.
+func (f *raceParts) draw(dst []string, s *raceScreen, g *gameScreen, rest []string, side bool) []string {
 	e := s.env
-	if f.rest != rest || f.lines == nil {
-		f.rest = rest
-		f.lines = strings.Split(f.rest[1:], "\n")
-		f.widths = f.widths[:0]
-		for range f.lines {
-			f.widths = append(f.widths, -1)
+	if len(f.rest) != len(rest) {
+		f.rest, f.lines, f.widths = f.rest[:0], f.lines[:0], f.widths[:0]
+		for range rest {
+			f.rest, f.lines, f.widths = append(f.rest, ""), append(f.lines, ""), append(f.widths, -1)
+		}
+	}
+	for i, l := range rest {
+		// The board keeps a line's string while it is the same: its
+		// width is kept with it.
+		if unsafe.StringData(l) != unsafe.StringData(f.rest[i]) || len(l) != len(f.rest[i]) {
+			f.rest[i], f.lines[i], f.widths[i] = l, strings.TrimPrefix(l, "\n"), -1
 		}
 	}
 	if f.title == "" {
@@ -741,8 +754,8 @@ func (f *raceParts) draw(s *raceScreen, g *gameScreen, rest string, side bool) s
 	}
 	f.clock = format.AppendDuration(f.clock[:0], s.clock())
 	n := 1 + len(f.lines)
-	var b strings.Builder
-	b.Grow(f.size + 256)
+	b := &f.buf
+	b.Reset()
 	left := e.Width - panelWidth
 	for j := range n {
 		if j > 0 {
@@ -758,14 +771,14 @@ func (f *raceParts) draw(s *raceScreen, g *gameScreen, rest string, side bool) s
 		case j == n-2:
 			switch {
 			case !side:
-				f.writeFolded(&b, s, e.Width)
+				f.writeFolded(b, s, e.Width)
 			case racing:
 				b.WriteString(f.raceBar)
 			}
 		case j == n-3 && s.msg != "":
 			b.WriteString(f.msgLine)
 		case j == 0:
-			f.writeHead(&b, s, g)
+			f.writeHead(b, s, g)
 		case side && j-1 < 1+len(f.panel) && j < n-3:
 			l := f.lines[j-1]
 			if f.widths[j-1] < 0 {
@@ -776,7 +789,7 @@ func (f *raceParts) draw(s *raceScreen, g *gameScreen, rest string, side bool) s
 			if pad < 0 {
 				continue
 			}
-			writeSpaces(&b, pad)
+			writeSpaces(b, pad)
 			if j == 1 {
 				b.WriteString(f.panelHead)
 				b.WriteByte(' ')
@@ -788,12 +801,12 @@ func (f *raceParts) draw(s *raceScreen, g *gameScreen, rest string, side bool) s
 			b.WriteString(f.lines[j-1])
 		}
 	}
-	f.size = b.Len()
-	return b.String()
+	f.out = keepLines(f.out, b.Bytes())
+	return append(dst, f.out...)
 }
 
 // writeHead writes the header: the race, not the solo game's line.
-func (f *raceParts) writeHead(b *strings.Builder, s *raceScreen, g *gameScreen) {
+func (f *raceParts) writeHead(b *bytes.Buffer, s *raceScreen, g *gameScreen) {
 	b.WriteString(f.title)
 	b.WriteString("  ")
 	if g == s.view {
@@ -813,7 +826,7 @@ func (f *raceParts) writeHead(b *strings.Builder, s *raceScreen, g *gameScreen) 
 }
 
 // writeFolded writes folded(width) from the kept parts, when it fits.
-func (f *raceParts) writeFolded(b *strings.Builder, s *raceScreen, width int) {
+func (f *raceParts) writeFolded(b *bytes.Buffer, s *raceScreen, width int) {
 	if len("Race ")+len(f.clock)+f.foldTailW > width {
 		b.WriteString(s.folded(width)) // cut to the width: rare, made afresh
 		return
