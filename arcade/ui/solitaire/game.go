@@ -902,11 +902,11 @@ func (s *gameScreen) moveCursor(dx, dy int) {
 }
 
 // frameParts is what a View keeps for the next one. A clock tick changes
-// the stats and nothing else, so the frame is two pieces: the header (the
-// kept title, the stats written anew) and the kept rest (every line under
-// the header), drawn again only when something it is drawn from (frameKey)
-// changed. arcade/render takes the pieces as they are; View puts them
-// together.
+// the stats and nothing else, so the frame is the header (the kept title,
+// the stats written anew) and the lines under it, one piece each, drawn
+// again only when something they are drawn from (frameKey) changed, and
+// then a line the same as before keeps its string. arcade/render takes the
+// pieces as they are; View puts them together.
 type frameParts struct {
 	ok       bool // lines were drawn for key
 	key      frameKey
