@@ -14,6 +14,8 @@ import (
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"sshuffle/internal/latch"
 )
 
 // Limits on what a client may ask of one session channel before its shell.
@@ -67,10 +69,9 @@ type guard struct {
 	started atomic.Bool     // a shell or exec was handed to the library
 	keyAt   atomic.Int64    // unix ns of the oldest input not yet answered by a write
 	ch      *guardedChannel // the channel, once accepted (before its handler runs)
+	ended   latch.Latch     // the channel's requests ended
 
 	mu       sync.Mutex
-	ended    bool
-	atEnd    []func()
 	sendSize func(ssh.Window) // set once the program takes sizes
 	draining bool             // a goroutine is sending the waiting size
 }
@@ -132,27 +133,11 @@ func (g *guard) drain(send func(ssh.Window)) {
 
 // whenEnded has f run once the channel's requests end (at once if they
 // have), on the request loop's goroutine.
-func (g *guard) whenEnded(f func()) {
-	g.mu.Lock()
-	if g.ended {
-		g.mu.Unlock()
-		f()
-		return
-	}
-	g.atEnd = append(g.atEnd, f)
-	g.mu.Unlock()
-}
+func (g *guard) whenEnded(f func()) { g.ended.Do(f) }
 
 func (g *guard) end() {
 	close(g.done)
-	g.mu.Lock()
-	g.ended = true
-	fs := g.atEnd
-	g.atEnd = nil
-	g.mu.Unlock()
-	for _, f := range fs {
-		f()
-	}
+	g.ended.Happen()
 }
 
 // guardedNewChannel hands the library a channel whose requests have been

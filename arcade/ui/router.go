@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"sshuffle/arcade/hub"
+	"sshuffle/internal/latch"
 )
 
 // Builder makes the screen a route names. The router holds no list of
@@ -43,10 +44,8 @@ type Router struct {
 	drawn     atomic.Int64  // width<<32 | height, readable from other goroutines
 	firstSize chan struct{} // closed by the first size message
 	sizeOnce  sync.Once
-	sizeMu    sync.Mutex
-	sized     bool
-	atSize    []func()   // run at the first size message
-	ascii     asciiLines // the last frame's lines in plain text
+	sized     latch.Latch // the first size message arrived
+	ascii     asciiLines  // the last frame's lines in plain text
 	noticed   noticeLines
 }
 
@@ -82,27 +81,11 @@ func (r *Router) FirstSize() <-chan struct{} { return r.firstSize }
 // AtFirstSize has f run once the first window size has arrived: at once if
 // it has, else on the program's goroutine as the size message is handled,
 // so f must not wait on the program.
-func (r *Router) AtFirstSize(f func()) {
-	r.sizeMu.Lock()
-	if r.sized {
-		r.sizeMu.Unlock()
-		f()
-		return
-	}
-	r.atSize = append(r.atSize, f)
-	r.sizeMu.Unlock()
-}
+func (r *Router) AtFirstSize(f func()) { r.sized.Do(f) }
 
 func (r *Router) firstSizeArrived() {
 	close(r.firstSize)
-	r.sizeMu.Lock()
-	r.sized = true
-	fs := r.atSize
-	r.atSize = nil
-	r.sizeMu.Unlock()
-	for _, f := range fs {
-		f()
-	}
+	r.sized.Happen()
 }
 
 // Env is the session's environment.
