@@ -2,5 +2,6 @@
 // pointing one way (see the README's layout): the rules engine and the
 // games know no SSH, no Bubble Tea and no store; only cmd names the Badger
 // backend; the live rooms (arcade/hub) reach no SSH, Bubble Tea, Lip Gloss,
-// store or game package; no screen package imports another.
+// store or game package; no screen package imports another; only tests
+// import the test rigs.
 package importtest

@@ -77,6 +77,10 @@ func reachRules(hubGames bool) []reachRule {
 
 const hubPkg = module + "/arcade/hub"
 
+// testRigs are packages only tests import: they may open a Badger store
+// as a test does, and no other package may import them.
+var testRigs = []string{module + "/internal/uitest"}
+
 func isGameSide(p string) bool {
 	return p == module+"/engine" || p == module+"/games" || strings.HasPrefix(p, module+"/games/")
 }
@@ -130,9 +134,14 @@ func violations(pkgs []pkg, rules []reachRule) []string {
 		}
 		// Tests may open a Badger store as the rig of a test, the way cmd
 		// does for the server; the packages themselves may not.
-		if !strings.HasPrefix(p.ImportPath, module+"/cmd/") && p.ImportPath != badgerBackend &&
+		if !strings.HasPrefix(p.ImportPath, module+"/cmd/") && p.ImportPath != badgerBackend && !slices.Contains(testRigs, p.ImportPath) &&
 			!strings.HasPrefix(p.ImportPath, badgerBackend+"/") && slices.Contains(p.Deps, badgerBackend) {
 			out = append(out, fmt.Sprintf("%s reaches %s (only cmd may name the backend)", p.ImportPath, badgerBackend))
+		}
+		for _, i := range p.Imports {
+			if slices.Contains(testRigs, i) && !slices.Contains(testRigs, p.ImportPath) {
+				out = append(out, fmt.Sprintf("%s imports the test rig %s (only tests may)", p.ImportPath, i))
+			}
 		}
 		if s := screen(p.ImportPath); s != "" {
 			all := append(append(slices.Clone(p.Imports), p.TestImports...), p.XTestImports...)
@@ -194,6 +203,8 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		{ImportPath: screensRoot + "solitaire", TestImports: []string{screensRoot + "solitaire", screensRoot + "help"}},
 		{ImportPath: hubPkg, Deps: []string{module + "/engine", "golang.org/x/crypto/ssh", "charm.land/lipgloss/v2", module + "/store"}},
 		{ImportPath: hubPkg + "/wire", Deps: []string{"charm.land/wish/v2/bubbletea", "charm.land/bubbletea/v2"}},
+		{ImportPath: module + "/internal/uitest", Imports: []string{badgerBackend}, Deps: []string{badgerBackend}},
+		{ImportPath: screensRoot + "help", Imports: []string{module + "/internal/uitest"}, TestImports: []string{module + "/internal/uitest"}},
 		{ImportPath: hubPkg + "/rooms", Deps: []string{module + "/games", module + "/games/spite", module + "/gamesx"}},
 	}, reachRules(false))
 	want := []string{
@@ -203,6 +214,7 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		module + "/games/spider's tests import charm.land/ssh",
 		"screen package " + screensRoot + "menu imports screen package " + screensRoot + "solitaire",
 		"screen package " + screensRoot + "solitaire imports screen package " + screensRoot + "help",
+		screensRoot + "help imports the test rig " + module + "/internal/uitest (only tests may)",
 		hubPkg + " reaches golang.org/x/crypto/ssh (the hub knows no SSH, Bubble Tea or store)",
 		hubPkg + " reaches charm.land/lipgloss/v2 (the hub knows no SSH, Bubble Tea or store)",
 		hubPkg + " reaches " + module + "/store (the hub knows no SSH, Bubble Tea or store)",
