@@ -100,6 +100,9 @@ func strengths(args []string, stdout, stderr io.Writer) int {
 			100*r.WinRate, 100*r.CI95[0], 100*r.CI95[1], r.MeanScore, r.OtherScore, r.Draws)
 	}
 	_ = tw.Flush()
+	if tg.name == "kings" {
+		fmt.Fprintln(stdout, "wins are hands gone out (matches won, with a match setting); scores are penalty points")
+	}
 	return 0
 }
 

@@ -27,6 +27,7 @@ func TestStrengthsCommand(t *testing.T) {
 	require.Equal(t, 0, run([]string{"strengths", "kings", "--players", "3", "--games", "4", "--pairs", "hard:easy"}, &out, &errOut), errOut.String())
 	require.Contains(t, out.String(), "kings (defaults), 3 players")
 	require.Regexp(t, `hard\s+easy\s+12\s`, out.String())
+	require.Contains(t, out.String(), "scores are penalty points")
 
 	for _, bad := range [][]string{{"strengths"}, {"strengths", "klondike"}, {"strengths", "kings", "--players", "5"},
 		{"strengths", "spite", "--pairs", "hard"}, {"strengths", "spite", "--games", "0"}, {"strengths", "spite", "--settings", "payoff=7"}} {
