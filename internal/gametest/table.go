@@ -346,10 +346,10 @@ func ViewCards(v any) []engine.Card {
 }
 
 // ChoiceIgnoresUnseen checks "a computer player's choice never changes
-// when the cards its seat cannot see are shuffled": in positions of games
-// seeded games (every every-th action), copies made by Blind give the
-// seat to act the same view, and a fresh player of each strength with one
-// seed chooses the same in both. Then, per game, players of each strength
+// when the cards its seat cannot see are shuffled": in games seeded games,
+// at one action in every, copies made by Blind give the seat to act the
+// same view, and a fresh player of each strength with one seed chooses the
+// same in both. Then, per game, players of each strength
 // play on side by side in a game and its blind copy for as long as their
 // views agree, so that a plan a player keeps between calls is checked too.
 // It fails unless the shuffles changed hidden cards at all.
