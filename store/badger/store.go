@@ -343,6 +343,7 @@ const (
 	kSave    = 'V' // V id 0 key               -> bytes
 	kSetting = 'P' // P id 0 name              -> value
 	kFollow  = 'F' // F id 0 other id          -> "" (id follows other)
+	kFollowN = 'G' // G id                     -> "" (rewritten by every follow of id)
 	kRace    = 'C' // C id 0 when(8) code      -> RaceRecord JSON (one copy per racer)
 )
 
