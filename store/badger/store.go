@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 
 	"sshuffle/store"
 )
@@ -74,6 +75,17 @@ func smallProfile(opts badger.Options, logger *slog.Logger) badger.Options {
 		WithNumLevelZeroTablesStall(l0Stall).
 		WithValueLogFileSize(16 << 20).
 		WithSyncWrites(true).
+		// Every block read is checked against its checksum, so damage
+		// that appears while running is an error, not a wrong record.
+		// The tables are checked whole at start by checkTables, which
+		// refuses where Badger would skip a table.
+		WithChecksumVerificationMode(options.OnBlockRead).
+		// Uncompressed, so that the checksums cover the bytes on disk:
+		// Badger checksums a block after decompressing it, and a flipped
+		// byte in Snappy's encoding of repetitive records can decode to
+		// the same block, so damage to the file went unseen.
+		WithCompression(options.None).
+		WithVerifyValueChecksum(true).
 		WithLogger(badgerLogger{logger}).
 		WithLoggingLevel(badger.WARNING).
 		WithMetricsEnabled(false)

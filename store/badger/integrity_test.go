@@ -1,0 +1,191 @@
+package badger
+
+import (
+	"context"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/store"
+)
+
+var flipsPerFile = flag.Int("flips", 40, "byte positions flipped in each table file by TestFlippedTableByteIsRefused")
+
+// realStore writes a store with every kind of record the server keeps
+// (accounts and their names, results with their stats and boards, follows,
+// saves, finished table games, table snapshots) in small tables, so that
+// several table files at more than one level hold them.
+func realStore(t *testing.T, dir string, accounts int) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := OpenWith(dir, Options{MinFree: -1, tune: tinyTables})
+	require.NoError(t, err)
+	for i := range accounts {
+		id := fmt.Sprintf("SHA256:acct%05d", i)
+		name := fmt.Sprintf("p%05d", i)
+		_, err := s.CreateAccount(ctx, id, name)
+		require.NoError(t, err)
+		require.NoError(t, s.RecordResult(ctx, store.Result{Account: id, Name: name, Spec: fmt.Sprintf("freecell %d", i),
+			Key: "freecell", Won: i%3 != 0, Moves: 90 + i, Elapsed: time.Duration(i) * time.Second, Finished: t0.Add(time.Duration(i) * time.Minute)}))
+		require.NoError(t, s.PutSave(ctx, id, "klondike", []byte(strings.Repeat(fmt.Sprintf("%d,", i), 40))))
+		if i > 0 {
+			require.NoError(t, s.Follow(ctx, id, fmt.Sprintf("SHA256:acct%05d", i-1)))
+		}
+		if i%10 == 0 {
+			code := fmt.Sprintf("T%04d", i)
+			require.NoError(t, s.PutTable(ctx, code, []byte(fmt.Sprintf(`{"code":%q,"state":%q}`, code, strings.Repeat("c", 600)))))
+			require.NoError(t, s.RecordTableGame(ctx, store.TableGame{Code: code, Game: "spite", Spec: "spite 1",
+				Seats:  []store.TableSeat{{Account: id, Name: name}, {Name: "bot", Strength: "easy"}},
+				Record: []byte(`{"moves":[1,2,3]}`), Started: t0, Finished: t0.Add(time.Hour)}))
+		}
+	}
+	require.NoError(t, s.Close())
+}
+
+// snapshot is every file in dir by name, with a hash of its bytes.
+func snapshot(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	m := map[string][32]byte{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		m[e.Name()] = sha256.Sum256(b)
+	}
+	return m
+}
+
+// positions spreads n byte offsets over a file of size bytes: one at a
+// random place in each of n equal stretches, and the last bytes (the
+// lengths that say where the index and its checksum are) always.
+func positions(size, n int, r *rand.Rand) []int {
+	seen := map[int]bool{}
+	var out []int
+	add := func(p int) {
+		if p >= 0 && p < size && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range []int{size - 1, size - 4, size - 5, size - 8} {
+		add(p)
+	}
+	for i := 0; len(out) < n && i < n; i++ {
+		lo, hi := i*size/n, (i+1)*size/n
+		if hi > lo {
+			add(lo + r.IntN(hi-lo))
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+type flipTally struct{ tried, refused, recovered, started int }
+
+// flipEach flips one byte at each position of each table file in dir,
+// opens, and puts the byte back. Every open must be refused with a
+// sentence naming the file and leave every file as it was.
+func flipEach(t *testing.T, dir string, perFile int) flipTally {
+	t.Helper()
+	tables := files(t, dir, ".sst")
+	require.GreaterOrEqual(t, len(tables), 3, "the store should span several table files")
+	r := rand.New(rand.NewPCG(1, 2))
+	var tally flipTally
+	for _, name := range tables {
+		orig, err := os.ReadFile(name)
+		require.NoError(t, err)
+		for _, pos := range positions(len(orig), perFile, r) {
+			b := append([]byte(nil), orig...)
+			b[pos] ^= byte(1 + r.IntN(255))
+			require.NoError(t, os.WriteFile(name, b, 0o600))
+			before := snapshot(t, dir)
+			tally.tried++
+			s, err := OpenWith(dir, Options{MinFree: -1, tune: tinyTables})
+			if err == nil {
+				tally.started++
+				require.NoError(t, s.Close())
+				t.Errorf("%s with byte %d of %d flipped: the store started", filepath.Base(name), pos, len(orig))
+			} else {
+				tally.refused++
+				if strings.Contains(err.Error(), "panic") {
+					tally.recovered++
+				}
+				require.ErrorIs(t, err, ErrDamaged, "byte %d of %s", pos, name)
+				require.Contains(t, err.Error(), name, "the refusal names the file")
+				require.Equal(t, before, snapshot(t, dir), "a refusal changes no file (byte %d of %s)", pos, name)
+			}
+			require.NoError(t, os.WriteFile(name, orig, 0o600))
+		}
+	}
+	return tally
+}
+
+// One flipped byte anywhere in any table file is a refusal that names the
+// file, never a start on damaged records and never a crash, and the
+// refusal changes nothing in the directory. go test -run
+// TestFlippedTableByteIsRefused -flips 200 -v tries 200 a file.
+func TestFlippedTableByteIsRefused(t *testing.T) {
+	dir := storeDir(t)
+	realStore(t, dir, 600)
+	s, err := OpenWith(dir, Options{MinFree: -1, tune: tinyTables})
+	require.NoError(t, err, "the undamaged store opens")
+	require.NoError(t, s.Close())
+
+	tally := flipEach(t, dir, *flipsPerFile)
+	t.Logf("%d table files, %d flips: %d refused (%d after a recovered panic), %d started",
+		len(files(t, dir, ".sst")), tally.tried, tally.refused, tally.recovered, tally.started)
+	require.Zero(t, tally.started)
+
+	s, err = OpenWith(dir, Options{MinFree: -1, tune: tinyTables})
+	require.NoError(t, err, "with every byte put back the store opens")
+	a, err := s.AccountByName(context.Background(), "p00123")
+	require.NoError(t, err)
+	require.Equal(t, "SHA256:acct00123", a.ID)
+	require.NoError(t, s.Close())
+}
+
+// A store written before tables were left uncompressed still opens: each
+// table is checked with the compression the MANIFEST gives it.
+func TestSnappyTablesStillOpen(t *testing.T) {
+	dir := storeDir(t)
+	snappy := func(o badger.Options) badger.Options { return tinyTables(o).WithCompression(options.Snappy) }
+	s, err := OpenWith(dir, Options{MinFree: -1, tune: snappy})
+	require.NoError(t, err)
+	fill(t, s, 0, 200)
+	require.NoError(t, s.Close())
+	require.NotEmpty(t, files(t, dir, ".sst"))
+
+	s, err = OpenWith(dir, Options{MinFree: -1})
+	require.NoError(t, err)
+	a, err := s.AccountByName(context.Background(), "p150")
+	require.NoError(t, err)
+	require.Equal(t, "SHA256:acct150", a.ID)
+	require.NoError(t, s.Close())
+}
+
+// A table the MANIFEST lists but the directory lacks is a refusal naming
+// it, before Badger opens anything.
+func TestMissingTableIsRefused(t *testing.T) {
+	dir := storeDir(t)
+	realStore(t, dir, 100)
+	tables := files(t, dir, ".sst")
+	require.NotEmpty(t, tables)
+	require.NoError(t, os.Rename(tables[0], filepath.Join(t.TempDir(), "moved.sst")))
+	before := snapshot(t, dir)
+	_, err := OpenWith(dir, Options{MinFree: -1})
+	require.ErrorIs(t, err, ErrDamaged)
+	require.Contains(t, err.Error(), tables[0])
+	require.Equal(t, before, snapshot(t, dir))
+}
