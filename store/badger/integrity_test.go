@@ -189,3 +189,119 @@ func TestMissingTableIsRefused(t *testing.T) {
 	require.Contains(t, err.Error(), tables[0])
 	require.Equal(t, before, snapshot(t, dir))
 }
+
+// damage changes records behind the store's back, as lost or damaged
+// blocks would, and closes it.
+func damage(t *testing.T, dir string, fn func(txn *badger.Txn) error) {
+	t.Helper()
+	s, err := OpenWith(dir, Options{MinFree: -1})
+	require.NoError(t, err)
+	require.NoError(t, s.db.Update(fn))
+	require.NoError(t, s.Close())
+}
+
+// A name index that disagrees with the accounts is refused at start with
+// what disagrees, and the refusal changes no file: left running, a new key
+// could claim a name an account already holds.
+func TestNameIndexDisagreementIsRefused(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		fn   func(txn *badger.Txn) error
+		want string
+	}{
+		{"entry gone", func(txn *badger.Txn) error { return txn.Delete(dbKey(kName, "p00042")) },
+			`account SHA256:acct00042 holds the name "p00042", which the name index lacks`},
+		{"entry points elsewhere", func(txn *badger.Txn) error {
+			return txn.Set(dbKey(kName, "p00042"), []byte("SHA256:acct00007"))
+		}, `account SHA256:acct00042 holds the name "p00042", which the name index gives to SHA256:acct00007`},
+		{"entry for nobody", func(txn *badger.Txn) error {
+			return txn.Set(dbKey(kName, "ghost"), []byte("SHA256:acct00007"))
+		}, `the name index gives "ghost" to account SHA256:acct00007, which does not hold it`},
+		{"account gone", func(txn *badger.Txn) error { return txn.Delete(dbKey(kAccount, "SHA256:acct00042")) },
+			`the name index gives "p00042" to account SHA256:acct00042, which does not hold it`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := storeDir(t)
+			realStore(t, dir, 100)
+			damage(t, dir, c.fn)
+			before := snapshot(t, dir)
+			_, err := OpenWith(dir, Options{MinFree: -1})
+			require.ErrorIs(t, err, ErrDamaged)
+			require.Contains(t, err.Error(), c.want)
+			require.Contains(t, err.Error(), "name index disagrees")
+			require.Equal(t, before, snapshot(t, dir), "a refusal changes no file")
+			_, err = OpenWith(dir, Options{MinFree: -1, Accept: true})
+			require.ErrorIs(t, err, ErrDamaged, "--accept-store is about markers, not damaged records")
+		})
+	}
+}
+
+// After a crash the memtable logs hold a tail Badger cuts when it opens
+// for writing; the check before that runs on copies, so a store damaged
+// and then crashed is still refused with its files untouched, and an
+// undamaged crashed store opens with every acknowledged write.
+func TestCrashedStoreIsCheckedWithoutChange(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // where the check's copies go
+	dir := storeDir(t)
+	realStore(t, dir, 50)
+	s, err := OpenWith(dir, Options{MinFree: -1})
+	require.NoError(t, err)
+	_, err = s.CreateAccount(context.Background(), "SHA256:late", "latecomer")
+	require.NoError(t, err)
+	crashed := filepath.Join(t.TempDir(), "crashed")
+	copyDir(t, dir, crashed)
+	require.NoError(t, s.db.Update(func(txn *badger.Txn) error { return txn.Delete(dbKey(kName, "p00010")) }))
+	damaged := filepath.Join(t.TempDir(), "damaged")
+	copyDir(t, dir, damaged)
+	require.NoError(t, s.Close())
+	copyMarker := func(to string) {
+		b, err := os.ReadFile(markerPath(dir))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(markerPath(to), b, 0o600))
+	}
+	copyMarker(damaged)
+	require.NotEmpty(t, files(t, damaged, ".mem"), "the copy is of a store that was running")
+
+	before := snapshot(t, damaged)
+	_, err = OpenWith(damaged, Options{MinFree: -1})
+	require.ErrorIs(t, err, ErrDamaged)
+	require.Contains(t, err.Error(), `"p00010", which the name index lacks`)
+	require.Equal(t, before, snapshot(t, damaged), "a refusal changes no file")
+	tmp, err := filepath.Glob(filepath.Join(os.TempDir(), "sshuffle-check-*"))
+	require.NoError(t, err)
+	require.Empty(t, tmp, "the copies made for the check are removed")
+
+	copyMarker(crashed)
+	s, err = OpenWith(crashed, Options{MinFree: -1, Accept: true})
+	require.NoError(t, err)
+	a, err := s.AccountByName(context.Background(), "latecomer")
+	require.NoError(t, err)
+	require.Equal(t, "SHA256:late", a.ID)
+	require.NoError(t, s.Close())
+}
+
+// A zero-length memtable log is refused and the refusal changes no file;
+// opened for writing, Badger rewrote store files before refusing it.
+func TestEmptyMemtableLogIsRefusedWithoutChange(t *testing.T) {
+	dir := storeDir(t)
+	realStore(t, dir, 50)
+	s, err := OpenWith(dir, Options{MinFree: -1})
+	require.NoError(t, err)
+	fill(t, s, 0, 5)
+	crashed := filepath.Join(t.TempDir(), "crashed")
+	copyDir(t, dir, crashed)
+	require.NoError(t, s.Close())
+	b, err := os.ReadFile(markerPath(dir))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(markerPath(crashed), b, 0o600))
+	mems := files(t, crashed, ".mem")
+	require.NotEmpty(t, mems)
+	for _, m := range mems {
+		require.NoError(t, os.Truncate(m, 0))
+	}
+	before := snapshot(t, crashed)
+	_, err = OpenWith(crashed, Options{MinFree: -1})
+	require.ErrorIs(t, err, ErrDamaged)
+	require.Contains(t, err.Error(), "the memtable log "+mems[0]+" is empty")
+	require.Equal(t, before, snapshot(t, crashed), "a refusal changes no file")
+}

@@ -170,6 +170,13 @@ func preflight(dir string, beside *marker) (fresh bool, err error) {
 		switch n := e.Name(); {
 		case n == "MANIFEST":
 			manifest = true
+		case strings.HasSuffix(n, ".mem") && emptyFile(e):
+			// Opened for writing, Badger fails on it only after it has
+			// begun rewriting the store's files.
+			return false, fmt.Errorf("%w: the memtable log %s is empty (0 bytes): the writes it held are gone, or "+
+				"it was never written; nothing was changed. Move it aside to start without it (the markers then "+
+				"show whether acknowledged writes are missing), or restore from a backup (sshuffle restore)",
+				ErrDamaged, filepath.Join(dir, n))
 		case strings.HasSuffix(n, ".sst"), strings.HasSuffix(n, ".vlog"), strings.HasSuffix(n, ".mem"):
 			data = append(data, n)
 		}
@@ -258,6 +265,11 @@ func readManifest(dir string, bo badger.Options) (m *badger.Manifest, err error)
 	return &mf, nil
 }
 
+func emptyFile(e os.DirEntry) bool {
+	info, err := e.Info()
+	return err == nil && info.Mode().IsRegular() && info.Size() == 0
+}
+
 func checkTable(name string, to table.Options) (err error) {
 	refuse := func(why string) error {
 		return fmt.Errorf("%w: the table file %s is damaged (%s); nothing was changed. Restore the store from a "+
@@ -323,7 +335,7 @@ func openBadger(opts badger.Options) (db *badger.DB, err error) {
 	}()
 	db, err = badger.Open(opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: opening %s: %v", ErrDamaged, opts.Dir, err)
+		return nil, fmt.Errorf("%w: opening %s: %w", ErrDamaged, opts.Dir, err)
 	}
 	return db, nil
 }

@@ -134,6 +134,11 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if err := checkTables(dir, bo); err != nil {
 		return nil, err
 	}
+	if !fresh {
+		if err := precheck(dir, bo, beside, o.Accept); err != nil {
+			return nil, err
+		}
+	}
 	db, err := openBadger(bo)
 	if err != nil {
 		return nil, err
