@@ -3,6 +3,7 @@ package badger
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -319,4 +320,61 @@ func TestEmptyMemtableLogIsRefusedWithoutChange(t *testing.T) {
 	require.ErrorIs(t, err, ErrDamaged)
 	require.Contains(t, err.Error(), "the memtable log "+mems[0]+" is empty")
 	require.Equal(t, before, snapshot(t, crashed), "a refusal changes no file")
+}
+
+var benchAccounts = flag.Int("accounts", 20000, "accounts in the store BenchmarkNameIndexCheck checks")
+
+// BenchmarkNameIndexCheck times the start's name index check over a store
+// of -accounts accounts, each with a name (the check's worst case), written
+// in batches to keep the setup short:
+//
+//	go test ./store/badger -run '^$' -bench NameIndexCheck -accounts 1000000 -benchtime 3x
+func BenchmarkNameIndexCheck(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "store")
+	s, err := OpenWith(dir, Options{MinFree: -1})
+	require.NoError(b, err)
+	wb := s.db.NewWriteBatch()
+	for i := range *benchAccounts {
+		id := fmt.Sprintf("SHA256:%043d", i)
+		name := fmt.Sprintf("player%07d", i)
+		a, err := json.Marshal(store.Account{ID: id, Name: name, Created: t0, LastSeen: t0})
+		require.NoError(b, err)
+		require.NoError(b, wb.Set(dbKey(kAccount, id), a))
+		require.NoError(b, wb.Set(dbKey(kName, name), []byte(id)))
+	}
+	require.NoError(b, wb.Flush())
+	require.NoError(b, s.Close())
+	s, err = OpenWith(dir, Options{MinFree: -1}) // as a server starts: the check runs
+	require.NoError(b, err)
+	defer s.Close()
+	b.ResetTimer()
+	for b.Loop() {
+		require.NoError(b, checkNameIndex(s.db, dir))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(*benchAccounts), "ns/account")
+}
+
+// The name is read from an account record without decoding all of it;
+// every record gives the name encoding/json would.
+func TestAccountName(t *testing.T) {
+	for _, a := range []store.Account{
+		{ID: "SHA256:abc", Name: "ann", Created: t0},
+		{ID: "SHA256:abc"},
+		{ID: `x","Name":"mallory`, Name: "bob"},
+		{ID: "id", Name: `qu"ote`},
+		{ID: "id", Name: "caf\u00e9"},
+	} {
+		v, err := json.Marshal(a)
+		require.NoError(t, err)
+		got, err := accountName(v)
+		require.NoError(t, err)
+		require.Equal(t, a.Name, got, "%s", v)
+	}
+	for _, v := range []string{`{"Name":"zed","ID":"x"}`, `{"ID":"x", "Name": "zed"}`} {
+		got, err := accountName([]byte(v))
+		require.NoError(t, err)
+		require.Equal(t, "zed", got, v)
+	}
+	_, err := accountName([]byte(`{"ID":"x","Name":"zed","Created":`))
+	require.Error(t, err, "a record cut short is not read as its name")
 }

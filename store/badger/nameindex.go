@@ -1,6 +1,7 @@
 package badger
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
@@ -27,31 +28,32 @@ func checkNameIndex(db *badger.DB, dir string) error {
 	var fromAccounts, fromIndex pairSum
 	var bad error
 	err := db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kAccount}, PrefetchValues: true, PrefetchSize: 256})
+		// Values this small live in the tree beside their keys: reading
+		// them in the loop costs less than Badger's prefetching.
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kAccount}})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			item := it.Item()
-			id := string(item.Key()[1:])
-			var a struct{ Name string }
-			if err := item.Value(func(v []byte) error { return json.Unmarshal(v, &a) }); err != nil {
+			var name string
+			if err := item.Value(func(v []byte) (err error) { name, err = accountName(v); return err }); err != nil {
 				bad = fmt.Errorf("%w: %s: the record of account %s cannot be read (%v); nothing was changed. "+
-					"Restore the store from a backup (sshuffle restore)", ErrDamaged, dir, id, err)
+					"Restore the store from a backup (sshuffle restore)", ErrDamaged, dir, item.Key()[1:], err)
 				return nil
 			}
-			if a.Name != "" {
-				fromAccounts.add(seed, a.Name, id)
+			if name != "" {
+				fromAccounts.add(seed, name, item.Key()[1:])
 			}
 		}
 		return nil
 	})
 	if err == nil && bad == nil {
 		err = db.View(func(txn *badger.Txn) error {
-			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kName}, PrefetchValues: true, PrefetchSize: 256})
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kName}})
 			defer it.Close()
 			for it.Rewind(); it.Valid(); it.Next() {
 				item := it.Item()
 				if err := item.Value(func(v []byte) error {
-					fromIndex.add(seed, string(item.Key()[1:]), string(v))
+					fromIndex.add(seed, string(item.Key()[1:]), v)
 					return nil
 				}); err != nil {
 					return err
@@ -79,17 +81,38 @@ type pairSum struct {
 	a, b uint64
 }
 
-func (p *pairSum) add(seed maphash.Seed, name, id string) {
+func (p *pairSum) add(seed maphash.Seed, name string, id []byte) {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	h.WriteString(name)
 	h.WriteByte(0)
-	h.WriteString(id)
+	h.Write(id)
 	x := h.Sum64()
 	h.WriteByte(1) // a second, different hash of the same pair
 	p.n++
 	p.a += x
 	p.b += h.Sum64()
+}
+
+// accountName is the Name field of an account record. The records are
+// written by encoding/json from store.Account, so the name is a plain
+// string right after the id; anything else (an escape, another layout)
+// goes through encoding/json, which also says what is wrong with a record
+// that is not JSON.
+func accountName(v []byte) (string, error) {
+	const key = `","Name":"`
+	if bytes.HasPrefix(v, []byte(`{"ID":"`)) {
+		if i := bytes.Index(v, []byte(key)); i > 0 {
+			rest := v[i+len(key):]
+			if j := bytes.IndexByte(rest, '"'); j >= 0 && bytes.IndexByte(rest[:j], '\\') < 0 &&
+				bytes.IndexByte(v[:i], '\\') < 0 && json.Valid(v) {
+				return string(rest[:j]), nil
+			}
+		}
+	}
+	var a struct{ Name string }
+	err := json.Unmarshal(v, &a)
+	return a.Name, err
 }
 
 // nameIndexDisagreement finds which entries disagree, for the refusal.
