@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -26,7 +27,25 @@ import (
 func checkNameIndex(db *badger.DB, dir string) error {
 	seed := maphash.MakeSeed()
 	var fromAccounts, fromIndex pairSum
-	var bad error
+	var bad, indexErr error
+	// The two passes read different key ranges: on two cores, at once.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		indexErr = db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kName}})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				item := it.Item()
+				if err := item.Value(func(v []byte) error {
+					fromIndex.add(seed, string(item.Key()[1:]), v)
+					return nil
+				}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
 	err := db.View(func(txn *badger.Txn) error {
 		// Values this small live in the tree beside their keys: reading
 		// them in the loop costs less than Badger's prefetching.
@@ -46,21 +65,9 @@ func checkNameIndex(db *badger.DB, dir string) error {
 		}
 		return nil
 	})
-	if err == nil && bad == nil {
-		err = db.View(func(txn *badger.Txn) error {
-			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kName}})
-			defer it.Close()
-			for it.Rewind(); it.Valid(); it.Next() {
-				item := it.Item()
-				if err := item.Value(func(v []byte) error {
-					fromIndex.add(seed, string(item.Key()[1:]), v)
-					return nil
-				}); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+	wg.Wait()
+	if err == nil {
+		err = indexErr
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %s: reading the accounts and their names failed (%v); nothing was changed. "+

@@ -328,8 +328,8 @@ func openBadger(opts badger.Options) (db *badger.DB, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			db = nil
-			err = fmt.Errorf("%w: Badger panicked opening %s: %v (a damaged or truncated file; restore from a backup)",
-				ErrDamaged, opts.Dir, r)
+			err = fmt.Errorf("%w: Badger panicked opening %s: %s (a damaged or truncated file; restore from a "+
+				"backup: sshuffle restore)", ErrDamaged, opts.Dir, panicText(r))
 			slog.Debug("badger open panic", "stack", string(debug.Stack()))
 		}
 	}()
