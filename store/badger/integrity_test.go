@@ -257,7 +257,6 @@ func TestNameIndexDisagreementIsRefused(t *testing.T) {
 // and then crashed is still refused with its files untouched, and an
 // undamaged crashed store opens with every acknowledged write.
 func TestCrashedStoreIsCheckedWithoutChange(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir()) // where the check's copies go
 	dir := storeDir(t)
 	realStore(t, dir, 50)
 	s, err := OpenWith(dir, Options{MinFree: -1})
@@ -283,9 +282,15 @@ func TestCrashedStoreIsCheckedWithoutChange(t *testing.T) {
 	require.ErrorIs(t, err, ErrDamaged)
 	require.Contains(t, err.Error(), `"p00010", which the name index lacks`)
 	require.Equal(t, before, snapshot(t, damaged), "a refusal changes no file")
-	tmp, err := filepath.Glob(filepath.Join(os.TempDir(), "sshuffle-check-*"))
+	tmp, err := filepath.Glob(damaged + ".check-*")
 	require.NoError(t, err)
 	require.Empty(t, tmp, "the copies made for the check are removed")
+	require.NoError(t, os.Mkdir(damaged+".check-killed", 0o700))
+	_, err = OpenWith(damaged, Options{MinFree: -1})
+	require.ErrorIs(t, err, ErrDamaged)
+	tmp, err = filepath.Glob(damaged + ".check-*")
+	require.NoError(t, err)
+	require.Empty(t, tmp, "copies left by a check that was killed are removed")
 
 	copyMarker(crashed)
 	s, err = OpenWith(crashed, Options{MinFree: -1, Accept: true})

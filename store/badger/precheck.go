@@ -38,8 +38,8 @@ func precheck(dir string, bo badger.Options, beside *marker, accept bool) error 
 // log with a tail to cut, which every crash leaves (the log files are made
 // at full size and filled as writes come); opened for writing it cuts the
 // tail, as the open that follows will. For the check the logs are copied
-// aside, cut there, and the rest of the files linked beside them, so the
-// store's own files stay untouched.
+// aside (into DIR.check-*), cut there, and the rest of the files linked
+// beside them, so the store's own files stay untouched.
 func openReadOnly(dir string, bo badger.Options) (*badger.DB, func(), error) {
 	ro := bo.WithReadOnly(true)
 	db, err := openBadger(ro)
@@ -49,7 +49,15 @@ func openReadOnly(dir string, bo badger.Options) (*badger.DB, func(), error) {
 	if !truncateNeededErr(err) {
 		return nil, nil, fmt.Errorf("%w; found opening it read-only, nothing was changed", err)
 	}
-	scratch, err := os.MkdirTemp("", "sshuffle-check-")
+	// Beside the store, on the disk whose free space was checked; one
+	// left by a check that was killed is removed first.
+	pattern := filepath.Clean(dir) + ".check-"
+	if old, _ := filepath.Glob(pattern + "*"); len(old) > 0 {
+		for _, o := range old {
+			_ = os.RemoveAll(o)
+		}
+	}
+	scratch, err := os.MkdirTemp(filepath.Dir(pattern), filepath.Base(pattern))
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: a directory to check %s in: %w", dir, err)
 	}
