@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -318,6 +319,40 @@ func TestCrashedStoreIsCheckedWithoutChange(t *testing.T) {
 	require.Empty(t, tmp, "copies left by a check that was killed are removed")
 
 	copyMarker(crashed)
+	s, err = OpenWith(crashed, Options{MinFree: -1, Accept: true})
+	require.NoError(t, err)
+	a, err := s.AccountByName(context.Background(), "latecomer")
+	require.NoError(t, err)
+	require.Equal(t, "SHA256:late", a.ID)
+	require.NoError(t, s.Close())
+}
+
+// When no copy can be made for the check after a crash, the store is
+// checked after it opens: a crash must not stop the server from starting,
+// and damage is still refused.
+func TestCrashedStoreWithoutRoomForCopiesIsCheckedAfterOpening(t *testing.T) {
+	mirrorFiles = func(string, string) error { return errors.New("no space left on device") }
+	defer func() { mirrorFiles = mirror }()
+	dir := storeDir(t)
+	realStore(t, dir, 50)
+	s, err := OpenWith(dir, Options{MinFree: -1})
+	require.NoError(t, err)
+	_, err = s.CreateAccount(context.Background(), "SHA256:late", "latecomer")
+	require.NoError(t, err)
+	crashed := filepath.Join(t.TempDir(), "crashed")
+	copyDir(t, dir, crashed)
+	require.NoError(t, s.db.Update(func(txn *badger.Txn) error { return txn.Delete(dbKey(kName, "p00010")) }))
+	damaged := filepath.Join(t.TempDir(), "damaged")
+	copyDir(t, dir, damaged)
+	require.NoError(t, s.Close())
+	require.NotEmpty(t, files(t, damaged, ".mem"), "the copy is of a store that was running")
+
+	var logs logBuf
+	_, err = OpenWith(damaged, Options{MinFree: -1, Accept: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	require.ErrorIs(t, err, ErrDamaged)
+	require.Contains(t, err.Error(), `"p00010", which the name index lacks`)
+	require.Contains(t, logs.String(), "checking after opening")
+
 	s, err = OpenWith(crashed, Options{MinFree: -1, Accept: true})
 	require.NoError(t, err)
 	a, err := s.AccountByName(context.Background(), "latecomer")

@@ -1,6 +1,7 @@
 package badger
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,11 @@ import (
 // memtable logs, starts new ones and rewrites the MANIFEST before anything
 // could be checked. With accept, markers that disagree are left to the
 // open that follows, which adopts them.
+//
+// When no read-only copy can be made after a crash (no room beside the
+// store, or a refusal from Badger this code cannot read), it returns
+// errNoReadOnlyCheck, and the caller checks after opening instead: a crash
+// must not stop the server from starting.
 func precheck(dir string, bo badger.Options, beside *marker, accept bool) error {
 	db, cleanup, err := openReadOnly(dir, bo)
 	if err != nil {
@@ -59,12 +65,12 @@ func openReadOnly(dir string, bo badger.Options) (*badger.DB, func(), error) {
 	}
 	scratch, err := os.MkdirTemp(filepath.Dir(pattern), filepath.Base(pattern))
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: a directory to check %s in: %w", dir, err)
+		return nil, nil, fmt.Errorf("%w: a directory to check %s in: %w", errNoReadOnlyCheck, dir, err)
 	}
 	remove := func() { _ = os.RemoveAll(scratch) }
-	if err := mirror(dir, scratch); err != nil {
+	if err := mirrorFiles(dir, scratch); err != nil {
 		remove()
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%w: %w", errNoReadOnlyCheck, err)
 	}
 	ro.Dir, ro.ValueDir = scratch, scratch
 	for range 2 * (bo.NumMemtables + 2) {
@@ -76,7 +82,8 @@ func openReadOnly(dir string, bo badger.Options) (*badger.DB, func(), error) {
 			break
 		}
 		if err = cutLog(scratch, err); err != nil {
-			break
+			remove()
+			return nil, nil, fmt.Errorf("%w: %w", errNoReadOnlyCheck, err)
 		}
 	}
 	remove()
@@ -84,6 +91,9 @@ func openReadOnly(dir string, bo badger.Options) (*badger.DB, func(), error) {
 	return nil, nil, fmt.Errorf("%w: %s; found opening it read-only, nothing was changed", ErrDamaged,
 		strings.TrimPrefix(strings.ReplaceAll(err.Error(), scratch, dir), ErrDamaged.Error()+": "))
 }
+
+// mirrorFiles is mirror; tests make it fail.
+var mirrorFiles = mirror
 
 // mirror copies dir's memtable logs into scratch and links every other
 // file there; Badger opens them read-only.
@@ -129,6 +139,9 @@ func copyFile(from, to string) error {
 	}
 	return out.Close()
 }
+
+// errNoReadOnlyCheck: the store cannot be checked read-only after a crash.
+var errNoReadOnlyCheck = errors.New("store: no read-only check after a crash")
 
 // Badger's refusal says which log and where its entries end.
 var truncateNeeded = regexp.MustCompile(`while opening fid: (\d+) .*end offset: (\d+) < size`)

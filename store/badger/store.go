@@ -134,14 +134,27 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if err := checkTables(dir, bo); err != nil {
 		return nil, err
 	}
+	checkAfter := false
 	if !fresh {
-		if err := precheck(dir, bo, beside, o.Accept); err != nil {
+		err := precheck(dir, bo, beside, o.Accept)
+		switch {
+		case errors.Is(err, errNoReadOnlyCheck):
+			logger.Warn("store: checking after opening, so a refusal may leave Badger's recovery done", "dir", dir,
+				"why", err.Error())
+			checkAfter = true
+		case err != nil:
 			return nil, err
 		}
 	}
 	db, err := openBadger(bo)
 	if err != nil {
 		return nil, err
+	}
+	if checkAfter {
+		if err := checkNameIndex(db, dir); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
 	}
 	inside, empty, err := readInsideMarker(db)
 	if err != nil {
