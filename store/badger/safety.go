@@ -29,7 +29,9 @@ var (
 	// ErrWrongStore: the directory is not the store sshuffle wrote last
 	// (its markers disagree, or it lost writes that were acknowledged).
 	ErrWrongStore = errors.New("store: not the store sshuffle wrote last")
-	// ErrDamaged: Badger could not open the files (or panicked on them).
+	// ErrDamaged: files that fail their checksums or that Badger cannot
+	// open (or panics on), or records that disagree (the name index and
+	// the accounts).
 	ErrDamaged = errors.New("store: damaged")
 	// ErrNoSpace: the disk has less free space than the floor.
 	ErrNoSpace = errors.New("store: disk too full")

@@ -100,8 +100,11 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 
 // OpenWith opens (or creates) the store in dir. It refuses, with an error
 // that says why and what to do, a disk below the free-space floor, a
-// directory Badger would silently empty, files Badger cannot read, and a
-// store that is not the one last written here (see agree).
+// directory Badger would silently empty, files Badger cannot read or that
+// fail their checksums, a name index that disagrees with the accounts, and
+// a store that is not the one last written here (see agree). Those checks
+// run before Badger opens the store for writing (see precheck), so a
+// refusal changes no file.
 func OpenWith(dir string, o Options) (*Store, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%w: empty directory (use OpenInMemory)", store.ErrInvalid)
