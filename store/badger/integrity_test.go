@@ -36,7 +36,13 @@ var (
 // several table files at more than one level hold them.
 func realStore(t *testing.T, dir string, accounts int) {
 	t.Helper()
-	realStoreWith(t, dir, accounts, tinyTables)
+	realStoreWith(t, dir, accounts, smallTables)
+}
+
+// smallTables is tinyTables with level-1 tables as small: a compaction,
+// which may come at any open, then still leaves several files.
+func smallTables(o badger.Options) badger.Options {
+	return tinyTables(o).WithBaseTableSize(128 << 10)
 }
 
 func realStoreWith(t *testing.T, dir string, accounts int, tune func(badger.Options) badger.Options) {
@@ -130,7 +136,7 @@ func flipEach(t *testing.T, dir string, perFile int) flipTally {
 			require.NoError(t, os.WriteFile(name, b, 0o600))
 			before := snapshot(t, dir)
 			tally.tried++
-			s, err := OpenWith(dir, Options{MinFree: -1, tune: tinyTables})
+			s, err := OpenWith(dir, Options{MinFree: -1, tune: smallTables})
 			switch {
 			case err == nil:
 				tally.started++
@@ -179,7 +185,7 @@ func TestFlippedTableByteIsRefused(t *testing.T) {
 	} else {
 		realStore(t, dir, 600)
 	}
-	s, err := OpenWith(dir, Options{MinFree: -1, tune: tinyTables})
+	s, err := OpenWith(dir, Options{MinFree: -1, tune: smallTables})
 	require.NoError(t, err, "the undamaged store opens")
 	require.NoError(t, s.Close())
 
@@ -190,7 +196,7 @@ func TestFlippedTableByteIsRefused(t *testing.T) {
 	require.Equal(t, tally.tried, tally.refused)
 	require.Zero(t, tally.changed)
 
-	s, err = OpenWith(dir, Options{MinFree: -1, tune: tinyTables})
+	s, err = OpenWith(dir, Options{MinFree: -1, tune: smallTables})
 	require.NoError(t, err, "with every byte put back the store opens")
 	a, err := s.AccountByName(context.Background(), "p00123")
 	require.NoError(t, err)
