@@ -28,13 +28,6 @@ import (
 // the game screen it plays on, because it is that screen with a room around
 // it (lobby, countdown, the panel of every racer, results).
 
-// raceMsg is a state of the race a screen joined, delivered by the member's
-// drain goroutine into the session's program.
-type raceMsg struct {
-	screen *raceScreen
-	st     hub.RaceState
-}
-
 // panelWidth is the width of the panel beside the board; narrower windows
 // fold it to one line under the board.
 const panelWidth = 24
@@ -42,7 +35,8 @@ const panelWidth = 24
 type raceScreen struct {
 	env  *ui.Env
 	info games.Entry
-	m    *hub.RaceMember
+	live *ui.Live[hub.RaceState, *hub.RaceMember]
+	m    *hub.RaceMember // live's member
 	st   hub.RaceState
 	got  time.Time // when st arrived, for the clock between states
 	have bool
@@ -56,7 +50,6 @@ type raceScreen struct {
 	confirm string
 	prompt  *string // typing a name to invite
 	ghosts  int     // ghost runs offered so far
-	closed  bool    // left, or the room closed: nothing more to tell it
 
 	frame raceParts // what a frame keeps for the next
 }
@@ -100,20 +93,22 @@ func OpenRace(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return nil, fmt.Errorf("This race is of %s, which cannot be played here.", race.Spec())
 	}
 	s := &raceScreen{env: e, info: info}
-	sink := func(st hub.RaceState) { e.Send(raceMsg{screen: s, st: st}) }
 	role := hub.Racer
 	if r.Watch {
 		role = hub.Watcher
 	}
-	m, err := race.Join(p, role, sink)
-	if errors.Is(err, hub.ErrStarted) || errors.Is(err, hub.ErrFull) {
-		s.setMsg(msgInfo, err.Error()+" You are watching.")
-		m, err = race.Join(p, hub.Watcher, sink)
-	}
+	live, err := ui.Join(e, func(sink func(hub.RaceState)) (*hub.RaceMember, error) {
+		m, err := race.Join(p, role, sink)
+		if errors.Is(err, hub.ErrStarted) || errors.Is(err, hub.ErrFull) {
+			s.setMsg(msgInfo, err.Error()+" You are watching.")
+			m, err = race.Join(p, hub.Watcher, sink)
+		}
+		return m, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	s.m = m
+	s.live, s.m = live, live.Member()
 	return s, nil
 }
 
@@ -154,26 +149,18 @@ func (s *raceScreen) Activity() hub.Activity {
 
 // Save is the session ending under the screen: a racer drops, and may come
 // back while the race runs.
-func (s *raceScreen) Save() {
-	if !s.closed {
-		s.closed = true
-		_ = s.m.Drop()
-	}
-}
+func (s *raceScreen) Save() { s.live.Drop() }
 
 // leave is the player choosing to go.
 func (s *raceScreen) leave() tea.Cmd {
-	if !s.closed {
-		s.closed = true
-		_ = s.m.Leave()
-	}
+	s.live.Leave()
 	return s.env.Go(ui.Route{Page: ui.Menu})
 }
 
 // NextChange: the race clock turns by itself while the race runs; the
 // session draws it then, with no message (arcade/render).
 func (s *raceScreen) NextChange() time.Duration {
-	if s.closed || s.st.Phase != hub.Running {
+	if s.live.Done() || s.st.Phase != hub.Running {
 		return 0
 	}
 	return format.UntilChange(s.clock())
@@ -196,12 +183,12 @@ func (s *raceScreen) racing() bool {
 }
 
 func (s *raceScreen) Update(msg tea.Msg) tea.Cmd {
+	if st, ok := s.live.State(msg); ok {
+		return s.take(st)
+	}
 	switch msg := msg.(type) {
-	case raceMsg:
-		if msg.screen != s {
-			return nil
-		}
-		return s.take(msg.st)
+	case ui.LiveMsg[hub.RaceState]:
+		return nil // another screen's room
 	case tea.KeyPressMsg:
 		return s.key(msg)
 	case tea.MouseClickMsg, tea.MouseReleaseMsg:
@@ -224,7 +211,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	s.st, s.got, s.have = st, s.env.Now(), true
 	switch st.Phase {
 	case hub.Closed:
-		s.closed = true
+		s.live.Closed()
 		reason := st.Reason
 		if reason == "" {
 			reason = "The race room has closed."
@@ -299,7 +286,7 @@ func (s *raceScreen) report(status hub.Status) {
 
 func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
-	if s.closed {
+	if s.live.Done() {
 		return s.env.Go(ui.Route{Page: ui.Menu})
 	}
 	if s.prompt != nil {
