@@ -290,6 +290,19 @@ func (m *RaceMember) Person() Person { return m.person }
 // new racer): what the screen restores the game from.
 func (m *RaceMember) Resume() []byte { return m.save }
 
+// State is the room's whole state as this member is sent it, at the
+// room's version now: what a member that missed a pushed state (its
+// version jumped) asks for to catch up. It fails as the member's other
+// requests do once the member has left or been replaced.
+func (m *RaceMember) State() (RaceState, error) {
+	var st RaceState
+	err := m.do(func(r *Race, me *member) error {
+		st = r.stateFor(me)
+		return nil
+	})
+	return st, err
+}
+
 // Start begins the countdown; only the host may.
 func (m *RaceMember) Start() error {
 	return m.do(func(r *Race, me *member) error { return r.start(me) })
