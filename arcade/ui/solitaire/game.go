@@ -991,7 +991,7 @@ func (s *gameScreen) ViewPieces(dst []string) []string {
 		b.WriteString("  ")
 		b.Write(st)
 		if pad >= 2 {
-			writeSpaces(b, pad)
+			ui.WriteSpaces(b, pad)
 			b.WriteString(f.extra)
 		}
 		f.header, f.pad, f.headerOK, f.joinedOK = b.String(), pad, true, false
@@ -1029,33 +1029,8 @@ func (s *gameScreen) drawPieces(k frameKey) {
 	}
 	f.buf.Reset()
 	s.drawRest(&f.buf, k.withMenu)
-	f.lines = keepLines(f.lines, f.buf.Bytes())
+	f.lines = ui.KeepLines(f.lines, f.buf.Bytes())
 	f.ok, f.key, f.joinedOK, f.restOK = true, k, false, false
-}
-
-// keepLines cuts text into lines, each with the "\n" before it (but the
-// first, if text does not start with one), into lines: where the line at
-// the same place was the same, its string is kept and no new one is made.
-func keepLines(lines []string, text []byte) []string {
-	n := 0
-	for len(text) > 0 {
-		end := bytes.IndexByte(text[1:], '\n') + 1
-		if end == 0 {
-			end = len(text)
-		}
-		line := text[:end]
-		text = text[end:]
-		if n < len(lines) {
-			if lines[n] != string(line) {
-				lines[n] = string(line)
-			}
-		} else {
-			lines = append(lines, string(line))
-		}
-		n++
-	}
-	clear(lines[n:])
-	return lines[:n]
 }
 
 // frameInputs works out what a frame is drawn from: the stats line (in
@@ -1185,16 +1160,6 @@ func (s *gameScreen) drawRest(b *bytes.Buffer, withMenu bool) {
 	b.WriteString(bars.bar)
 }
 
-// writeSpaces writes n spaces.
-func writeSpaces(b *bytes.Buffer, n int) {
-	const blanks = "                                                                "
-	for n > len(blanks) {
-		b.WriteString(blanks)
-		n -= len(blanks)
-	}
-	b.WriteString(blanks[:n])
-}
-
 // minBoardLines is what the board keeps however long a message is: the
 // top row and a few lines of columns.
 const minBoardLines = 8
@@ -1273,8 +1238,14 @@ func (s *gameScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	return s.redeal(ui.Route{Spec: spec})
 }
 
-// The game and race screens draw their clocks through ui.Ticking.
-var (
-	_ ui.Ticking = (*gameScreen)(nil)
-	_ ui.Ticking = (*raceScreen)(nil)
-)
+// The game screen draws its clock through ui.Ticking.
+var _ ui.Ticking = (*gameScreen)(nil)
+
+// forget drops everything the screen keeps between frames, so its next
+// View draws from the game alone.
+func (s *gameScreen) forget() {
+	s.last = frameParts{}
+	s.bars = keyBarLines{}
+	s.pileList = nil
+	s.canvas = nil
+}

@@ -1,4 +1,4 @@
-package solitaire
+package race
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ func playRaceFrames(t *testing.T, key string, seed uint64, check func(s *raceScr
 	settle := func() {
 		until(t, s, msgs, func() bool {
 			me, ok := s.me()
-			return ok && s.game != nil && me.Moves == s.game.g.Moves() && me.Home == Home(s.game.g)
+			return ok && s.game != nil && me.Moves == s.game.Game().Moves() && me.Home == s.game.Home()
 		})
 	}
 	settle()
@@ -104,6 +104,8 @@ func TestRaceFramesAsBefore(t *testing.T) {
 		})
 	}
 }
+
+var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames/*.txt.gz from the code as it is")
 
 var sameBytes = flag.Bool("same-bytes", false, "frames must also be the same bytes as testdata/frames, not only show the same")
 
