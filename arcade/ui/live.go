@@ -22,7 +22,6 @@ type Member interface {
 // Its methods other than the sink run on the program's goroutine (the
 // screen's Update, Save and Left), as the router calls them.
 type Live[S any, M Member] struct {
-	env  *Env
 	to   *liveAddr
 	m    M
 	done bool
@@ -46,7 +45,7 @@ type LiveMsg[S any] struct {
 // the room's, which must not wait for a program). join may try more than
 // once (as a racer, then as a watcher); the membership it returns is held.
 func Join[S any, M Member](e *Env, join func(sink func(S)) (M, error)) (*Live[S, M], error) {
-	l := &Live[S, M]{env: e, to: &liveAddr{}}
+	l := &Live[S, M]{to: &liveAddr{}}
 	to := l.to
 	m, err := join(func(st S) { e.Send(LiveMsg[S]{State: st, to: to}) })
 	if err != nil {
