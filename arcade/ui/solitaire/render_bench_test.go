@@ -84,7 +84,7 @@ func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), 
 // tapped) and reports what the terminal is sent, through arcade/render at
 // 80x24 and 256 colours: for the frame that makes the move (the card leaves
 // one pile for another, the move count turns), and for the whole move with
-// its selection frame. Issue 15's budget is 150 bytes a card move.
+// its selection frame. The budget is 150 bytes a card move.
 func BenchmarkMoveBytes(b *testing.B) {
 	for _, key := range []string{"klondike/draw1", "freecell", "spider/2suit", "tripeaks", "pyramid"} {
 		b.Run(strings.ReplaceAll(key, "/", "-"), func(b *testing.B) {
