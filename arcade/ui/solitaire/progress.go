@@ -22,10 +22,8 @@ func (s *gameScreen) step() {
 	}
 }
 
-// Home counts the cards home (on a foundation) or, in a game without
+// homeOf counts the cards home (on a foundation) or, in a game without
 // foundations (Pyramid, TriPeaks), cleared from the layout.
-func Home(g engine.Solitaire) int { return homeOf(g.Piles()) }
-
 func homeOf(piles []engine.Pile) int {
 	n, slots := 0, false
 	for _, p := range piles {
@@ -52,10 +50,9 @@ func onLayout(piles []engine.Pile) int {
 	return n
 }
 
-// Total is how many cards Home counts to: every card, or in a game without
-// foundations every place of the layout (an empty place stays a pile).
-func Total(g engine.Solitaire) int { return totalOf(g.Piles()) }
-
+// totalOf is how many cards homeOf counts to: every card, or in a game
+// without foundations every place of the layout (an empty place stays a
+// pile).
 func totalOf(piles []engine.Pile) int {
 	n, slots := 0, 0
 	for _, p := range piles {
