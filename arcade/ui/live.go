@@ -19,6 +19,11 @@ type Member interface {
 // once, by Leave when the player quits the screen or by Drop when the
 // session ends under it, whichever comes first.
 //
+// A hold can pass from one screen to the next (a route carrying the
+// pointer, as the lobby hands a seat to the table): states keep their
+// address, so the screen that takes it gets them; the one that hands it on
+// forgets it rather than leaving or dropping it.
+//
 // Its methods other than the sink run on the program's goroutine (the
 // screen's Update, Save and Left), as the router calls them.
 type Live[S any, M Member] struct {
