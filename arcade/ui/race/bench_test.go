@@ -1,6 +1,7 @@
 package race
 
 import (
+	"sshuffle/internal/uitest"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,8 +14,8 @@ func BenchmarkRaceFrame(b *testing.B) {
 	for _, step := range []string{"cursor", "clock"} {
 		b.Run(step, func(b *testing.B) {
 			s, _ := startedRace(b, "klondike/draw1")
-			clk := &fakeClock{t: s.env.Now()}
-			s.env.Now = clk.now
+			clk := &uitest.Clock{T: s.env.Now()}
+			s.env.Now = clk.Now
 			var pieces []string
 			view := func() { pieces = s.ViewPieces(pieces[:0]) }
 			view()

@@ -1,58 +1,18 @@
 package race
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/solitaire"
 	"sshuffle/engine"
-	"sshuffle/games"
-	"sshuffle/store/badger"
+	"sshuffle/internal/uitest"
 )
-
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time { return c.t }
-
-func testEnv(t testing.TB) (*ui.Env, *fakeClock) {
-	t.Helper()
-	st, err := badger.OpenInMemory()
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
-	clk := &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
-	id := "SHA256:testkey"
-	_, err = st.CreateAccount(context.Background(), id, "tess")
-	require.NoError(t, err)
-	return &ui.Env{
-		Games: games.Default(), Store: st, Log: slog.New(slog.DiscardHandler), Now: clk.now,
-		Player: &ui.Player{ID: id, Name: "tess"}, Unicode: true, Color: true,
-		Width: 80, Height: 24, Idle: 30 * time.Minute,
-	}, clk
-}
-
-// page stands for a screen of another package: it keeps the route it was
-// asked for, and esc goes back.
-type page struct {
-	env *ui.Env
-	r   ui.Route
-}
-
-func (p *page) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" {
-		return p.env.Back()
-	}
-	return nil
-}
-func (p *page) View() string        { return fmt.Sprintf("page %d: %s", p.r.Page, p.r.Note) }
-func (p *page) MinSize() (int, int) { return 1, 1 }
 
 // build builds the race and solitaire screens for real and a page for the
 // rest.
@@ -65,27 +25,7 @@ func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.Won:
 		return solitaire.NewResult(e, r), nil
 	}
-	return &page{env: e, r: r}, nil
-}
-
-func keyMsg(key string) tea.KeyPressMsg {
-	switch key {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	}
-	return tea.KeyPressMsg{Code: rune(key[0]), Text: key}
+	return uitest.Pages(e, r)
 }
 
 // playLegal makes a legal move of the game with the mouse, the way a
@@ -152,7 +92,7 @@ func playLegal(r *ui.Router, g *solitaire.Embedded, rnd *rand.Rand) string {
 
 // frameSteps times b.N frames: clock turns (the clock a second on, then the
 // view alone, as ui.Ticking draws them) or cursor keys, right then left.
-func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), view func()) {
+func frameSteps(b *testing.B, clock bool, clk *uitest.Clock, update func(tea.Msg), view func()) {
 	right := tea.KeyPressMsg{Code: tea.KeyRight}
 	left := tea.KeyPressMsg{Code: tea.KeyLeft}
 	b.ReportAllocs()
@@ -160,7 +100,7 @@ func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), 
 	for i := range b.N {
 		switch {
 		case clock:
-			clk.t = clk.t.Add(time.Second)
+			clk.T = clk.T.Add(time.Second)
 		case i%2 == 0:
 			update(right)
 		default:

@@ -1,6 +1,7 @@
 package race
 
 import (
+	"sshuffle/internal/uitest"
 	"strings"
 	"testing"
 	"time"
@@ -63,12 +64,12 @@ func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
 // others, the same strings; the pieces are the frame drawn whole.
 func TestRaceFramePiecesKeepUnchangedLines(t *testing.T) {
 	s, _ := startedRace(t, "klondike/draw1")
-	clk := &fakeClock{t: s.env.Now()}
-	s.env.Now = clk.now
+	clk := &uitest.Clock{T: s.env.Now()}
+	s.env.Now = clk.Now
 	before := s.ViewPieces(nil)
 	require.Equal(t, s.env.Height, len(before), "a piece a line")
 	require.Equal(t, s.View(), strings.Join(before, ""))
-	clk.t = clk.t.Add(time.Second)
+	clk.T = clk.T.Add(time.Second)
 	after := s.ViewPieces(nil)
 	require.Len(t, after, len(before))
 	kept, changed := 0, 0

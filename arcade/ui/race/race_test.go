@@ -6,12 +6,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
+	"sshuffle/internal/uitest"
 	"sshuffle/store"
 )
 
@@ -19,7 +19,7 @@ import (
 // member goroutine sends into the program arrives on msgs.
 func raceEnv(t testing.TB) (*ui.Env, *hub.ManualClock, chan tea.Msg) {
 	t.Helper()
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	clk := hub.NewManualClock()
 	h := hub.New(hub.Config{Clock: clk})
 	t.Cleanup(h.Close)
@@ -47,7 +47,7 @@ func until(t testing.TB, s ui.Screen, msgs chan tea.Msg, ok func() bool) {
 }
 
 // screenText is the screen as text, without its styles.
-func screenText(s ui.Screen) string { return ansi.Strip(s.View()) }
+func screenText(s ui.Screen) string { return uitest.Plain(s.View()) }
 
 func startedRace(t testing.TB, key string) (*raceScreen, chan tea.Msg) {
 	t.Helper()
@@ -110,7 +110,7 @@ func TestRaceGiveUpStaysToWatch(t *testing.T) {
 // players' runs first (a win before a loss), then the day's board; runs
 // of another deal are not ghosts of this one.
 func TestGhostRuns(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	info, ok := games.Default().Entry("klondike/draw1")
 	require.True(t, ok)
 	spec := info.Spec(11)

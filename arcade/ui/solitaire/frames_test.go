@@ -22,6 +22,7 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/format"
+	"sshuffle/internal/uitest"
 )
 
 var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames/*.txt.gz from the code as it is")
@@ -50,7 +51,7 @@ var frameGames = []struct {
 // check, if not nil, is called after each frame.
 func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r *ui.Router, g *gameScreen, view string)) string {
 	t.Helper()
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	info, ok := games.Default().Entry(key)
 	if !ok {
 		t.Fatalf("no game %s", key)
@@ -90,13 +91,13 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r 
 		var what string
 		switch n := rnd.IntN(100); {
 		case n < 18:
-			clk.t = clk.t.Add(time.Duration(1+rnd.IntN(3)) * time.Second)
+			clk.T = clk.T.Add(time.Duration(1+rnd.IntN(3)) * time.Second)
 			what = "clock" // a clock turn is drawn with no message (ui.Ticking)
 		case n < 20:
-			clk.t = clk.t.Add(time.Duration(8+rnd.IntN(5)) * time.Minute)
+			clk.T = clk.T.Add(time.Duration(8+rnd.IntN(5)) * time.Minute)
 			what = "clock minutes on"
 		case n < 23:
-			clk.t = clk.t.Add(time.Second)
+			clk.T = clk.T.Add(time.Second)
 			what = "clock moved, no tick"
 		case n < 25:
 			sz := sizes[rnd.IntN(len(sizes))]
@@ -132,20 +133,20 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r 
 			r.Update(tea.MouseReleaseMsg{X: x, Y: y, Button: tea.MouseLeft})
 			what = fmt.Sprintf("click %d,%d", x, y)
 		case n < 40 && g.prompt == nil:
-			r.Update(keyMsg("#"))
+			r.Update(uitest.Key("#"))
 			frame(i, "prompt")
 			for range rnd.IntN(4) {
-				r.Update(keyMsg(fmt.Sprint(rnd.IntN(10))))
+				r.Update(uitest.Key(fmt.Sprint(rnd.IntN(10))))
 				frame(i, "prompt digit")
 			}
 			if rnd.IntN(2) == 0 {
 				r.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 				frame(i, "prompt backspace")
 			}
-			r.Update(keyMsg("esc"))
+			r.Update(uitest.Key("esc"))
 			what = "prompt esc"
 		case n < 42 && g.sel.OK:
-			r.Update(keyMsg("esc"))
+			r.Update(uitest.Key("esc"))
 			what = "esc"
 		case n < 60:
 			what = playLegal(r, g, rnd)
@@ -160,11 +161,11 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r 
 				k = "right"
 			}
 			if k == "?" {
-				r.Update(keyMsg("?"))
+				r.Update(uitest.Key("?"))
 				frame(i, "help")
 				k = "esc"
 			}
-			r.Update(keyMsg(k))
+			r.Update(uitest.Key(k))
 			what = "key " + k
 			last = k
 			if k == "r" && cur() == g && g.msg != "" && rnd.IntN(2) == 0 {

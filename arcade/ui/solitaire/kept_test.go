@@ -10,6 +10,7 @@ import (
 
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
+	"sshuffle/internal/uitest"
 )
 
 // TestKeptFramesAreFresh plays the games of TestFramesAsBefore and after
@@ -30,7 +31,7 @@ func TestKeptFramesAreFresh(t *testing.T) {
 // header are drawn from, one at a time, and checks each frame against
 // one drawn afresh: a part kept past a change would show the old one.
 func TestKeptFrameFollowsEveryInput(t *testing.T) {
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	s, err := dealSpec(e, klondikeInfo(), klondikeInfo().Spec(5))
 	require.NoError(t, err)
 	fresh := func(what string) {
@@ -68,11 +69,11 @@ func TestKeptFrameFollowsEveryInput(t *testing.T) {
 		{"another", func() { *s.prompt = "42" }},
 		{"prompt gone", func() { s.prompt = nil }},
 		{"a hint used", func() { s.hints++ }},
-		{"9:59 on the clock", func() { clk.t = clk.t.Add(9*time.Minute + 59*time.Second) }},
+		{"9:59 on the clock", func() { clk.T = clk.T.Add(9*time.Minute + 59*time.Second) }},
 		{"just wide enough for the header", func() { e.Width = headerEdge(s) }},
-		{"10:00: the header's keys go to the bottom bar", func() { clk.t = clk.t.Add(time.Second) }},
+		{"10:00: the header's keys go to the bottom bar", func() { clk.T = clk.T.Add(time.Second) }},
 		{"wider again", func() { e.Width = headerEdge(s) }},
-		{"an hour on", func() { clk.t = clk.t.Add(time.Hour) }},
+		{"an hour on", func() { clk.T = clk.T.Add(time.Hour) }},
 	}
 	for _, st := range steps {
 		st.change()
@@ -84,7 +85,7 @@ func TestKeptFrameFollowsEveryInput(t *testing.T) {
 // and a new header; a cursor key makes only the lines it changed. No
 // string of the whole screen is made for one cell.
 func TestFramePiecesKeepUnchangedLines(t *testing.T) {
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	s, err := dealSpec(e, klondikeInfo(), klondikeInfo().Spec(5))
 	require.NoError(t, err)
 	joined := func(p []string) string { return strings.Join(p, "") }
@@ -100,7 +101,7 @@ func TestFramePiecesKeepUnchangedLines(t *testing.T) {
 	}
 	require.Equal(t, s.View(), joined(before))
 
-	clk.t = clk.t.Add(time.Second)
+	clk.T = clk.T.Add(time.Second)
 	after := s.ViewPieces(nil)
 	require.NotEqual(t, before[0], after[0], "the header shows the clock")
 	require.Len(t, after, len(before))
@@ -110,7 +111,7 @@ func TestFramePiecesKeepUnchangedLines(t *testing.T) {
 	fresh(after, "a clock turn")
 
 	before = s.ViewPieces(nil)
-	s.Update(keyMsg("right"))
+	s.Update(uitest.Key("right"))
 	after = s.ViewPieces(nil)
 	kept, changed := 0, 0
 	for i := 1; i < len(after); i++ {

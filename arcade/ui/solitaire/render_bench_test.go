@@ -15,6 +15,7 @@ import (
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
+	"sshuffle/internal/uitest"
 )
 
 // BenchmarkGameFrame is one frame of each solitaire at 80x24 through the
@@ -35,7 +36,7 @@ func BenchmarkGameFrame(b *testing.B) {
 			{"tripeaks", "tripeaks"}, {"pyramid", "pyramid"},
 		} {
 			b.Run(step+"/"+c.name, func(b *testing.B) {
-				e, clk := testEnv(b)
+				e, clk := uitest.Env(b)
 				info, ok := games.Default().Entry(c.key)
 				if !ok {
 					b.Fatalf("no game %s", c.key)
@@ -61,7 +62,7 @@ func BenchmarkGameFrame(b *testing.B) {
 
 // frameSteps times b.N frames: clock turns (the clock a second on, then the
 // view alone, as ui.Ticking draws them) or cursor keys, right then left.
-func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), view func()) {
+func frameSteps(b *testing.B, clock bool, clk *uitest.Clock, update func(tea.Msg), view func()) {
 	right := tea.KeyPressMsg{Code: tea.KeyRight}
 	left := tea.KeyPressMsg{Code: tea.KeyLeft}
 	b.ReportAllocs()
@@ -69,7 +70,7 @@ func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), 
 	for i := range b.N {
 		switch {
 		case clock:
-			clk.t = clk.t.Add(time.Second)
+			clk.T = clk.T.Add(time.Second)
 		case i%2 == 0:
 			update(right)
 		default:
@@ -88,7 +89,7 @@ func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), 
 func BenchmarkMoveBytes(b *testing.B) {
 	for _, key := range []string{"klondike/draw1", "freecell", "spider/2suit", "tripeaks", "pyramid"} {
 		b.Run(strings.ReplaceAll(key, "/", "-"), func(b *testing.B) {
-			e, _ := testEnv(b)
+			e, _ := uitest.Env(b)
 			info, ok := games.Default().Entry(key)
 			if !ok {
 				b.Fatalf("no game %s", key)

@@ -1,6 +1,7 @@
 package solitaire
 
 import (
+	"sshuffle/internal/uitest"
 	"testing"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 // played, so that a later race of the same deal can replay it as a ghost
 // (arcade/ui/race finds such runs).
 func TestTimelineKept(t *testing.T) {
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	info := klondikeInfo()
 	spec := info.Spec(11)
 	g, err := info.Game.New(spec, info.Defaults())
@@ -19,8 +20,8 @@ func TestTimelineKept(t *testing.T) {
 	s := newGameScreen(e, info, g, info.Defaults())
 	rt := drive(s)
 	for range 3 {
-		clk.t = clk.t.Add(2 * time.Second)
-		press(rt, "d")
+		clk.T = clk.T.Add(2 * time.Second)
+		uitest.Press(rt, "d")
 	}
 	require.Len(t, s.steps, 3)
 	r := s.result(false)
