@@ -25,7 +25,7 @@ func (s *Server) commandMiddleware() wish.Middleware {
 				return
 			}
 			args := sess.Command()
-			if pty && (len(args) == 0 || playCommand(args)) {
+			if pty && (len(args) == 0 || command.IsPlay(args)) {
 				next(sess)
 				return
 			}

@@ -9,6 +9,7 @@ import (
 	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"sshuffle/arcade/command"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/store"
@@ -46,7 +47,7 @@ func (s *Server) identityMiddleware() wish.Middleware {
 			raw := sess.RawCommand()
 			// Fields, not Command: the library's splitter is slow on long
 			// input, and the command middleware refuses that after this one.
-			play := pty && (strings.TrimSpace(raw) == "" || (len(raw) <= MaxCommandLen && playCommand(strings.Fields(raw))))
+			play := pty && (strings.TrimSpace(raw) == "" || (len(raw) <= MaxCommandLen && command.IsPlay(strings.Fields(raw))))
 			sess.Context().SetValue(identityKey{}, s.identify(sess, play))
 			next(sess)
 		}

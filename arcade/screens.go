@@ -11,6 +11,7 @@ import (
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/arcade/ui/options"
 	"sshuffle/arcade/ui/profile"
+	"sshuffle/arcade/ui/race"
 	"sshuffle/arcade/ui/solitaire"
 )
 
@@ -35,7 +36,7 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 				return s.openTable(e, r)
 			}
 		}
-		return solitaire.OpenRace(e, r)
+		return race.Open(e, r)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)
 	case ui.Won:

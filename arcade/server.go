@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -19,13 +18,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
-	wishtea "charm.land/wish/v2/bubbletea"
-	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
-	"sshuffle/arcade/render"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/format"
@@ -452,122 +448,6 @@ func (s *Server) logMiddleware() wish.Middleware {
 			next(sess)
 			s.log.Info("disconnect", "user", format.Clean(sess.User(), 40), "remote", hostOf(sess.RemoteAddr()), "key", id,
 				"duration", time.Since(start).Round(time.Millisecond).String())
-		}
-	}
-}
-
-// programMiddleware runs the Bubble Tea program for a PTY session. It
-// replaces Wish's bubbletea middleware because that one reads window changes
-// without checking that the channel closed: a client that closes its session
-// but keeps the connection makes it spin, sending zero-size resizes forever.
-// Sizes come from the channel's guard, already clamped, newest first.
-func (s *Server) programMiddleware() wish.Middleware {
-	return func(next ssh.Handler) ssh.Handler {
-		return func(sess ssh.Session) {
-			pty, _, ok := sess.Pty()
-			if !ok {
-				next(sess)
-				return
-			}
-			g := s.guardOf(sess)
-			if g == nil {
-				s.log.Error("session without a guard", "remote", hostOf(sess.RemoteAddr()))
-				_ = sess.Exit(1)
-				return
-			}
-			if pty.Window.Width <= 0 || pty.Window.Height <= 0 {
-				// ssh -tt from a script asks for a terminal of no size:
-				// a blank screen would tell the person nothing.
-				_, _ = fmt.Fprintf(sess.Stderr(), "sshuffle: your terminal reports a %dx%d window, so there is nothing to draw on; run ssh from a terminal window, or ask for a command: ssh HOST help\r\n",
-					max(pty.Window.Width, 0), max(pty.Window.Height, 0))
-				_ = sess.Exit(1)
-				return
-			}
-			// A resize sent before the shell is newer than the pty-req.
-			select {
-			case w := <-g.resize:
-				pty.Window = w
-			default:
-			}
-			app := s.newApp(sess, pty)
-			env := append(clientEnv(sess), "TERM="+pty.Term)
-			profile := colorprofile.Env(env)
-			// Bubble Tea reads the input and runs the model; the frames are
-			// drawn by arcade/render, on demand (issue 15). Bubble Tea's
-			// own frame ticker only flushes its (empty) output buffer, so
-			// it runs at one tick a second instead of 60.
-			// Commands run detached (detach.go): one still waiting when the
-			// session ends must not hold the ended program.
-			view := render.New(detached{app: app, done: app.Env().Done}, render.NewScreen(g.frames(sess), pty.Window.Width, pty.Window.Height, profile), s.cfg.FPS)
-			// The input is read by arcade/render too: one goroutine and a
-			// key table shared by every session.
-			opts := append(wishtea.MakeOptions(sess), tea.WithoutRenderer(), tea.WithFPS(1), tea.WithoutSignalHandler(),
-				tea.WithInput(nil),
-				tea.WithEnvironment(env), tea.WithColorProfile(profile),
-				tea.WithWindowSize(pty.Window.Width, pty.Window.Height))
-			p := tea.NewProgram(view, opts...)
-			view.SetProgram(p)
-			app.Env().SetSend(p.Send)
-			go func() {
-				if err := render.ReadInput(sess, p.Send); err != nil && !errors.Is(err, io.EOF) {
-					s.log.Debug("input ended", "error", err.Error())
-				}
-			}()
-			s.mu.Lock()
-			if s.closing {
-				s.mu.Unlock()
-				_ = sess.Exit(1)
-				return
-			}
-			s.sessions[p] = app
-			s.wg.Add(1)
-			s.mu.Unlock()
-			s.metrics.sessions.WithLabelValues("playing").Inc()
-			defer func() {
-				s.mu.Lock()
-				delete(s.sessions, p)
-				s.mu.Unlock()
-				s.metrics.sessions.WithLabelValues("playing").Dec()
-				s.wg.Done()
-			}()
-			// The session ends with its connection or its channel's
-			// requests; sizes go to the program once its own first size
-			// has landed (Bubble Tea sends that from a goroutine of its
-			// own, and a resize forwarded before it would be undone). No
-			// goroutine waits for either (issue 15).
-			stopQuit := context.AfterFunc(sess.Context(), p.Quit)
-			defer stopQuit()
-			g.whenEnded(func() { go p.Quit() })
-			app.AtFirstSize(func() {
-				g.takeSizes(func(w ssh.Window) {
-					defer func() {
-						if r := recover(); r != nil {
-							s.log.Error("panic sending a window size", "panic", fmt.Sprint(r))
-							go p.Quit()
-						}
-					}()
-					if w.Width != pty.Window.Width || w.Height != pty.Window.Height {
-						pty.Window = w
-						p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-					}
-				})
-			})
-			_, err := p.Run()
-			// The view's timers draw on goroutines of their own: stopped
-			// before the screens below are closed.
-			view.Stop()
-			if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-				s.log.Error("session ended with error", "user", sess.User(), "error", err.Error())
-			}
-			p.Kill()
-			if err == nil {
-				_ = view.Finish()
-			}
-			close(app.Env().Done)
-			app.Close() // a racer drops out of their race here
-			app.Env().Disconnect()
-			_ = sess.Exit(0)
-			next(sess)
 		}
 	}
 }

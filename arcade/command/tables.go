@@ -11,8 +11,6 @@ import (
 func init() {
 	register(command{names: []string{"tables"}, usage: "[--json]",
 		help: "the open tables of Spite and Malice and Kings in the Corner", run: tables})
-	register(command{names: []string{"table"}, usage: "spite|kings [SEAT]...",
-		help: "open a table; each SEAT after yours: person, easy, normal or hard (needs ssh -t)", run: needsTerminal})
 }
 
 // TableSeat is one seat of an open table as tables prints it.

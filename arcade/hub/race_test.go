@@ -3,6 +3,7 @@ package hub
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -586,4 +587,47 @@ func TestGhostRace(t *testing.T) {
 			t.Fatalf("%d timers left after the finish", e.clock.Pending())
 		}
 	})
+}
+
+// TestMissedStatesResync: a member that got none of the pushed states
+// asks for the whole one and gets what it would have been sent, at the
+// room's version now; once it has left, it is told it is not a member.
+func TestMissedStatesResync(t *testing.T) {
+	e := newEnv(t)
+	r := e.race(false)
+	ann, arec := join(t, r, "ann", Racer)
+	join(t, r, "bob", Racer)
+	deaf, err := r.Join(person("wes"), Watcher, func(RaceState) {}) // misses everything
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.begin(ann)
+	if err := deaf.Follow("id-ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Report(Progress{Home: 3, Total: 52, Moves: 4, Status: Playing, Board: []byte("board-4")}); err != nil {
+		t.Fatal(err)
+	}
+	last := arec.until(t, "ann's report", func(s RaceState) bool {
+		return slices.ContainsFunc(s.Racers, func(x Standing) bool { return x.Name == "ann" && x.Moves == 4 })
+	})
+	st, err := deaf.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Version != last.Version || st.Version != state(t, r).Version {
+		t.Fatalf("resync at version %d; ann was sent %d", st.Version, last.Version)
+	}
+	if st.You != "id-wes" || st.Role != Watcher || st.Following != "id-ann" || string(st.Board) != "board-4" {
+		t.Fatalf("resync is not the watcher's own state: %+v", st)
+	}
+	if st.Phase != Running || standing(t, st, "ann").Home != 3 || len(st.Watchers) != 1 {
+		t.Fatalf("resync is not the room now: %+v", st)
+	}
+	if err := deaf.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := deaf.State(); !errors.Is(err, ErrNotMember) {
+		t.Fatalf("state after leaving: %v", err)
+	}
 }

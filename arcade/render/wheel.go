@@ -11,8 +11,8 @@ import (
 // is late by the same amount every second (its start's offset on the
 // grid), so its seconds still turn a second apart; a key drawn in between
 // shows the exact time. Each slot has a fixed cost (a timer, a goroutine,
-// thread wake-ups): 250 ms against 100 ms took an idle session from 48-49
-// to 34-40 µs/s at 500 sessions (issue 15; idle.sh, A/B twice).
+// thread wake-ups), so a coarser grid makes an idle session cheaper, and a
+// quarter second late is still not a late clock to the eye.
 const clockSlack = 250 * time.Millisecond
 
 // slotOf is the grid slot at or after t; slotTime is its time.
@@ -29,8 +29,8 @@ func slotTime(k int64) time.Time { return time.Unix(0, k*int64(clockSlack)) }
 // only then writes them, one after another.
 // Made apart, a thousand idle sessions cost a thousand goroutine wake-ups
 // a second, each waking the client's side of the connection as well; on the
-// 2-core VM a write to a connection whose reader sleeps costs 40-55 µs, and
-// 5-6 µs when writes come back to back (issue 15's notes). A session busy
+// 2-core VM a write to a connection whose reader sleeps costs several times
+// what writes back to back do. A session busy
 // at its slot (its program in Update, or stuck writing to a client that does
 // not read) is not waited for: a goroutine of its own turns its clock once it
 // is free, so one stuck session never holds up the others' clocks.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -72,4 +73,39 @@ func FitLines(text string, width, n int) []string {
 		lines[i] = string(r)
 	}
 	return lines
+}
+
+// KeepLines cuts text into lines, each with the "\n" before it (but the
+// first, if text does not start with one), into lines: where the line at
+// the same place was the same, its string is kept and no new one is made.
+func KeepLines(lines []string, text []byte) []string {
+	n := 0
+	for len(text) > 0 {
+		end := bytes.IndexByte(text[1:], '\n') + 1
+		if end == 0 {
+			end = len(text)
+		}
+		line := text[:end]
+		text = text[end:]
+		if n < len(lines) {
+			if lines[n] != string(line) {
+				lines[n] = string(line)
+			}
+		} else {
+			lines = append(lines, string(line))
+		}
+		n++
+	}
+	clear(lines[n:])
+	return lines[:n]
+}
+
+// WriteSpaces writes n spaces.
+func WriteSpaces(b *bytes.Buffer, n int) {
+	const blanks = "                                                                "
+	for n > len(blanks) {
+		b.WriteString(blanks)
+		n -= len(blanks)
+	}
+	b.WriteString(blanks[:n])
 }

@@ -1,9 +1,13 @@
 package solitaire
 
 import (
+	"bytes"
+	"compress/gzip"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +22,7 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/format"
+	"sshuffle/internal/uitest"
 )
 
 var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames/*.txt.gz from the code as it is")
@@ -46,7 +51,7 @@ var frameGames = []struct {
 // check, if not nil, is called after each frame.
 func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r *ui.Router, g *gameScreen, view string)) string {
 	t.Helper()
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	info, ok := games.Default().Entry(key)
 	if !ok {
 		t.Fatalf("no game %s", key)
@@ -86,13 +91,13 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r 
 		var what string
 		switch n := rnd.IntN(100); {
 		case n < 18:
-			clk.t = clk.t.Add(time.Duration(1+rnd.IntN(3)) * time.Second)
+			clk.T = clk.T.Add(time.Duration(1+rnd.IntN(3)) * time.Second)
 			what = "clock" // a clock turn is drawn with no message (ui.Ticking)
 		case n < 20:
-			clk.t = clk.t.Add(time.Duration(8+rnd.IntN(5)) * time.Minute)
+			clk.T = clk.T.Add(time.Duration(8+rnd.IntN(5)) * time.Minute)
 			what = "clock minutes on"
 		case n < 23:
-			clk.t = clk.t.Add(time.Second)
+			clk.T = clk.T.Add(time.Second)
 			what = "clock moved, no tick"
 		case n < 25:
 			sz := sizes[rnd.IntN(len(sizes))]
@@ -128,20 +133,20 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r 
 			r.Update(tea.MouseReleaseMsg{X: x, Y: y, Button: tea.MouseLeft})
 			what = fmt.Sprintf("click %d,%d", x, y)
 		case n < 40 && g.prompt == nil:
-			r.Update(keyMsg("#"))
+			r.Update(uitest.Key("#"))
 			frame(i, "prompt")
 			for range rnd.IntN(4) {
-				r.Update(keyMsg(fmt.Sprint(rnd.IntN(10))))
+				r.Update(uitest.Key(fmt.Sprint(rnd.IntN(10))))
 				frame(i, "prompt digit")
 			}
 			if rnd.IntN(2) == 0 {
 				r.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 				frame(i, "prompt backspace")
 			}
-			r.Update(keyMsg("esc"))
+			r.Update(uitest.Key("esc"))
 			what = "prompt esc"
 		case n < 42 && g.sel.OK:
-			r.Update(keyMsg("esc"))
+			r.Update(uitest.Key("esc"))
 			what = "esc"
 		case n < 60:
 			what = playLegal(r, g, rnd)
@@ -156,11 +161,11 @@ func playFrames(t *testing.T, key string, seed uint64, daily bool, check func(r 
 				k = "right"
 			}
 			if k == "?" {
-				r.Update(keyMsg("?"))
+				r.Update(uitest.Key("?"))
 				frame(i, "help")
 				k = "esc"
 			}
-			r.Update(keyMsg(k))
+			r.Update(uitest.Key(k))
 			what = "key " + k
 			last = k
 			if k == "r" && cur() == g && g.msg != "" && rnd.IntN(2) == 0 {
@@ -283,4 +288,62 @@ func headerEdge(g *gameScreen) int {
 		stats = fmt.Sprintf("Score %d  ", g.g.Score()) + stats
 	}
 	return lipgloss.Width(head+"  "+stats) + 2 + lipgloss.Width(ui.HelpBar(200, "?", "help", "q", "menu"))
+}
+
+var sameBytes = flag.Bool("same-bytes", false, "frames must also be the same bytes as testdata/frames, not only show the same")
+
+// compareFrames compares frames with the golden file at path (or, with
+// -update-frames, writes them there): they must show the same screens
+// (and with -same-bytes be the same views, byte for byte).
+func compareFrames(t *testing.T, path, got string) {
+	t.Helper()
+	if *updateFrames {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write([]byte(got))
+		_ = zw.Close()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a terminal shows, whether or not the views are the same bytes:
+	// this also checks arcade/render's frames against the views drawn whole.
+	sameScreens(t, string(want), got)
+	if got == string(want) || !*sameBytes {
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	step := ""
+	for i := range max(len(g), len(w)) {
+		gl, wl := "", ""
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if strings.HasPrefix(wl, "=== ") {
+			step = wl
+		}
+		if gl != wl {
+			t.Fatalf("frames differ at line %d (after %q):\n got %q\nwant %q", i+1, step, gl, wl)
+		}
+	}
 }

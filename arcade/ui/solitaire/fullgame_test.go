@@ -15,6 +15,7 @@ import (
 	"sshuffle/games"
 	"sshuffle/games/klondike"
 	"sshuffle/games/tripeaks"
+	"sshuffle/internal/uitest"
 )
 
 // keyPath finds the shortest run of cursor keys that brings the cursor to
@@ -77,7 +78,7 @@ func solvedKlondike(t *testing.T) (engine.Spec, []engine.Action) {
 // A whole deal played to a win with the keyboard alone.
 func TestWholeKlondikeByKeyboard(t *testing.T) {
 	spec, moves := solvedKlondike(t)
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	g, err := klondike.New(spec)
 	require.NoError(t, err)
 	s := newGameScreen(e, klondikeInfo(), g, nil)
@@ -89,21 +90,21 @@ func TestWholeKlondikeByKeyboard(t *testing.T) {
 		before := len(s.g.History())
 		switch a.Kind {
 		case engine.Draw:
-			sc = press(rt, "d")
+			sc = uitest.Press(rt, "d")
 		case engine.Auto:
 			for _, k := range keyPath(t, s, a.From, a.Index, false) {
-				press(rt, k)
+				uitest.Press(rt, k)
 			}
-			sc = press(rt, "f")
+			sc = uitest.Press(rt, "f")
 		default:
 			for _, k := range keyPath(t, s, a.From, a.Index, false) {
-				press(rt, k)
+				uitest.Press(rt, k)
 			}
-			press(rt, "space")
+			uitest.Press(rt, "space")
 			for _, k := range keyPath(t, s, a.To, 0, true) {
-				press(rt, k)
+				uitest.Press(rt, k)
 			}
-			sc = press(rt, "space")
+			sc = uitest.Press(rt, "space")
 		}
 		if _, still := sc.(*gameScreen); still {
 			require.Equal(t, before+1, len(s.g.History()), "move %d (%+v): %s", i, a, s.msg)
@@ -116,7 +117,7 @@ func TestWholeKlondikeByKeyboard(t *testing.T) {
 // The same deal with the mouse alone: clicks, drags and double clicks.
 func TestWholeKlondikeByMouse(t *testing.T) {
 	spec, moves := solvedKlondike(t)
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Height = 40 // tall enough that no column folds a card away from the mouse
 	g, err := klondike.New(spec)
 	require.NoError(t, err)
@@ -128,21 +129,21 @@ func TestWholeKlondikeByMouse(t *testing.T) {
 		switch a.Kind {
 		case engine.Draw:
 			x, y := cellOf(t, s, klondike.PileStock, len(s.g.Piles()[klondike.PileStock].Cards)-1)
-			sc = clickAt(rt, x, y)
+			sc = uitest.Click(rt, x, y)
 		case engine.Auto:
 			x, y := cellOf(t, s, a.From, a.Index)
-			clickAt(rt, x, y)
-			sc = clickAt(rt, x, y)
+			uitest.Click(rt, x, y)
+			sc = uitest.Click(rt, x, y)
 		default:
 			x, y := cellOf(t, s, a.From, a.Index)
 			tx, ty := cellOf(t, s, a.To, len(s.g.Piles()[a.To].Cards)-1)
 			if i%2 == 0 {
-				clickAt(rt, x, y)
-				sc = clickAt(rt, tx, ty)
+				uitest.Click(rt, x, y)
+				sc = uitest.Click(rt, tx, ty)
 			} else { // drag
-				send(rt, tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-				send(rt, tea.MouseMotionMsg{X: tx, Y: ty, Button: tea.MouseLeft})
-				sc = send(rt, tea.MouseReleaseMsg{X: tx, Y: ty, Button: tea.MouseLeft})
+				uitest.Send(rt, tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+				uitest.Send(rt, tea.MouseMotionMsg{X: tx, Y: ty, Button: tea.MouseLeft})
+				sc = uitest.Send(rt, tea.MouseReleaseMsg{X: tx, Y: ty, Button: tea.MouseLeft})
 			}
 		}
 		if _, still := sc.(*gameScreen); still {
@@ -169,7 +170,7 @@ func TestEveryGameWonByMouse(t *testing.T) {
 				}
 			}
 			require.NotNil(t, moves, "no deal solved")
-			e, _ := testEnv(t)
+			e, _ := uitest.Env(t)
 			e.Height = 60
 			g, err := info.Game.New(spec, ui.LoadOptions(e, info))
 			require.NoError(t, err)
@@ -187,14 +188,14 @@ func TestEveryGameWonByMouse(t *testing.T) {
 				switch a.Kind {
 				case engine.Draw:
 					x, y := cellOf(t, s, stock, len(s.g.Piles()[stock].Cards)-1)
-					sc = clickAt(rt, x, y)
+					sc = uitest.Click(rt, x, y)
 				case engine.Auto:
 					x, y := cellOf(t, s, a.From, len(s.g.Piles()[a.From].Cards)-1)
 					if a.Index >= 0 && a.Index < len(s.g.Piles()[a.From].Cards) {
 						x, y = cellOf(t, s, a.From, a.Index)
 					}
-					clickAt(rt, x, y)
-					sc = clickAt(rt, x, y)
+					uitest.Click(rt, x, y)
+					sc = uitest.Click(rt, x, y)
 				default:
 					from := s.g.Piles()[a.From]
 					idx := a.Index
@@ -202,11 +203,11 @@ func TestEveryGameWonByMouse(t *testing.T) {
 						idx = len(from.Cards) - 1
 					}
 					x, y := cellOf(t, s, a.From, idx)
-					clickAt(rt, x, y)
+					uitest.Click(rt, x, y)
 					if a.To != a.From {
 						x, y = cellOf(t, s, a.To, len(s.g.Piles()[a.To].Cards)-1)
 					}
-					sc = clickAt(rt, x, y)
+					sc = uitest.Click(rt, x, y)
 				}
 				if _, still := sc.(*gameScreen); still {
 					require.Greater(t, len(s.g.History()), before, "move %d (%+v): %s", i, a, s.msg)
@@ -229,7 +230,7 @@ func TestEveryGameFits80x24(t *testing.T) {
 		w, h := board.Size(g.Piles())
 		require.LessOrEqual(t, w, 80, info.Key())
 		require.LessOrEqual(t, h, 24-4, info.Key())
-		e, _ := testEnv(t)
+		e, _ := uitest.Env(t)
 		s := newGameScreen(e, info, g, nil)
 		mw, mh := s.MinSize()
 		require.LessOrEqual(t, mw, 80, info.Key())
@@ -239,7 +240,7 @@ func TestEveryGameFits80x24(t *testing.T) {
 }
 
 func TestWinnableDealsAreSolverWon(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Pools = deals.NewPools(games.Default(), slog.New(slog.DiscardHandler))
 	info, ok := games.Default().Entry("tripeaks")
 	require.True(t, ok)

@@ -1,8 +1,6 @@
 package solitaire
 
 import (
-	"context"
-	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -16,29 +14,9 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/games/klondike"
+	"sshuffle/internal/uitest"
 	"sshuffle/store"
-	"sshuffle/store/badger"
 )
-
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time { return c.t }
-
-func testEnv(t testing.TB) (*ui.Env, *fakeClock) {
-	t.Helper()
-	st, err := badger.OpenInMemory()
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
-	clk := &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
-	id := "SHA256:testkey"
-	_, err = st.CreateAccount(context.Background(), id, "tess")
-	require.NoError(t, err)
-	return &ui.Env{
-		Games: games.Default(), Store: st, Log: slog.New(slog.DiscardHandler), Now: clk.now,
-		Player: &ui.Player{ID: id, Name: "tess"}, Unicode: true, Color: true,
-		Width: 80, Height: 24, Idle: 30 * time.Minute,
-	}, clk
-}
 
 func klondikeInfo() games.Entry { return games.Default().Entries()[0] }
 
@@ -78,22 +56,6 @@ func cellOf(t *testing.T, s *gameScreen, pile, index int) (int, int) {
 	return 0, 0
 }
 
-// page stands for a screen of another package, which this package may not
-// build: it keeps the route it was asked for, and esc goes back.
-type page struct {
-	env *ui.Env
-	r   ui.Route
-}
-
-func (p *page) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" {
-		return p.env.Back()
-	}
-	return nil
-}
-func (p *page) View() string        { return fmt.Sprintf("page %d: %s", p.r.Page, p.r.Note) }
-func (p *page) MinSize() (int, int) { return 1, 1 }
-
 // build builds this package's screens for real and a page for the rest.
 func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	switch r.Page {
@@ -102,7 +64,7 @@ func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.Won:
 		return NewResult(e, r), nil
 	}
-	return &page{env: e, r: r}, nil
+	return uitest.Pages(e, r)
 }
 
 // drive puts a screen in a router, as a session has it.
@@ -117,68 +79,20 @@ func drive(s ui.Screen) *ui.Router {
 	return ui.NewRouter(e, build, s, "")
 }
 
-// pageOf is the page a stand-in was built for.
-func pageOf(t *testing.T, s ui.Screen) ui.Page {
-	t.Helper()
-	p, ok := s.(*page)
-	require.True(t, ok, "want a page of another package, got %T", s)
-	return p.r.Page
-}
-
-func keyMsg(key string) tea.KeyPressMsg {
-	var k tea.KeyPressMsg
-	switch key {
-	case "enter":
-		k = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "space":
-		k = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "esc":
-		k = tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "left":
-		k = tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		k = tea.KeyPressMsg{Code: tea.KeyRight}
-	case "up":
-		k = tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		k = tea.KeyPressMsg{Code: tea.KeyDown}
-	default:
-		k = tea.KeyPressMsg{Code: rune(key[0]), Text: key}
-	}
-	return k
-}
-
-// press sends a key through the router and returns the screen then shown.
-func press(r *ui.Router, key string) ui.Screen {
-	r.Update(keyMsg(key))
-	return r.Current()
-}
-
-func clickAt(r *ui.Router, x, y int) ui.Screen {
-	r.Update(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-	r.Update(tea.MouseReleaseMsg{X: x, Y: y, Button: tea.MouseLeft})
-	return r.Current()
-}
-
-func send(r *ui.Router, msg tea.Msg) ui.Screen {
-	r.Update(msg)
-	return r.Current()
-}
-
 func TestKeyboardWinRecordsBeforeResult(t *testing.T) {
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	s := newGameScreen(e, klondikeInfo(), nearWin(t), nil)
-	clk.t = clk.t.Add(95 * time.Second)
+	clk.T = clk.T.Add(95 * time.Second)
 	// Cursor starts on column 1 (the King); go right to the Queen.
 	require.Equal(t, klondike.PileTableau0, s.cursor.Pile)
 	rt := drive(s)
-	press(rt, "l")
+	uitest.Press(rt, "l")
 	require.Equal(t, klondike.PileTableau0+1, s.cursor.Pile)
-	press(rt, "f") // Queen home
+	uitest.Press(rt, "f") // Queen home
 	require.Equal(t, 1, s.g.Moves())
-	press(rt, "h")
-	press(rt, "space")
-	sc := press(rt, "space") // the same card twice: home
+	uitest.Press(rt, "h")
+	uitest.Press(rt, "space")
+	sc := uitest.Press(rt, "space") // the same card twice: home
 	res, ok := sc.(*resultScreen)
 	require.True(t, ok, "a win shows the result screen, got %T", sc)
 	require.True(t, s.done, "and the game it leaves has nothing left to save")
@@ -193,17 +107,17 @@ func TestKeyboardWinRecordsBeforeResult(t *testing.T) {
 }
 
 func TestMouseClickDragAndDoubleClick(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	s := newGameScreen(e, klondikeInfo(), nearWin(t), nil)
 	spadesFoundation := klondike.PileFoundation0 + 3
 
 	// Click the Queen, then a wrong place: an illegal move, board unchanged.
 	x, y := cellOf(t, s, klondike.PileTableau0+1, 0)
 	rt := drive(s)
-	clickAt(rt, x, y)
+	uitest.Click(rt, x, y)
 	require.True(t, s.sel.OK)
 	x2, y2 := cellOf(t, s, klondike.PileTableau0+2, -1) // the empty third column
-	clickAt(rt, x2, y2)
+	uitest.Click(rt, x2, y2)
 	require.Equal(t, 0, s.g.Moves())
 	require.Equal(t, msgErr, s.kind)
 	require.Contains(t, s.View(), s.msg)
@@ -212,38 +126,38 @@ func TestMouseClickDragAndDoubleClick(t *testing.T) {
 	// Drag the Queen onto its foundation.
 	x, y = cellOf(t, s, klondike.PileTableau0+1, 0)
 	fx, fy := cellOf(t, s, spadesFoundation, 10)
-	send(rt, tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-	send(rt, tea.MouseMotionMsg{X: fx, Y: fy, Button: tea.MouseLeft})
-	sc := send(rt, tea.MouseReleaseMsg{X: fx, Y: fy, Button: tea.MouseLeft})
+	uitest.Send(rt, tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+	uitest.Send(rt, tea.MouseMotionMsg{X: fx, Y: fy, Button: tea.MouseLeft})
+	sc := uitest.Send(rt, tea.MouseReleaseMsg{X: fx, Y: fy, Button: tea.MouseLeft})
 	require.Same(t, s, sc)
 	require.Equal(t, 1, s.g.Moves(), s.msg)
 
 	// Double-click the King: home, and the game is won.
 	x, y = cellOf(t, s, klondike.PileTableau0, 0)
-	clickAt(rt, x, y)
-	sc = clickAt(rt, x, y)
+	uitest.Click(rt, x, y)
+	sc = uitest.Click(rt, x, y)
 	_, ok := sc.(*resultScreen)
 	require.True(t, ok, "double-click sends the King home and wins; got %T (%s)", sc, s.msg)
 }
 
 func TestUndoRestartNewAndSave(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	info := klondikeInfo()
 	s, err := dealNew(e, info)
 	require.NoError(t, err)
 	rt := drive(s)
-	sc := press(rt, "d")
+	sc := uitest.Press(rt, "d")
 	require.Same(t, s, sc)
 	require.Equal(t, 1, s.g.Moves())
-	press(rt, "u")
+	uitest.Press(rt, "u")
 	require.Equal(t, 0, s.g.Moves())
-	press(rt, "u")
+	uitest.Press(rt, "u")
 	require.Contains(t, s.msg, "Nothing to undo")
-	press(rt, "d")
-	press(rt, "d")
+	uitest.Press(rt, "d")
+	uitest.Press(rt, "d")
 	// Leaving saves; opening again resumes the same deal and moves.
-	sc = press(rt, "q")
-	require.Equal(t, ui.Menu, pageOf(t, sc))
+	sc = uitest.Press(rt, "q")
+	require.Equal(t, ui.Menu, uitest.PageOf(t, sc).Page)
 	r, err := openGame(e, info)
 	require.NoError(t, err)
 	require.Equal(t, s.g.Spec(), r.g.Spec())
@@ -252,9 +166,9 @@ func TestUndoRestartNewAndSave(t *testing.T) {
 
 	// n asks first, then deals anew and counts the old game as played.
 	rt = drive(r)
-	rs := press(rt, "n")
+	rs := uitest.Press(rt, "n")
 	require.Same(t, r, rs)
-	rs = press(rt, "n")
+	rs = uitest.Press(rt, "n")
 	require.NotSame(t, r, rs)
 	_, isGame := rs.(*gameScreen)
 	require.True(t, isGame, "a new deal of the same game, got %T", rs)
@@ -265,7 +179,7 @@ func TestUndoRestartNewAndSave(t *testing.T) {
 }
 
 func TestCorruptSaveLosesNothingElse(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	info := klondikeInfo()
 	require.NoError(t, e.Store.PutSave(e.Ctx(), e.Player.ID, info.Key(), []byte("{not json")))
 	s, err := openGame(e, info)
@@ -283,7 +197,7 @@ func TestCorruptSaveLosesNothingElse(t *testing.T) {
 }
 
 func TestPlainTerminalShowsLettersAndBrackets(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Unicode, e.Color = false, false
 	s := newGameScreen(e, klondikeInfo(), nearWin(t), nil)
 	v := s.View()
@@ -294,7 +208,7 @@ func TestPlainTerminalShowsLettersAndBrackets(t *testing.T) {
 }
 
 func TestFreeCellDealNumberAndOptions(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	info, ok := games.Default().Entry("freecell")
 	require.True(t, ok)
 	s, err := dealNew(e, info)
@@ -307,27 +221,27 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	rt := drive(s)
 	var sc ui.Screen
 	for _, k := range []string{"#", "6", "1", "7", "enter"} {
-		sc = press(rt, k)
+		sc = uitest.Press(rt, k)
 	}
 	g := sc.(*gameScreen)
 	require.Equal(t, uint64(617), g.g.Spec().Seed)
 
-	sc = press(rt, "#")
+	sc = uitest.Press(rt, "#")
 	for _, k := range []string{"9", "9", "9", "9", "9", "9", "9", "enter"} {
-		sc = press(rt, k)
+		sc = uitest.Press(rt, k)
 	}
 	require.Equal(t, uint64(617), sc.(*gameScreen).g.Spec().Seed, "out of range: refused")
 	require.Equal(t, msgErr, sc.(*gameScreen).kind)
 
 	// A refused number leaves a game in progress alone: not counted lost.
-	press(rt, "1")
-	press(rt, "space")
-	press(rt, "k")
-	sc = press(rt, "space")
+	uitest.Press(rt, "1")
+	uitest.Press(rt, "space")
+	uitest.Press(rt, "k")
+	sc = uitest.Press(rt, "space")
 	require.Equal(t, 1, sc.(*gameScreen).g.Moves())
-	sc = press(rt, "#")
+	sc = uitest.Press(rt, "#")
 	for _, k := range []string{"2", "0", "0", "0", "0", "0", "0", "enter"} {
-		sc = press(rt, k)
+		sc = uitest.Press(rt, k)
 	}
 	require.Equal(t, 1, sc.(*gameScreen).g.Moves())
 	require.Equal(t, msgErr, sc.(*gameScreen).kind, "FreeCell deals stop at 1,000,000")
@@ -339,10 +253,10 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 	// auto-moves turned off there (the options screen's own test), the
 	// next deal has them off.
 	g = sc.(*gameScreen)
-	sc = press(rt, "o")
-	require.Equal(t, ui.Options, pageOf(t, sc))
+	sc = uitest.Press(rt, "o")
+	require.Equal(t, ui.Options, uitest.PageOf(t, sc).Page)
 	require.NoError(t, e.Store.PutSetting(e.Ctx(), e.Player.ID, ui.OptionKey(info, "auto"), games.Off))
-	sc = press(rt, "esc")
+	sc = uitest.Press(rt, "esc")
 	require.Same(t, g, sc)
 	require.True(t, g.opts.On("auto"), "the game in progress keeps its options")
 	n, err := dealNew(e, info)
@@ -351,16 +265,16 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 }
 
 func TestHints(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	// Klondike: answered at once, counted, and a seventh is refused.
 	s, err := dealSpec(e, klondikeInfo(), engine.Spec{Game: "klondike", Variant: "draw1", Seed: 5})
 	require.NoError(t, err)
 	rt := drive(s)
-	press(rt, "t")
+	uitest.Press(rt, "t")
 	require.Equal(t, msgOK, s.kind, s.msg)
 	require.Contains(t, s.msg, "Hint 1/6")
 	s.hints = ui.HintsPerGame
-	press(rt, "t")
+	uitest.Press(rt, "t")
 	require.Contains(t, s.msg, "No hints left")
 
 	// FreeCell: worked out off the screen's goroutine, then shown.
@@ -383,7 +297,7 @@ func TestHints(t *testing.T) {
 }
 
 func TestSpiderStuckCheckRunsAside(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	info, _ := games.Default().Entry("spider/1suit")
 	s, err := dealSpec(e, info, engine.Spec{Game: "spider", Variant: "1suit", Seed: 3})
 	require.NoError(t, err)
@@ -401,7 +315,7 @@ func TestSpiderStuckCheckRunsAside(t *testing.T) {
 }
 
 func TestTodaysDealStreakAndBoards(t *testing.T) {
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	e.Pools = deals.NewPools(games.Default(), slog.New(slog.DiscardHandler))
 	info, _ := games.Default().Entry("tripeaks")
 	a, err := openDaily(e, info)
@@ -427,7 +341,7 @@ func TestTodaysDealStreakAndBoards(t *testing.T) {
 	res, won := rt.Current().(*resultScreen)
 	require.True(t, won, "got %T", rt.Current())
 	require.True(t, res.r.Daily, "a daily result")
-	st, err := e.Store.Streak(e.Ctx(), e.Player.ID, info.Key(), clk.t)
+	st, err := e.Store.Streak(e.Ctx(), e.Player.ID, info.Key(), clk.T)
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Current)
 	// The profile and the boards show it (their package's own test).
@@ -466,15 +380,15 @@ func TestRecoveringCommand(t *testing.T) {
 // (the session goes on), and the log as an error.
 func TestFailedWritesSayNotSaved(t *testing.T) {
 	var logs strings.Builder
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Log = slog.New(slog.NewTextHandler(&logs, nil))
 	s, err := dealSpec(e, klondikeInfo(), engine.Spec{Game: "klondike", Variant: "draw1", Seed: 5})
 	require.NoError(t, err)
 	rt := drive(s)
-	press(rt, "d")
+	uitest.Press(rt, "d")
 	require.NoError(t, e.Store.Close()) // every write fails from here on
-	m := press(rt, "q")
-	require.Equal(t, ui.Menu, pageOf(t, m))
+	m := uitest.Press(rt, "q")
+	require.Equal(t, ui.Menu, uitest.PageOf(t, m).Page)
 	require.Contains(t, m.View(), "Not saved", "the menu says so")
 	require.Contains(t, logs.String(), "level=ERROR msg=\"saving game\"")
 

@@ -10,16 +10,8 @@ import (
 
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
+	"sshuffle/internal/uitest"
 )
-
-// forget drops everything the screen keeps between frames, so its next
-// View draws from the game alone.
-func (s *gameScreen) forget() {
-	s.last = frameParts{}
-	s.bars = keyBarLines{}
-	s.pileList = nil
-	s.canvas = nil
-}
 
 // TestKeptFramesAreFresh plays the games of TestFramesAsBefore and after
 // every frame draws it again with nothing kept: the two must be equal.
@@ -39,7 +31,7 @@ func TestKeptFramesAreFresh(t *testing.T) {
 // header are drawn from, one at a time, and checks each frame against
 // one drawn afresh: a part kept past a change would show the old one.
 func TestKeptFrameFollowsEveryInput(t *testing.T) {
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	s, err := dealSpec(e, klondikeInfo(), klondikeInfo().Spec(5))
 	require.NoError(t, err)
 	fresh := func(what string) {
@@ -77,63 +69,13 @@ func TestKeptFrameFollowsEveryInput(t *testing.T) {
 		{"another", func() { *s.prompt = "42" }},
 		{"prompt gone", func() { s.prompt = nil }},
 		{"a hint used", func() { s.hints++ }},
-		{"9:59 on the clock", func() { clk.t = clk.t.Add(9*time.Minute + 59*time.Second) }},
+		{"9:59 on the clock", func() { clk.T = clk.T.Add(9*time.Minute + 59*time.Second) }},
 		{"just wide enough for the header", func() { e.Width = headerEdge(s) }},
-		{"10:00: the header's keys go to the bottom bar", func() { clk.t = clk.t.Add(time.Second) }},
+		{"10:00: the header's keys go to the bottom bar", func() { clk.T = clk.T.Add(time.Second) }},
 		{"wider again", func() { e.Width = headerEdge(s) }},
-		{"an hour on", func() { clk.t = clk.t.Add(time.Hour) }},
+		{"an hour on", func() { clk.T = clk.T.Add(time.Hour) }},
 	}
 	for _, st := range steps {
-		st.change()
-		fresh(st.what)
-	}
-}
-
-// TestKeptRaceFramesAreFresh is TestKeptFramesAreFresh for a racer's
-// screen.
-func TestKeptRaceFramesAreFresh(t *testing.T) {
-	for _, key := range []string{"klondike/draw1", "spider/2suit"} {
-		t.Run(strings.ReplaceAll(key, "/", "_"), func(t *testing.T) {
-			playRaceFrames(t, key, 31, func(s *raceScreen, _ string) {
-				t.Helper()
-				view := s.View()
-				s.frame = raceParts{}
-				if s.game != nil {
-					s.game.forget()
-				}
-				require.Equal(t, view, s.View(), "the frame drawn from what was kept differs from one drawn afresh")
-			})
-		})
-	}
-}
-
-// TestKeptRaceFrameFollowsEveryInput is TestKeptFrameFollowsEveryInput for
-// a racer's screen: the message, its kind and the width one at a time.
-func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
-	s, _ := startedRace(t, "klondike/draw1")
-	e := s.env
-	fresh := func(what string) {
-		t.Helper()
-		got := s.View()
-		s.frame = raceParts{}
-		s.game.forget()
-		require.Equal(t, s.View(), got, what)
-	}
-	fresh("start")
-	for _, st := range []struct {
-		what   string
-		change func()
-	}{
-		{"a message too long for the line", func() {
-			s.setMsg(msgWarn, "A message from the room that is rather longer than the line it is given, so that it is cut.")
-		}},
-		{"the same words, another kind", func() { s.kind = msgErr }},
-		{"narrower", func() { e.Width = 64 }},
-		{"wider", func() { e.Width = 120 }},
-		{"no message", func() { s.msg = "" }},
-		{"narrow again", func() { e.Width = 64 }},
-		{"80 columns", func() { e.Width = 80 }},
-	} {
 		st.change()
 		fresh(st.what)
 	}
@@ -143,7 +85,7 @@ func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
 // and a new header; a cursor key makes only the lines it changed. No
 // string of the whole screen is made for one cell.
 func TestFramePiecesKeepUnchangedLines(t *testing.T) {
-	e, clk := testEnv(t)
+	e, clk := uitest.Env(t)
 	s, err := dealSpec(e, klondikeInfo(), klondikeInfo().Spec(5))
 	require.NoError(t, err)
 	joined := func(p []string) string { return strings.Join(p, "") }
@@ -159,7 +101,7 @@ func TestFramePiecesKeepUnchangedLines(t *testing.T) {
 	}
 	require.Equal(t, s.View(), joined(before))
 
-	clk.t = clk.t.Add(time.Second)
+	clk.T = clk.T.Add(time.Second)
 	after := s.ViewPieces(nil)
 	require.NotEqual(t, before[0], after[0], "the header shows the clock")
 	require.Len(t, after, len(before))
@@ -169,7 +111,7 @@ func TestFramePiecesKeepUnchangedLines(t *testing.T) {
 	fresh(after, "a clock turn")
 
 	before = s.ViewPieces(nil)
-	s.Update(keyMsg("right"))
+	s.Update(uitest.Key("right"))
 	after = s.ViewPieces(nil)
 	kept, changed := 0, 0
 	for i := 1; i < len(after); i++ {
@@ -184,34 +126,4 @@ func TestFramePiecesKeepUnchangedLines(t *testing.T) {
 	require.Positive(t, changed, "the cursor moved")
 	require.Greater(t, kept, changed, "most lines are kept")
 	fresh(after, "a cursor key")
-}
-
-// A race's clock turn makes the lines that show the clock and keeps the
-// others, the same strings; the pieces are the frame drawn whole.
-func TestRaceFramePiecesKeepUnchangedLines(t *testing.T) {
-	s, _ := startedRace(t, "klondike/draw1")
-	clk := &fakeClock{t: s.env.Now()}
-	s.env.Now = clk.now
-	before := s.ViewPieces(nil)
-	require.Equal(t, s.env.Height, len(before), "a piece a line")
-	require.Equal(t, s.View(), strings.Join(before, ""))
-	clk.t = clk.t.Add(time.Second)
-	after := s.ViewPieces(nil)
-	require.Len(t, after, len(before))
-	kept, changed := 0, 0
-	for i := range after {
-		switch {
-		case unsafe.StringData(before[i]) == unsafe.StringData(after[i]):
-			kept++
-		case before[i] != after[i]:
-			changed++
-		default:
-			t.Errorf("line %d is unchanged but was made again", i)
-		}
-	}
-	require.Positive(t, changed, "the clock turned")
-	require.LessOrEqual(t, changed, 3, "only the lines with the clock change")
-	s.frame = raceParts{}
-	s.game.forget()
-	require.Equal(t, s.View(), strings.Join(after, ""), "the pieces differ from a frame drawn afresh")
 }

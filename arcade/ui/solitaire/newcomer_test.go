@@ -14,6 +14,7 @@ import (
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
 	"sshuffle/games"
+	"sshuffle/internal/uitest"
 	"sshuffle/store"
 )
 
@@ -31,7 +32,7 @@ func plain(rt *ui.Router) string { return ansi.Strip(rt.View().Content) }
 // Without colour, what is held and where the cursor is show in the text:
 // marks beside the cards and a line naming what is held.
 func TestHeldCardAndCursorShowWithoutColour(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Color = false
 	s := newGameScreen(e, klondikeInfo(), nearWin(t), nil)
 	rt := drive(s)
@@ -39,17 +40,17 @@ func TestHeldCardAndCursorShowWithoutColour(t *testing.T) {
 	require.Contains(t, v, ">[ K♠]<", "the cursor, on column 1")
 	require.NotContains(t, v, "Holding")
 
-	press(rt, "space") // pick up the King
+	uitest.Press(rt, "space") // pick up the King
 	v = plain(rt)
 	require.Contains(t, v, ">[ K♠]*", "held and under the cursor")
 	require.Contains(t, v, "Holding K♠:")
-	press(rt, "l")
+	uitest.Press(rt, "l")
 	v = plain(rt)
 	require.Contains(t, v, "*[ K♠]*", "held")
 	require.Contains(t, v, ">[ Q♠]<", "the cursor moved on")
 	require.Contains(t, v, "Holding K♠")
 
-	press(rt, "esc")
+	uitest.Press(rt, "esc")
 	v = plain(rt)
 	require.NotContains(t, v, "*[ K♠]")
 	require.Contains(t, v, "Put back.")
@@ -79,35 +80,35 @@ func TestHeldCardAndCursorShowWithoutColour(t *testing.T) {
 // foundation; digits are columns, or in TriPeaks and Pyramid the free
 // cards from the left.
 func TestKeysGoToEachPileKind(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	kinds := func(s *gameScreen) engine.PileKind { return s.g.Piles()[s.cursor.Pile].Kind }
 
 	k, err := dealNew(e, klondikeInfo())
 	require.NoError(t, err)
 	rt := drive(k)
-	press(rt, "w")
+	uitest.Press(rt, "w")
 	require.Equal(t, engine.Waste, kinds(k))
-	press(rt, "a")
+	uitest.Press(rt, "a")
 	require.Equal(t, engine.Foundation, kinds(k))
 	first := k.cursor.Pile
-	press(rt, "a")
+	uitest.Press(rt, "a")
 	require.Equal(t, engine.Foundation, kinds(k))
 	require.NotEqual(t, first, k.cursor.Pile, "a again: the next foundation")
-	press(rt, "7")
+	uitest.Press(rt, "7")
 	require.Equal(t, engine.Tableau, kinds(k))
-	press(rt, "9")
+	uitest.Press(rt, "9")
 	require.Contains(t, k.msg, "no column 9", "a digit past the columns says so")
 
 	fc, err := dealNew(e, entry(t, "freecell"))
 	require.NoError(t, err)
 	rt = drive(fc)
-	press(rt, "c")
+	uitest.Press(rt, "c")
 	require.Equal(t, engine.Cell, kinds(fc))
 	c1 := fc.cursor.Pile
-	press(rt, "c")
+	uitest.Press(rt, "c")
 	require.Equal(t, engine.Cell, kinds(fc))
 	require.NotEqual(t, c1, fc.cursor.Pile)
-	press(rt, "8")
+	uitest.Press(rt, "8")
 	require.Equal(t, engine.Tableau, kinds(fc))
 
 	for _, key := range []string{"tripeaks", "pyramid"} {
@@ -118,23 +119,23 @@ func TestKeysGoToEachPileKind(t *testing.T) {
 		require.False(t, columns, key)
 		require.NotEmpty(t, idx, key)
 		for n := 1; n <= min(len(idx), 9); n++ {
-			press(rt, fmt.Sprint(n))
+			uitest.Press(rt, fmt.Sprint(n))
 			require.Equal(t, idx[n-1], s.cursor.Pile, "%s: digit %d", key, n)
 			p := s.g.Piles()[s.cursor.Pile]
 			require.False(t, p.Blocked, "%s: a free card", key)
 		}
 		// And the digit picks a card that plays: space on it takes it up.
-		press(rt, "1")
-		press(rt, "space")
+		uitest.Press(rt, "1")
+		uitest.Press(rt, "space")
 		require.True(t, s.sel.OK || s.msg != "", key)
-		press(rt, "w")
+		uitest.Press(rt, "w")
 		require.Equal(t, engine.Waste, kinds(s), key)
 	}
 }
 
 // Each game's bar offers its own keys and no others.
 func TestEachGamesBarOffersItsOwnKeys(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	bars := map[string]string{}
 	for _, info := range games.Default().Entries() {
 		if !info.Playable() {
@@ -174,7 +175,7 @@ func TestEachGamesBarOffersItsOwnKeys(t *testing.T) {
 // A long message wraps at word boundaries onto lines of its own: all of
 // it shows, and the key bar keeps the last line.
 func TestLongMessageWrapsAndKeepsTheBar(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	s, err := dealNew(e, entry(t, "spider/4suit"))
 	require.NoError(t, err)
 	rt := drive(s)
@@ -194,7 +195,7 @@ func TestLongMessageWrapsAndKeepsTheBar(t *testing.T) {
 // A notice (the router's) wraps under the screen instead of covering its
 // last line, the game's key bar.
 func TestNoticeDoesNotCoverTheKeyBar(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	s, err := dealNew(e, klondikeInfo())
 	require.NoError(t, err)
 	notice := "Guest: nothing is saved. Connect with a key (ssh-keygen -t ed25519) to keep stats."
@@ -207,13 +208,13 @@ func TestNoticeDoesNotCoverTheKeyBar(t *testing.T) {
 
 // An empty stock is drawn as an empty place.
 func TestEmptyStockLooksEmpty(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Color = false
 	s, err := dealNew(e, klondikeInfo())
 	require.NoError(t, err)
 	rt := drive(s)
 	for range 24 {
-		press(rt, "d")
+		uitest.Press(rt, "d")
 	}
 	require.Equal(t, 24, s.g.Moves())
 	top := strings.Split(plain(rt), "\n")[1]
@@ -224,51 +225,51 @@ func TestEmptyStockLooksEmpty(t *testing.T) {
 // Esc drops what is held, then leaves for the menu without asking when
 // the game is kept; a guest, whose game is not kept, is asked once.
 func TestEscAndLeavingAskOnlyWhenSomethingIsLost(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	s, err := dealNew(e, klondikeInfo())
 	require.NoError(t, err)
 	rt := drive(s)
-	press(rt, "d")
-	press(rt, "space")
+	uitest.Press(rt, "d")
+	uitest.Press(rt, "space")
 	require.True(t, s.sel.OK)
-	require.Same(t, s, press(rt, "esc"))
+	require.Same(t, s, uitest.Press(rt, "esc"))
 	require.False(t, s.sel.OK)
-	require.Equal(t, ui.Menu, pageOf(t, press(rt, "esc")), "nothing is lost: no question")
+	require.Equal(t, ui.Menu, uitest.PageOf(t, uitest.Press(rt, "esc")).Page, "nothing is lost: no question")
 
 	e.Player = &ui.Player{Name: "guest", Guest: true}
 	g, err := dealNew(e, klondikeInfo())
 	require.NoError(t, err)
 	rt = drive(g)
-	require.Equal(t, ui.Menu, pageOf(t, press(rt, "q")), "a guest at move 0 loses nothing")
+	require.Equal(t, ui.Menu, uitest.PageOf(t, uitest.Press(rt, "q")).Page, "a guest at move 0 loses nothing")
 	g, err = dealNew(e, klondikeInfo())
 	require.NoError(t, err)
 	rt = drive(g)
-	press(rt, "d")
-	require.Same(t, g, press(rt, "q"))
+	uitest.Press(rt, "d")
+	require.Same(t, g, uitest.Press(rt, "q"))
 	require.Contains(t, g.msg, "A guest's game is not kept")
-	require.Same(t, g, press(rt, "u"), "any other key plays on")
-	press(rt, "d")
-	require.Same(t, g, press(rt, "esc"))
-	require.Equal(t, ui.Menu, pageOf(t, press(rt, "esc")), "asked once, then it leaves")
+	require.Same(t, g, uitest.Press(rt, "u"), "any other key plays on")
+	uitest.Press(rt, "d")
+	require.Same(t, g, uitest.Press(rt, "esc"))
+	require.Equal(t, ui.Menu, uitest.PageOf(t, uitest.Press(rt, "esc")).Page, "asked once, then it leaves")
 }
 
 // Undo back to move 0, leave, come back: move 0, not the old save.
 func TestUndoToMoveZeroThenLeaveComesBackAtZero(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	s, err := dealNew(e, klondikeInfo())
 	require.NoError(t, err)
 	rt := drive(s)
-	press(rt, "d")
-	press(rt, "d")
-	press(rt, "q")
+	uitest.Press(rt, "d")
+	uitest.Press(rt, "d")
+	uitest.Press(rt, "q")
 	r, err := openGame(e, klondikeInfo())
 	require.NoError(t, err)
 	require.Equal(t, 2, r.g.Moves())
 	rt = drive(r)
-	press(rt, "u")
-	press(rt, "u")
+	uitest.Press(rt, "u")
+	uitest.Press(rt, "u")
 	require.Equal(t, 0, r.g.Moves())
-	press(rt, "q")
+	uitest.Press(rt, "q")
 	again, err := openGame(e, klondikeInfo())
 	require.NoError(t, err)
 	require.Equal(t, s.g.Spec(), again.g.Spec(), "the same deal")
@@ -276,10 +277,10 @@ func TestUndoToMoveZeroThenLeaveComesBackAtZero(t *testing.T) {
 
 	// And n at move 0 drops that save: the new deal is what comes back.
 	rt = drive(again)
-	press(rt, "n")
+	uitest.Press(rt, "n")
 	fresh := rt.Current().(*gameScreen)
 	require.NotEqual(t, s.g.Spec(), fresh.g.Spec())
-	press(rt, "q")
+	uitest.Press(rt, "q")
 	back, err := openGame(e, klondikeInfo())
 	require.NoError(t, err)
 	require.NotEqual(t, s.g.Spec(), back.g.Spec(), "the old deal's save does not outlive it")
@@ -289,7 +290,7 @@ func TestUndoToMoveZeroThenLeaveComesBackAtZero(t *testing.T) {
 // with every move the first made, saved or not; the first is told and
 // can no longer move or save over it.
 func TestSecondSessionTakesTheGameOver(t *testing.T) {
-	e1, _ := testEnv(t)
+	e1, _ := uitest.Env(t)
 	e1.Holds = ui.NewHolds()
 	e2 := *e1
 	e2.Player = &ui.Player{ID: e1.Player.ID, Name: e1.Player.Name}
@@ -297,9 +298,9 @@ func TestSecondSessionTakesTheGameOver(t *testing.T) {
 	a, err := Open(e1, ui.Route{Page: ui.Play, Game: klondikeInfo()})
 	require.NoError(t, err)
 	ra := drive(a)
-	press(ra, "d")
-	press(ra, "d")
-	press(ra, "d")
+	uitest.Press(ra, "d")
+	uitest.Press(ra, "d")
+	uitest.Press(ra, "d")
 	_, err = e1.Store.GetSave(e1.Ctx(), e1.Player.ID, klondikeInfo().Key())
 	require.ErrorIs(t, err, store.ErrNotFound, "nothing saved yet: the moves live in session 1 only")
 
@@ -312,16 +313,16 @@ func TestSecondSessionTakesTheGameOver(t *testing.T) {
 
 	// Session 1 is told at its next key (or clock tick) and refuses moves.
 	ga := a.(*gameScreen)
-	press(ra, "d")
+	uitest.Press(ra, "d")
 	require.Equal(t, 3, ga.g.Moves(), "the move does not stand")
 	require.Contains(t, plain(ra), "continued in another session")
 	rb := drive(gb)
-	press(rb, "d")
+	uitest.Press(rb, "d")
 	require.Equal(t, 4, gb.g.Moves())
 	// Session 1 leaving or closing saves nothing over it.
 	ra.Close()
-	require.Equal(t, ui.Menu, pageOf(t, press(ra, "q")))
-	press(rb, "q")
+	require.Equal(t, ui.Menu, uitest.PageOf(t, uitest.Press(ra, "q")).Page)
+	uitest.Press(rb, "q")
 	c, err := openGame(e1, klondikeInfo())
 	require.NoError(t, err)
 	require.Equal(t, 4, c.g.Moves(), "session 2's game, with every move")
@@ -340,7 +341,7 @@ func TestSecondSessionTakesTheGameOver(t *testing.T) {
 
 // A game left for a new deal is abandoned: played, not a best score.
 func TestAbandonedGameIsNoBestScore(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	info := entry(t, "tripeaks")
 	s, err := dealNew(e, info)
 	require.NoError(t, err)
@@ -353,10 +354,10 @@ func TestAbandonedGameIsNoBestScore(t *testing.T) {
 		s.do(a)
 		rt.Update(nil)
 	}
-	press(rt, "d")
+	uitest.Press(rt, "d")
 	require.NotZero(t, s.g.Moves())
-	press(rt, "n")
-	press(rt, "n")
+	uitest.Press(rt, "n")
+	uitest.Press(rt, "n")
 	st, err := e.Store.StatsFor(e.Ctx(), e.Player.ID, info.Key())
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Played)
@@ -370,7 +371,7 @@ func TestAbandonedGameIsNoBestScore(t *testing.T) {
 
 // The win screen of today's deal shows the streak it makes.
 func TestDailyWinShowsTheStreak(t *testing.T) {
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Pools = deals.NewPools(games.Default(), slog.New(slog.DiscardHandler))
 	info := entry(t, "tripeaks")
 	a, err := openDaily(e, info)

@@ -15,6 +15,7 @@ import (
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
+	"sshuffle/internal/uitest"
 )
 
 // BenchmarkGameFrame is one frame of each solitaire at 80x24 through the
@@ -35,7 +36,7 @@ func BenchmarkGameFrame(b *testing.B) {
 			{"tripeaks", "tripeaks"}, {"pyramid", "pyramid"},
 		} {
 			b.Run(step+"/"+c.name, func(b *testing.B) {
-				e, clk := testEnv(b)
+				e, clk := uitest.Env(b)
 				info, ok := games.Default().Entry(c.key)
 				if !ok {
 					b.Fatalf("no game %s", c.key)
@@ -61,7 +62,7 @@ func BenchmarkGameFrame(b *testing.B) {
 
 // frameSteps times b.N frames: clock turns (the clock a second on, then the
 // view alone, as ui.Ticking draws them) or cursor keys, right then left.
-func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), view func()) {
+func frameSteps(b *testing.B, clock bool, clk *uitest.Clock, update func(tea.Msg), view func()) {
 	right := tea.KeyPressMsg{Code: tea.KeyRight}
 	left := tea.KeyPressMsg{Code: tea.KeyLeft}
 	b.ReportAllocs()
@@ -69,7 +70,7 @@ func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), 
 	for i := range b.N {
 		switch {
 		case clock:
-			clk.t = clk.t.Add(time.Second)
+			clk.T = clk.T.Add(time.Second)
 		case i%2 == 0:
 			update(right)
 		default:
@@ -79,33 +80,16 @@ func frameSteps(b *testing.B, clock bool, clk *fakeClock, update func(tea.Msg), 
 	}
 }
 
-// BenchmarkRaceFrame is a racer's frame in a race of Klondike at 80x24
-// (the panel beside the board): the race clock's turn a second later (the
-// view alone, as for a game), and a cursor key.
-func BenchmarkRaceFrame(b *testing.B) {
-	for _, step := range []string{"cursor", "clock"} {
-		b.Run(step, func(b *testing.B) {
-			s, _ := startedRace(b, "klondike/draw1")
-			clk := &fakeClock{t: s.env.Now()}
-			s.env.Now = clk.now
-			var pieces []string
-			view := func() { pieces = s.ViewPieces(pieces[:0]) }
-			view()
-			frameSteps(b, step == "clock", clk, func(m tea.Msg) { s.Update(m) }, view)
-		})
-	}
-}
-
 // BenchmarkMoveBytes plays legal card moves with the mouse (a click on the
 // card, one where it goes; a card clicked twice goes home; the stock
 // tapped) and reports what the terminal is sent, through arcade/render at
 // 80x24 and 256 colours: for the frame that makes the move (the card leaves
 // one pile for another, the move count turns), and for the whole move with
-// its selection frame. Issue 15's budget is 150 bytes a card move.
+// its selection frame. The budget is 150 bytes a card move.
 func BenchmarkMoveBytes(b *testing.B) {
 	for _, key := range []string{"klondike/draw1", "freecell", "spider/2suit", "tripeaks", "pyramid"} {
 		b.Run(strings.ReplaceAll(key, "/", "-"), func(b *testing.B) {
-			e, _ := testEnv(b)
+			e, _ := uitest.Env(b)
 			info, ok := games.Default().Entry(key)
 			if !ok {
 				b.Fatalf("no game %s", key)

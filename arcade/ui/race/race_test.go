@@ -1,4 +1,4 @@
-package solitaire
+package race
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
+	"sshuffle/internal/uitest"
 	"sshuffle/store"
 )
 
@@ -19,7 +19,7 @@ import (
 // member goroutine sends into the program arrives on msgs.
 func raceEnv(t testing.TB) (*ui.Env, *hub.ManualClock, chan tea.Msg) {
 	t.Helper()
-	e, _ := testEnv(t)
+	e, _ := uitest.Env(t)
 	clk := hub.NewManualClock()
 	h := hub.New(hub.Config{Clock: clk})
 	t.Cleanup(h.Close)
@@ -47,14 +47,14 @@ func until(t testing.TB, s ui.Screen, msgs chan tea.Msg, ok func() bool) {
 }
 
 // screenText is the screen as text, without its styles.
-func screenText(s ui.Screen) string { return ansi.Strip(s.View()) }
+func screenText(s ui.Screen) string { return uitest.Plain(s.View()) }
 
 func startedRace(t testing.TB, key string) (*raceScreen, chan tea.Msg) {
 	t.Helper()
 	e, clk, msgs := raceEnv(t)
 	info, ok := games.Default().Entry(key)
 	require.True(t, ok)
-	sc, err := OpenRace(e, ui.Route{Page: ui.Race, Game: info, Spec: info.Spec(7)})
+	sc, err := Open(e, ui.Route{Page: ui.Race, Game: info, Spec: info.Spec(7)})
 	require.NoError(t, err)
 	s := sc.(*raceScreen)
 	until(t, s, msgs, func() bool { return s.have && s.st.Phase == hub.Lobby })
@@ -106,26 +106,14 @@ func TestRaceGiveUpStaysToWatch(t *testing.T) {
 	require.Contains(t, v, "out")
 }
 
-// A solo game keeps its timeline with its result, and a later race of the
-// same deal finds it as a ghost: the followed players' runs first, then
-// the day's board.
-func TestTimelineKeptAndGhostRuns(t *testing.T) {
-	e, clk := testEnv(t)
-	info := klondikeInfo()
+// A race of a deal finds the stored runs of it as ghosts: the followed
+// players' runs first (a win before a loss), then the day's board; runs
+// of another deal are not ghosts of this one.
+func TestGhostRuns(t *testing.T) {
+	e, _ := uitest.Env(t)
+	info, ok := games.Default().Entry("klondike/draw1")
+	require.True(t, ok)
 	spec := info.Spec(11)
-	g, err := info.Game.New(spec, info.Defaults())
-	require.NoError(t, err)
-	s := newGameScreen(e, info, g, info.Defaults())
-	rt := drive(s)
-	for range 3 {
-		clk.t = clk.t.Add(2 * time.Second)
-		press(rt, "d")
-	}
-	require.Len(t, s.steps, 3)
-	r := s.result(false)
-	require.Equal(t, 52, r.Total)
-	require.Equal(t, []int{1, 2, 3}, []int{r.Timeline[0].Moves, r.Timeline[1].Moves, r.Timeline[2].Moves})
-	require.Less(t, r.Timeline[0].At, r.Timeline[2].At, "at the pace it was played")
 
 	ctx := e.Ctx()
 	today := store.Day(e.Now())

@@ -1,4 +1,4 @@
-package solitaire
+package race
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"sshuffle/arcade/ui"
+	"sshuffle/internal/uitest"
 )
 
 // playRaceFrames races a game alone with a fixed sequence of keys, legal
@@ -26,8 +27,8 @@ import (
 func playRaceFrames(t *testing.T, key string, seed uint64, check func(s *raceScreen, view string)) string {
 	t.Helper()
 	s, msgs := startedRace(t, key)
-	clk := &fakeClock{t: s.env.Now()}
-	s.env.Now = clk.now
+	clk := &uitest.Clock{T: s.env.Now()}
+	s.env.Now = clk.Now
 	e := s.env
 	r := ui.NewRouter(e, build, s, "")
 	r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -36,7 +37,7 @@ func playRaceFrames(t *testing.T, key string, seed uint64, check func(s *raceScr
 	settle := func() {
 		until(t, s, msgs, func() bool {
 			me, ok := s.me()
-			return ok && s.game != nil && me.Moves == s.game.g.Moves() && me.Home == Home(s.game.g)
+			return ok && s.game != nil && me.Moves == s.game.Game().Moves() && me.Home == s.game.Home()
 		})
 	}
 	settle()
@@ -58,10 +59,10 @@ func playRaceFrames(t *testing.T, key string, seed uint64, check func(s *raceScr
 		var what string
 		switch n := rnd.IntN(100); {
 		case n < 25:
-			clk.t = clk.t.Add(time.Duration(1+rnd.IntN(2)) * time.Second)
+			clk.T = clk.T.Add(time.Duration(1+rnd.IntN(2)) * time.Second)
 			what = "race clock" // drawn with no message (ui.Ticking)
 		case n < 27:
-			clk.t = clk.t.Add(9 * time.Minute)
+			clk.T = clk.T.Add(9 * time.Minute)
 			what = "race clock minutes on"
 		case n < 31:
 			sz := sizes[rnd.IntN(len(sizes))]
@@ -81,7 +82,7 @@ func playRaceFrames(t *testing.T, key string, seed uint64, check func(s *raceScr
 			if k == "q" && s.confirm == "q" {
 				k = "left" // a second q gives up the race
 			}
-			r.Update(keyMsg(k))
+			r.Update(uitest.Key(k))
 			what = "key " + k
 		}
 		settle()
@@ -104,6 +105,8 @@ func TestRaceFramesAsBefore(t *testing.T) {
 		})
 	}
 }
+
+var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames/*.txt.gz from the code as it is")
 
 var sameBytes = flag.Bool("same-bytes", false, "frames must also be the same bytes as testdata/frames, not only show the same")
 

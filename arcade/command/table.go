@@ -1,0 +1,58 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
+	"sshuffle/games"
+	"sshuffle/internal/format"
+)
+
+func init() {
+	register(command{names: []string{"table"}, usage: "spite|kings [SEAT]...",
+		help: "open a table; each SEAT after yours: person, easy, normal or hard (needs ssh -t)", run: needsTerminal})
+	registerPlay("table", tableRoute)
+}
+
+// tableRoute opens a table at once: table GAME [person|easy|normal|hard]...
+// names the seats after the host's (default: one seat for a person).
+func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
+	usage := "Usage: ssh -t HOST table spite|kings [person|easy|normal|hard]... (the seats after yours)."
+	if len(args) < 2 {
+		return nil, usage
+	}
+	var info *hub.TableGameInfo
+	for _, g := range hub.TableGames() {
+		if g.Name == args[1] {
+			info = &g
+		}
+	}
+	if info == nil {
+		return nil, "There is no table game " + format.Clean(args[1], 40) + "; try spite or kings."
+	}
+	e, ok := c.Entry(info.Name)
+	if !ok {
+		return nil, usage
+	}
+	cfg := hub.TableConfig{Game: info.Name, Seats: []hub.SeatPlan{{}}}
+	others := args[2:]
+	if len(others) == 0 {
+		others = []string{"person"}
+	}
+	for _, w := range others {
+		switch {
+		case w == "person":
+			cfg.Seats = append(cfg.Seats, hub.SeatPlan{})
+		case slices.Contains(info.Strengths, w):
+			cfg.Seats = append(cfg.Seats, hub.SeatPlan{Computer: w})
+		default:
+			return nil, usage
+		}
+	}
+	if len(cfg.Seats) < info.MinPlayers || len(cfg.Seats) > info.MaxPlayers {
+		return nil, fmt.Sprintf("%s seats %d to %d players.", info.Title, info.MinPlayers, info.MaxPlayers)
+	}
+	return &ui.Route{Page: ui.Lobby, Game: e, OpenTable: &cfg}, ""
+}

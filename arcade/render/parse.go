@@ -1,0 +1,167 @@
+package render
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// lineReader reads the lines of pieces put end to end. A line within one
+// piece is a slice of it; only one that runs across pieces is made anew
+// (in join, then as a string).
+type lineReader struct {
+	cur  string
+	rest []string
+}
+
+func (r *lineReader) next(join *[]byte) string {
+	line, parts := "", 0
+	add := func(seg string) {
+		if seg == "" {
+			return
+		}
+		switch parts {
+		case 0:
+			line = seg
+		case 1:
+			*join = append(append((*join)[:0], line...), seg...)
+		default:
+			*join = append(*join, seg...)
+		}
+		parts++
+	}
+	for {
+		if i := strings.IndexByte(r.cur, '\n'); i >= 0 {
+			add(r.cur[:i])
+			r.cur = r.cur[i+1:]
+			break
+		}
+		add(r.cur)
+		r.cur = ""
+		if len(r.rest) == 0 {
+			break
+		}
+		r.cur, r.rest = r.rest[0], r.rest[1:]
+	}
+	if parts > 1 {
+		line = string(*join)
+	}
+	return line
+}
+
+// parse reads one line of styled text into s.row and returns the pen at
+// its end. Text past the width is cut; escape sequences other than SGR are
+// dropped, as Bubble Tea's renderer drops them.
+func (s *Screen) parse(line string, pen styleID) styleID {
+	return s.parseInto(s.row, line, pen)
+}
+
+func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
+	x, last := 0, -1
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c >= 0x20 && c < 0x7f && (i+1 >= len(line) || line[i+1] < 0xc0):
+			if x < len(row) {
+				row[x] = cell{r: int32(c), st: pen, w: 1}
+				last = x
+			}
+			x++
+			i++
+		case c == ansi.ESC:
+			n := seqLen(line[i:])
+			if n > 2 && line[i+1] == '[' && line[i+n-1] == 'm' {
+				pen = applySGR(pen, line[i:i+n])
+			}
+			i += n
+		case c == '\t':
+			for next := (x/8 + 1) * 8; x < next; x++ {
+				if x < len(row) {
+					row[x] = cell{r: ' ', st: pen, w: 1}
+				}
+			}
+			i++
+		case c < 0x20 || c == 0x7f:
+			i++
+		default:
+			cluster, width := ansi.FirstGraphemeCluster(line[i:], ansi.WcWidth)
+			if len(cluster) == 0 {
+				i++
+				continue
+			}
+			i += len(cluster)
+			if width == 0 {
+				// A mark an escape sequence kept from its letter: it
+				// belongs to the cell written last.
+				if last >= 0 && last < len(row) {
+					row[last].r = s.cluster(s.text(row[last].r) + cluster)
+				}
+				continue
+			}
+			if x+width > len(row) {
+				x += width
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(cluster)
+			if size != len(cluster) {
+				r = s.cluster(cluster)
+			}
+			row[x] = cell{r: r, st: pen, w: uint8(min(width, 255))}
+			last = x
+			for k := 1; k < width; k++ {
+				row[x+k] = cell{st: pen}
+			}
+			x += width
+		}
+	}
+	for ; x < len(row); x++ {
+		row[x] = blank
+	}
+	return pen
+}
+
+// text is a cell's text.
+func (s *Screen) text(r int32) string {
+	if r < 0 {
+		return s.clusters[-r-1]
+	}
+	return string(rune(r))
+}
+
+func (s *Screen) cluster(c string) int32 {
+	for i, k := range s.clusters {
+		if k == c {
+			return int32(-i - 1)
+		}
+	}
+	s.clusters = append(s.clusters, strings.Clone(c))
+	return int32(-len(s.clusters))
+}
+
+// seqLen is the length of the escape sequence at the start of b.
+func seqLen(b string) int {
+	if len(b) < 2 {
+		return len(b)
+	}
+	switch b[1] {
+	case '[': // CSI: parameters and intermediates, then a final byte
+		for i := 2; i < len(b); i++ {
+			if b[i] >= 0x40 && b[i] <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(b)
+	case ']', 'P', 'X', '^', '_': // OSC, DCS, SOS, PM, APC: to BEL or ST
+		for i := 2; i < len(b); i++ {
+			if b[i] == 0x07 {
+				return i + 1
+			}
+			if b[i] == ansi.ESC && i+1 < len(b) && b[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return len(b)
+	}
+	return 2
+}

@@ -1,0 +1,77 @@
+package arcade
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"sshuffle/arcade/command"
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
+	"sshuffle/store"
+)
+
+// The hub's rooms reach the store through the server: who may invite whom,
+// and what a finished race leaves behind. The play commands that open a
+// room are in arcade/command.
+
+// firstRoute is the screen a play command opens, or a sentence saying why
+// it cannot (the menu opens instead, showing it).
+func (s *Server) firstRoute(args []string) (*ui.Route, string) {
+	return command.PlayRoute(s.games, args)
+}
+
+// mayInvite: a player may invite only someone they follow.
+func (s *Server) mayInvite(from, to string) bool {
+	ids, err := s.store.Following(context.Background(), from)
+	return err == nil && slices.Contains(ids, to)
+}
+
+// raceFinished stores a finished race: the race itself for every racer,
+// and each racer's game as a result with its timeline (so it can be raced
+// again as a ghost). On today's deal, a racer's first attempt counts as
+// their ranked daily one. It runs on the race's goroutine.
+func (s *Server) raceFinished(res hub.Result) {
+	ctx := context.Background() // the race is over; its racers may be gone
+	now := s.cfg.Now().UTC()
+	e, _, err := s.games.Lookup(res.Spec)
+	if err != nil {
+		s.log.Error("race result of an unknown game", "spec", res.Spec.String())
+		return
+	}
+	rec := store.RaceRecord{
+		Code: res.Code, Spec: res.Spec.String(), Key: res.Spec.Key(), Ranked: res.Ranked,
+		Started: res.Started, Finished: now,
+	}
+	day := store.Day(now)
+	for _, r := range res.Racers {
+		rr := store.RaceRacer{Name: r.Name, Ghost: r.Ghost, Place: r.Place, Status: r.Status.String(),
+			Time: r.Time, Moves: r.Moves, Home: r.Home, Total: r.Total}
+		if !r.Ghost {
+			rr.Account = r.ID
+		}
+		rec.Racers = append(rec.Racers, rr)
+		if r.Ghost || r.Moves == 0 {
+			continue
+		}
+		result := store.Result{
+			Account: r.ID, Name: r.Name, Spec: res.Spec.String(), Key: res.Spec.Key(),
+			Won: r.Status == hub.Won, Moves: r.Moves, Score: r.Score, Elapsed: r.Time, Finished: now,
+			ByPoints: e.Game.Points, Total: r.Total,
+		}
+		for _, st := range r.Timeline {
+			result.Timeline = append(result.Timeline, store.Step{At: st.At, Home: st.Home, Moves: st.Moves})
+		}
+		if res.Ranked {
+			if _, _, err := s.store.Rank(ctx, r.ID, res.Spec.Key(), day); errors.Is(err, store.ErrNotFound) {
+				result.Daily, result.Day = true, day
+			}
+		}
+		if err := s.store.RecordResult(ctx, result); err != nil {
+			s.log.Error("recording a race result", "account", r.ID, "error", err.Error())
+		}
+	}
+	if err := s.store.RecordRace(ctx, rec); err != nil {
+		s.log.Error("recording a race", "code", res.Code, "error", err.Error())
+	}
+}

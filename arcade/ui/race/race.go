@@ -1,0 +1,411 @@
+// Package race is the race screen: a solitaire played in a room, with its
+// lobby, countdown, the panel of every racer and the results. The racer's
+// own game and a followed racer's board are the solitaire screen, embedded
+// (solitaire.Embedded); the room's membership is held as every live screen
+// holds one (ui.Live).
+package race
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/arcade/deals"
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/solitaire"
+	"sshuffle/games"
+	"sshuffle/internal/format"
+	"sshuffle/store"
+)
+
+// msgKind is how a message line is styled.
+type msgKind uint8
+
+const (
+	msgInfo msgKind = iota
+	msgErr
+	msgWarn
+	msgOK
+)
+
+// panelWidth is the width of the panel beside the board; narrower windows
+// fold it to one line under the board.
+const panelWidth = 24
+
+type raceScreen struct {
+	env  *ui.Env
+	info games.Entry
+	live *ui.Live[hub.RaceState, *hub.RaceMember]
+	m    *hub.RaceMember // live's member
+	st   hub.RaceState
+	got  time.Time // when st arrived, for the clock between states
+	have bool
+
+	game   *solitaire.Embedded // the racer's own game, once the race runs
+	view   *solitaire.Embedded // the followed racer's board, rebuilt from their save
+	viewOf []byte
+
+	msg     string
+	kind    msgKind
+	confirm string
+	prompt  *string // typing a name to invite
+	ghosts  int     // ghost runs offered so far
+
+	frame raceParts // what a frame keeps for the next
+}
+
+// Open builds the screen of a Race route: the room of r.Code, or a new
+// race on r.Spec (today's deal of r.Game when r.Daily; a new deal when the
+// spec has no seed).
+func Open(e *ui.Env, r ui.Route) (ui.Screen, error) {
+	p, ok := e.Person()
+	if !ok {
+		return nil, errors.New("Races need an account with a name: connect with an SSH key (ssh-keygen -t ed25519).")
+	}
+	if e.Hub == nil {
+		return nil, errors.New("Races are not available on this server.")
+	}
+	var race *hub.Race
+	var err error
+	if r.Code != "" {
+		race, err = e.Hub.Race(r.Code)
+	} else {
+		spec, ranked := r.Spec, false
+		switch {
+		case r.Daily:
+			spec, _, err = deals.Today(e.Ctx(), e.Store, e.Pools, r.Game, e.Now())
+			ranked = true
+		case spec.Seed == 0:
+			spec = deals.Fresh(e.Pools, r.Game, ui.LoadOptions(e, r.Game))
+		}
+		if err == nil {
+			_, err = r.Game.Game.New(spec, ui.LoadOptions(e, r.Game)) // a deal number the game refuses says so here
+		}
+		if err == nil {
+			race, err = e.Hub.NewRace(hub.RaceConfig{Spec: spec, Ranked: ranked})
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	info, _, err := e.Games.Lookup(race.Spec())
+	if err != nil || !info.Playable() {
+		return nil, fmt.Errorf("This race is of %s, which cannot be played here.", race.Spec())
+	}
+	s := &raceScreen{env: e, info: info}
+	role := hub.Racer
+	if r.Watch {
+		role = hub.Watcher
+	}
+	live, err := ui.Join(e, func(sink func(hub.RaceState)) (*hub.RaceMember, error) {
+		m, err := race.Join(p, role, sink)
+		if errors.Is(err, hub.ErrStarted) || errors.Is(err, hub.ErrFull) {
+			s.setMsg(msgInfo, err.Error()+" You are watching.")
+			m, err = race.Join(p, hub.Watcher, sink)
+		}
+		return m, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.live, s.m = live, live.Member()
+	return s, nil
+}
+
+type ratedMsg struct{}
+
+// Init rates the race's deal away from the screen, for the lobby.
+func (s *raceScreen) Init() tea.Cmd {
+	pools, info, spec := s.env.Pools, s.info, s.m.Race().Spec()
+	if pools == nil || info.Game.Solve == nil {
+		return nil
+	}
+	if _, ok := pools.Rated(spec); ok {
+		return nil
+	}
+	return func() tea.Msg {
+		pools.Difficulty(info, spec)
+		return ratedMsg{}
+	}
+}
+
+func (s *raceScreen) setMsg(k msgKind, text string) { s.kind, s.msg = k, text }
+
+func (s *raceScreen) MinSize() (int, int) {
+	if s.game != nil {
+		return s.game.MinSize()
+	}
+	return 60, 16
+}
+
+// Activity: racing or watching this room, which friends may watch.
+func (s *raceScreen) Activity() hub.Activity {
+	a := hub.Activity{Doing: hub.Racing, Game: s.info.Key(), Room: s.m.Race().Code(), Watchable: true}
+	if s.m.Role() == hub.Watcher {
+		a.Doing = hub.Watching
+	}
+	return a
+}
+
+// Save is the session ending under the screen: a racer drops, and may come
+// back while the race runs.
+func (s *raceScreen) Save() { s.live.Drop() }
+
+// leave is the player choosing to go.
+func (s *raceScreen) leave() tea.Cmd {
+	s.live.Leave()
+	return s.env.Go(ui.Route{Page: ui.Menu})
+}
+
+// NextChange: the race clock turns by itself while the race runs; the
+// session draws it then, with no message (arcade/render).
+func (s *raceScreen) NextChange() time.Duration {
+	if s.live.Done() || s.st.Phase != hub.Running {
+		return 0
+	}
+	return format.UntilChange(s.clock())
+}
+
+// me is the player's own line of the standings, if they race.
+func (s *raceScreen) me() (hub.Standing, bool) {
+	for _, x := range s.st.Racers {
+		if !x.Ghost && x.ID == s.st.You {
+			return x, true
+		}
+	}
+	return hub.Standing{}, false
+}
+
+// racing: the player's own game is live and takes the keys.
+func (s *raceScreen) racing() bool {
+	me, ok := s.me()
+	return ok && s.game != nil && s.st.Phase == hub.Running && me.Status == hub.Playing
+}
+
+func (s *raceScreen) Update(msg tea.Msg) tea.Cmd {
+	if st, ok := s.live.State(msg); ok {
+		return s.take(st)
+	}
+	switch msg := msg.(type) {
+	case ui.LiveMsg[hub.RaceState]:
+		return nil // another screen's room
+	case tea.KeyPressMsg:
+		return s.key(msg)
+	case tea.MouseClickMsg, tea.MouseReleaseMsg:
+		if s.racing() {
+			return s.game.Update(msg)
+		}
+	default:
+		if s.game != nil {
+			return s.game.Update(msg) // hints found aside, stuck checks
+		}
+	}
+	return nil
+}
+
+// take is a new state of the room.
+func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
+	if s.have && st.Version <= s.st.Version {
+		return nil // an older state overtaken by a newer one
+	}
+	s.st, s.got, s.have = st, s.env.Now(), true
+	switch st.Phase {
+	case hub.Closed:
+		s.live.Closed()
+		reason := st.Reason
+		if reason == "" {
+			reason = "The race room has closed."
+		}
+		s.setMsg(msgWarn, reason+" Press any key for the menu.")
+	case hub.Running:
+		if s.m.Role() == hub.Racer && s.game == nil {
+			s.startGame()
+		}
+	case hub.Finished:
+		if s.game != nil {
+			s.game.Finish()
+		}
+	}
+	if st.Board == nil {
+		s.view, s.viewOf = nil, nil
+	} else if !bytes.Equal(st.Board, s.viewOf) {
+		if v, err := solitaire.WatchEmbedded(s.env, s.info, st.Board); err == nil {
+			s.view, s.viewOf = v, st.Board
+		}
+	}
+	return nil
+}
+
+// startGame deals the race's deal, or continues the player's game from the
+// save the room kept when they dropped.
+func (s *raceScreen) startGame() {
+	var gs *solitaire.Embedded
+	if kept := s.m.Resume(); kept != nil {
+		if g, err := solitaire.ResumeEmbedded(s.env, s.info, kept); err == nil && g.Game().Spec() == s.st.Spec {
+			gs = g
+			s.setMsg(msgOK, "Back in the race: your game continues where it was.")
+		}
+	}
+	if gs == nil {
+		var err error
+		gs, err = solitaire.DealEmbedded(s.env, s.info, s.st.Spec)
+		if err != nil {
+			s.setMsg(msgErr, err.Error())
+			return
+		}
+		s.setMsg(msgOK, "Go!")
+	}
+	gs.OnMove(func() { s.report(hub.Playing) })
+	s.game = gs
+	s.report(hub.Playing)
+}
+
+// report tells the room where the player's game is; a won game reports
+// itself as won.
+func (s *raceScreen) report(status hub.Status) {
+	g := s.game.Game()
+	if g.Won() {
+		status = hub.Won
+	}
+	data, err := s.game.Encode()
+	if err != nil {
+		s.env.Log.Error("race save", "error", err.Error())
+		data = nil
+	}
+	err = s.m.Report(hub.Progress{Home: s.game.Home(), Total: s.game.Total(), Moves: g.Moves(), Score: g.Score(), Status: status, Save: data, Board: data})
+	switch {
+	case err == nil:
+	case errors.Is(err, hub.ErrDone), errors.Is(err, hub.ErrNotRunning):
+	default:
+		s.setMsg(msgErr, err.Error())
+	}
+}
+
+func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if s.live.Done() {
+		return s.env.Go(ui.Route{Page: ui.Menu})
+	}
+	if s.prompt != nil {
+		return s.promptKey(k)
+	}
+	if s.confirm != "" && key != s.confirm {
+		s.confirm = ""
+	}
+	if s.racing() {
+		switch key {
+		case "q":
+			if s.confirm != "q" {
+				s.confirm = "q"
+				s.setMsg(msgWarn, "Press q again to give up this race (you can watch the rest).")
+				return nil
+			}
+			s.confirm = ""
+			status := hub.GaveUp
+			if !s.info.Game.StuckAside && s.game.Game().Stuck() {
+				status = hub.Over // ended without a win: placed by cards home
+			}
+			s.report(status)
+			s.setMsg(msgInfo, "You are out of this race; the others race on. q leaves.")
+			return nil
+		case "n", "r", "#", "o":
+			s.setMsg(msgWarn, "Not during a race: every racer plays this one deal. q gives up.")
+			return nil
+		case "t":
+			s.setMsg(msgWarn, "No hints in a race.")
+			return nil
+		}
+		s.msg = ""
+		return s.game.Update(k)
+	}
+	s.msg = ""
+	switch s.st.Phase {
+	case hub.Lobby:
+		switch key {
+		case "s", "enter":
+			if err := s.m.Start(); err != nil {
+				s.setMsg(msgErr, err.Error())
+			}
+			return nil
+		case "g":
+			s.addGhost()
+			return nil
+		case "i":
+			empty := ""
+			s.prompt = &empty
+			return nil
+		}
+	}
+	switch key {
+	case "q", "esc":
+		return s.leave() // a racer still playing gave up first (racing, above)
+	case "enter":
+		if s.st.Phase == hub.Finished {
+			return s.leave()
+		}
+	default:
+		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '8' && s.st.Phase >= hub.Running {
+			return s.follow(int(t[0] - '0'))
+		}
+	}
+	return nil
+}
+
+// follow shows racer n's board (1 the first of the standings); 0 stops.
+func (s *raceScreen) follow(n int) tea.Cmd {
+	id := ""
+	if n > 0 {
+		if n > len(s.st.Racers) {
+			return nil
+		}
+		x := s.st.Racers[n-1]
+		if x.Ghost {
+			s.setMsg(msgInfo, "A ghost has no board to follow, only its pace.")
+			return nil
+		}
+		id = x.ID
+	}
+	if err := s.m.Follow(id); err != nil {
+		s.setMsg(msgErr, err.Error())
+	}
+	return nil
+}
+
+// promptKey edits the name of a friend to invite.
+func (s *raceScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
+	if name, done := ui.EditLine(&s.prompt, k, ui.NameKey); done {
+		s.invite(name)
+	}
+	return nil
+}
+
+func (s *raceScreen) invite(name string) {
+	if s.env.Live == nil {
+		return
+	}
+	if err := store.ValidName(name); err != nil {
+		s.setMsg(msgErr, err.Error())
+		return
+	}
+	acc, err := s.env.Store.AccountByName(s.env.Ctx(), store.NormalName(name))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.setMsg(msgErr, fmt.Sprintf("Nobody here is called %s.", name))
+		return
+	case err != nil:
+		s.setMsg(msgErr, "The players could not be looked up just now; try again.")
+		return
+	}
+	if err := s.env.Live.Invite(hub.Person{ID: acc.ID, Name: acc.Name}, s.m.Race().Code()); err != nil {
+		s.setMsg(msgErr, err.Error())
+		return
+	}
+	s.setMsg(msgOK, fmt.Sprintf("Invited %s.", acc.Name))
+}
+
+// The race screen draws its clock through ui.Ticking.
+var _ ui.Ticking = (*raceScreen)(nil)

@@ -1,0 +1,262 @@
+package race
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
+	"sshuffle/internal/format"
+)
+
+// clock is the race time now, between the room's states.
+func (s *raceScreen) clock() time.Duration {
+	if s.st.Phase == hub.Running {
+		return s.st.Elapsed + s.env.Now().Sub(s.got)
+	}
+	return s.st.Elapsed
+}
+
+// standing is one racer's progress in a few words.
+func standing(x hub.Standing) string {
+	switch {
+	case x.Status == hub.Won:
+		return fmt.Sprintf("won %s %s", ordinal(x.Place), format.Duration(x.Time))
+	case x.Place > 0:
+		return fmt.Sprintf("%d/%d %s", x.Home, x.Total, ordinal(x.Place))
+	case x.Status == hub.GaveUp:
+		return "out (gave up)"
+	case x.Status == hub.Dropped:
+		return "out (dropped)"
+	case x.Status == hub.Over:
+		return fmt.Sprintf("%d/%d ended", x.Home, x.Total)
+	case x.Status == hub.Ready:
+		return "ready"
+	}
+	if x.Total == 0 {
+		return "starting"
+	}
+	return fmt.Sprintf("%d/%d %dm", x.Home, x.Total, x.Moves)
+}
+
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+// who is a racer's name with what marks them.
+func (s *raceScreen) who(x hub.Standing) string {
+	n := x.Name
+	switch {
+	case x.Ghost:
+		n += " (ghost)"
+	case x.ID == s.st.You:
+		n += " (you)"
+	}
+	return n
+}
+
+// panel is the racers beside the board: two lines each.
+func (s *raceScreen) panel() []string {
+	lines := []string{ui.TitleStyle.Render("Race "+s.st.Code) + " " + format.Duration(s.clock())}
+	for i, x := range s.st.Racers {
+		name := fmt.Sprintf("%d %s", i+1, s.who(x))
+		lines = append(lines, cut(name, panelWidth-1), "  "+cut(standing(x), panelWidth-3))
+	}
+	if n := len(s.st.Watchers); n > 0 {
+		lines = append(lines, ui.FaintStyle.Render(fmt.Sprintf("%d watching", n)))
+	}
+	return lines
+}
+
+// folded is the panel in one line, for a window too narrow for it.
+func (s *raceScreen) folded(width int) string {
+	line := "Race " + format.Duration(s.clock()) + s.foldedTail()
+	if lipgloss.Width(line) > width {
+		r := []rune(line)
+		for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
+			r = r[:len(r)-1]
+		}
+		line = string(r) + "…"
+	}
+	return line
+}
+
+// foldedTail is the folded panel after its clock: " · " and each racer.
+func (s *raceScreen) foldedTail() string {
+	var b strings.Builder
+	for _, x := range s.st.Racers {
+		name := x.Name
+		if x.ID == s.st.You && !x.Ghost {
+			name = "you"
+		}
+		b.WriteString(" · ")
+		b.WriteString(name)
+		b.WriteByte(' ')
+		b.WriteString(standing(x))
+	}
+	return b.String()
+}
+
+func cut(s string, w int) string {
+	r := []rune(s)
+	if len(r) <= w {
+		return s
+	}
+	return string(r[:w-1]) + "…"
+}
+
+func (s *raceScreen) View() string { return strings.Join(s.ViewPieces(nil), "") }
+
+// ViewPieces is the view in pieces, one a line (ui.PiecedScreen): while
+// racing, a clock turn makes the lines that show the clock, and the others
+// are the strings of the frame before.
+func (s *raceScreen) ViewPieces(dst []string) []string {
+	e := s.env
+	if !s.have {
+		return append(dst, ui.TitleStyle.Render("Race")+"\n\nJoining the race…")
+	}
+	switch {
+	case s.st.Phase == hub.Lobby, s.st.Phase == hub.Countdown:
+		return append(dst, s.lobbyView())
+	case s.st.Phase == hub.Closed && s.game == nil:
+		return append(dst, s.resultsView())
+	case s.st.Phase == hub.Finished:
+		return append(dst, s.resultsView())
+	}
+	g := s.game
+	if s.view != nil && (g == nil || !s.racing()) {
+		g = s.view // a watcher, or a racer who is out, following someone
+	}
+	if g == nil {
+		return append(dst, s.resultsView())
+	}
+	bw := g.BoardWidth()
+	side := e.Width-bw >= panelWidth+2
+	g.Reserve(0)
+	if side {
+		g.Reserve(panelWidth + 1)
+	}
+	return s.frame.draw(dst, s, g, g.RestLines(), side)
+}
+
+func (s *raceScreen) followedName() string {
+	for _, x := range s.st.Racers {
+		if x.ID == s.st.Following && !x.Ghost {
+			return x.Name
+		}
+	}
+	return "a racer"
+}
+
+func (s *raceScreen) styled(text string) string {
+	switch s.kind {
+	case msgErr:
+		return ui.ErrStyle.Render(text)
+	case msgWarn:
+		return ui.WarnStyle.Render(text)
+	case msgOK:
+		return ui.OkStyle.Render(text)
+	}
+	return ui.FaintStyle.Render(text)
+}
+
+func (s *raceScreen) lobbyView() string {
+	e := s.env
+	var b strings.Builder
+	what := "deal #" + fmt.Sprint(s.st.Spec.Seed)
+	if s.st.Ranked {
+		what = "today's deal, ranked"
+	}
+	b.WriteString(ui.TitleStyle.Render("Race "+s.st.Code) + "  " + s.info.Title() + " · " + what + "\n")
+	if d, ok := e.Pools.Rated(s.st.Spec); ok {
+		b.WriteString(ui.FaintStyle.Render("Difficulty: "+d.Text()) + "\n")
+	} else {
+		b.WriteString("\n")
+	}
+	b.WriteString("Invite: " + ui.KeyStyle.Render(e.InviteLine(s.st.Code)) + "\n\n")
+	if s.st.Phase == hub.Countdown {
+		b.WriteString(ui.WarnStyle.Render(fmt.Sprintf("Starting in %d…", s.st.Count)) + "\n\n")
+	} else {
+		b.WriteString(fmt.Sprintf("Racers (%d/%d):\n", len(s.st.Racers), hub.MaxRacers))
+	}
+	for _, x := range s.st.Racers {
+		line := "  " + s.who(x)
+		if x.Host {
+			line += ui.FaintStyle.Render("  host")
+		}
+		if !x.Here {
+			line += ui.FaintStyle.Render("  (away)")
+		}
+		b.WriteString(line + "\n")
+	}
+	if len(s.st.Watchers) > 0 {
+		var names []string
+		for _, w := range s.st.Watchers {
+			names = append(names, w.Name)
+		}
+		b.WriteString(ui.FaintStyle.Render("Watching: "+strings.Join(names, ", ")) + "\n")
+	}
+	b.WriteString("\n")
+	switch {
+	case s.prompt != nil:
+		b.WriteString("Invite whom (a name; enter sends, esc cancels): " + *s.prompt + "_\n")
+	case s.msg != "":
+		b.WriteString(s.styled(s.msg) + "\n")
+	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby && s.st.Ranked:
+		b.WriteString(ui.FaintStyle.Render("You are the host: start when everyone is in. A first try at today's deal counts as the daily one.") + "\n")
+	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby:
+		b.WriteString(ui.FaintStyle.Render("You are the host: start when everyone is in.") + "\n")
+	case s.st.Phase == hub.Lobby:
+		b.WriteString(ui.FaintStyle.Render("Waiting for the host to start.") + "\n")
+	default:
+		b.WriteString("\n")
+	}
+	if s.st.Host == s.st.You && s.st.Phase == hub.Lobby {
+		b.WriteString(ui.HelpBar(e.Width, "s", "start", "g", "add a ghost", "i", "invite a friend", "q", "leave"))
+	} else {
+		b.WriteString(ui.HelpBar(e.Width, "i", "invite a friend", "q", "leave"))
+	}
+	return b.String()
+}
+
+func (s *raceScreen) resultsView() string {
+	e := s.env
+	var b strings.Builder
+	title := "Race " + s.st.Code + " results"
+	if s.st.Phase != hub.Finished {
+		title = "Race " + s.st.Code
+	}
+	b.WriteString(ui.TitleStyle.Render(title) + "  " + s.info.Title() + " · deal #" + fmt.Sprint(s.st.Spec.Seed) + "\n\n")
+	for i, x := range s.st.Racers {
+		place := "  -  "
+		if x.Place > 0 {
+			place = fmt.Sprintf("%4s ", ordinal(x.Place))
+		}
+		status := x.Status.String()
+		if x.Status.Out() {
+			status = "out"
+		}
+		fmt.Fprintf(&b, "%d %s %-22s %-8s %6s %4d moves %3d/%d\n", i+1, place, cut(s.who(x), 22), status, format.Duration(x.Time), x.Moves, x.Home, x.Total)
+	}
+	b.WriteString("\n")
+	if s.msg != "" {
+		b.WriteString(s.styled(s.msg) + "\n")
+	} else if s.st.Phase == hub.Finished {
+		b.WriteString(ui.FaintStyle.Render("Kept on your profile.") + "\n")
+	}
+	b.WriteString(ui.HelpBar(e.Width, "1-8", "follow a racer", "q", "menu"))
+	return b.String()
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"sshuffle/engine"
+	"sshuffle/games/freecell"
+)
+
+// What solve prints: the report of a range of deals, a single deal's
+// moves, and the check of FreeCell solutions in the notation.
+
+// report is the outcome of a range of deals: how many were solved, found
+// impossible or left undecided, and how long they took.
+func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, total time.Duration, nodes, workers, threads int) {
+	var counts [3]int
+	var times []time.Duration
+	within2 := 0
+	var slowest dealOutcome
+	var impossible []uint64
+	for _, r := range rs {
+		counts[r.outcome]++
+		times = append(times, r.took)
+		if r.outcome != engine.Undecided && r.took <= 2*time.Second {
+			within2++
+		}
+		if r.took > slowest.took {
+			slowest = r
+		}
+		if r.outcome == engine.Impossible && len(impossible) < 20 {
+			impossible = append(impossible, r.seed)
+		}
+	}
+	slices.Sort(times)
+	n := len(rs)
+	pct := func(k int) float64 { return 100 * float64(k) / float64(n) }
+	q := func(p float64) time.Duration { return times[min(int(p*float64(n)), n-1)] }
+	if threads > 1 {
+		fmt.Fprintf(w, "%s deals %d-%d (%d), budget %d positions, %d workers of %d threads each\n", spec.Key(), lo, hi, n, nodes, workers, threads)
+	} else {
+		fmt.Fprintf(w, "%s deals %d-%d (%d), budget %d positions, %d workers\n", spec.Key(), lo, hi, n, nodes, workers)
+	}
+	fmt.Fprintf(w, "solved %d (%.3f%%)  impossible %d (%.3f%%)  undecided %d (%.3f%%)\n",
+		counts[engine.Solved], pct(counts[engine.Solved]), counts[engine.Impossible], pct(counts[engine.Impossible]),
+		counts[engine.Undecided], pct(counts[engine.Undecided]))
+	decided := counts[engine.Solved] + counts[engine.Impossible]
+	if decided > 0 {
+		fmt.Fprintf(w, "won share of decided deals %.3f%%\n", 100*float64(counts[engine.Solved])/float64(decided))
+	}
+	fmt.Fprintf(w, "decided within 2 s each: %d (%.3f%%)\n", within2, pct(within2))
+	fmt.Fprintf(w, "time per deal: p50 %s  p99 %s  max %s (deal %d)\n", q(0.5).Round(time.Microsecond),
+		q(0.99).Round(time.Microsecond), slowest.took.Round(time.Microsecond), slowest.seed)
+	fmt.Fprintf(w, "total %s\n", total.Round(time.Millisecond))
+	if len(impossible) > 0 {
+		fmt.Fprintf(w, "impossible deals (first %d): %v\n", len(impossible), impossible)
+	}
+}
+
+// printMoves prints a solution: FreeCell in standard notation, the others
+// as the actions the game replays.
+func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Action, fcs bool) int {
+	if spec.Game == "freecell" {
+		lines, err := freecell.FormatMoves(moves, spec)
+		if err != nil {
+			fmt.Fprintln(stderr, "sshuffle solve:", err)
+			return 1
+		}
+		if fcs {
+			fmt.Fprint(stdout, freecell.FcsLayout(lines))
+			return 0
+		}
+		fmt.Fprintln(stdout, strings.Join(lines, "\n"))
+		return 0
+	}
+	for _, m := range moves {
+		switch m.Kind {
+		case engine.Draw:
+			fmt.Fprintln(stdout, "draw")
+		case engine.Auto:
+			fmt.Fprintf(stdout, "auto %d %d\n", m.From, m.Index)
+		default:
+			fmt.Fprintf(stdout, "move %d %d %d\n", m.From, m.Index, m.To)
+		}
+	}
+	return 0
+}
+
+func checkReport(w io.Writer, rs []dealOutcome) {
+	checked, length, failed := 0, 0, 0
+	for _, r := range rs {
+		if r.outcome != engine.Solved {
+			continue
+		}
+		checked++
+		length += r.length
+		if r.replayErr != nil {
+			failed++
+			if failed <= 20 {
+				fmt.Fprintf(w, "deal %d: the solution does not replay: %v\n", r.seed, r.replayErr)
+			}
+		}
+	}
+	if checked == 0 {
+		return
+	}
+	fmt.Fprintf(w, "checked %d solutions: %d replay as wins, %d fail; mean length %.1f moves in the notation\n",
+		checked, checked-failed, failed, float64(length)/float64(checked))
+}
