@@ -26,15 +26,11 @@ func (s *Server) tableRoute(args []string) (*ui.Route, string) {
 	if len(args) < 2 {
 		return nil, usage
 	}
-	var info *hub.TableGameInfo
-	for _, g := range hub.TableGames() {
-		if g.Name == args[1] {
-			info = &g
-		}
-	}
-	if info == nil {
+	kit, ok := s.games.TableKit(args[1])
+	if !ok {
 		return nil, "There is no table game " + format.Clean(args[1], 40) + "; try spite or kings."
 	}
+	info := kit.Info()
 	e, ok := s.games.Entry(info.Name)
 	if !ok {
 		return nil, usage

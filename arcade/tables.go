@@ -63,11 +63,12 @@ func (s *Server) tableDefaults() hub.TableConfig {
 }
 
 // lobbyGames is the open-table form's list, from the hub's table games.
-func lobbyGames() []lobby.Game {
+func lobbyGames(c *games.Catalogue) []lobby.Game {
 	var out []lobby.Game
-	for _, g := range hub.TableGames() {
-		out = append(out, lobby.Game{Name: g.Name, Title: g.Title, Settings: g.Settings,
-			MinPlayers: g.MinPlayers, MaxPlayers: g.MaxPlayers, Strengths: g.Strengths})
+	for _, g := range c.TableGames() {
+		in := g.Kit.Info()
+		out = append(out, lobby.Game{Name: in.Name, Title: in.Title, Settings: in.Settings,
+			MinPlayers: in.MinPlayers, MaxPlayers: in.MaxPlayers, Strengths: in.Strengths})
 	}
 	return out
 }
@@ -181,8 +182,19 @@ func tableCommon(st hub.TableState) table.Common {
 
 // screenState is a state as the table screen takes it; ok is false while
 // the state has no view (seating).
-func screenState(st hub.TableState) (tea.Msg, bool) {
-	switch v := st.View.(type) {
+func screenState(c *games.Catalogue, st hub.TableState) (tea.Msg, bool) {
+	if st.View == nil {
+		return nil, false
+	}
+	kit, ok := c.TableKit(st.Game)
+	if !ok {
+		return nil, false
+	}
+	view, err := kit.DecodeView(st.View)
+	if err != nil {
+		return nil, false
+	}
+	switch v := view.(type) {
 	case spite.View:
 		return table.SpiteState{Common: tableCommon(st), View: v}, true
 	case kings.View:
@@ -246,7 +258,7 @@ func (s *Server) openTable(e *ui.Env, r ui.Route) (ui.Screen, error) {
 // table is seating) hands the membership to the lobby.
 func (p *tablePage) take(st hub.TableState) tea.Cmd {
 	if p.inner != nil {
-		msg, ok := screenState(st)
+		msg, ok := screenState(p.env.Games, st)
 		if !ok {
 			if st.Phase == hub.TableSeating && st.Seat != engine.Spectator {
 				// A rematch waits for someone: the lobby seats again.
@@ -264,7 +276,7 @@ func (p *tablePage) take(st hub.TableState) tea.Cmd {
 		p.note = tableNote(st)
 		return nil
 	}
-	msg, ok := screenState(st)
+	msg, ok := screenState(p.env.Games, st)
 	if !ok {
 		// Seating (a join by code before the start): the lobby seats.
 		p.done = true
@@ -309,8 +321,14 @@ func (p *tablePage) take(st hub.TableState) tea.Cmd {
 // for the room); a refusal comes back as the game's sentence.
 func (p *tablePage) act(a any) {
 	m, e, code := p.m, p.env, p.code
+	kit, _ := e.Games.TableKit(m.Table().Game())
+	b, err := kit.EncodeAction(a)
+	if err != nil {
+		e.Send(table.Refused{Table: code, Text: err.Error()})
+		return
+	}
 	go func() {
-		if err := m.Do(a); err != nil {
+		if err := m.Do(b); err != nil {
 			e.Send(table.Refused{Table: code, Text: err.Error()})
 		}
 	}()
@@ -425,7 +443,7 @@ func (s *Server) openLobby(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	for _, t := range s.hub.Tables() {
 		first = append(first, lobbyTable(t))
 	}
-	pg.Screen = lobby.New(e, pg, lobbyGames(), first)
+	pg.Screen = lobby.New(e, pg, lobbyGames(e.Games), first)
 	pg.watch = s.hub.WatchLobby(func(l hub.TableList) { e.Send(lobbyMsg{list: l}) })
 	if r.OpenTable != nil {
 		pg.openWith(*r.OpenTable)

@@ -48,13 +48,14 @@ func TestTableStateOnTheScreens(t *testing.T) {
 
 	// No view while seating: the table screen is not built.
 	st.Phase = hub.TableSeating
-	_, ok := screenState(st)
+	_, ok := screenState(games.Default(), st)
 	require.False(t, ok)
 	g, err := kings.New(engine.Spec{Game: kings.Name, Seed: 3}, 3)
 	require.NoError(t, err)
-	st.View = g.View(engine.Spectator)
+	st.View, err = kings.EncodeView(g.View(engine.Spectator))
+	require.NoError(t, err)
 	st.Phase, st.Totals = hub.TablePlaying, []int{1, 2, 3}
-	msg, ok := screenState(st)
+	msg, ok := screenState(games.Default(), st)
 	require.True(t, ok)
 	ks, ok := msg.(table.KingsState)
 	require.True(t, ok)

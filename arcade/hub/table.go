@@ -133,9 +133,10 @@ type TableState struct {
 	// for a watcher.
 	You  string
 	Seat int
-	// View is the package's view (spite.View or kings.View) of Seat: a
-	// seated member's own, a watcher's the public one. nil while seating.
-	View any
+	// View is the game's view of Seat, encoded by the game's kit (decode
+	// it with the kit of Game): a seated member's own, a watcher's the
+	// public one. nil while seating.
+	View []byte
 	Turn int // the seat to act, engine.NoSeat when none
 	// TurnLeft is what the person to act has left on the turn clock, as
 	// of this state (0 when no clock runs); Auto says the clock ran out
@@ -151,6 +152,9 @@ type TableState struct {
 	// Refused is the sentence for this member's last refused action, for
 	// a screen that sent it without waiting for the reply.
 	Refused string
+	// Version is the room's: it grows with every state the room sends
+	// anyone, so a member that sees a gap knows it missed one and may ask
+	// for the whole state (TableMember.State).
 	Version uint64
 	Reason  string // why the table closed, when Phase is TableClosed
 }
@@ -187,7 +191,7 @@ type ResultSeat struct {
 type Table struct {
 	h      *Hub
 	code   string
-	kit    tableKit
+	kit    engine.TableKit
 	cfg    TableConfig // normalized
 	opened time.Time
 	loop   loop
@@ -203,8 +207,8 @@ type Table struct {
 	tokens   uint64
 	version  uint64
 	spec     engine.Spec
-	match    tableMatch
-	game     tableGame // the game shown: the current one, or the one just over
+	match    engine.TableMatch
+	game     engine.TableGame // the game shown: the current one, or the one just over
 	gameNo   int
 	started  time.Time
 	log      []string
@@ -227,8 +231,8 @@ type tseat struct {
 	plan     SeatPlan
 	person   Person
 	computer string // strength when the seat is a computer's (its plan's, or standIn once gone)
-	player   tablePlayer
-	standIn  tablePlayer
+	player   engine.TablePlayer
+	standIn  engine.TablePlayer
 	here     bool
 	hold     alarm
 	until    time.Time
@@ -252,22 +256,23 @@ type tableSave struct {
 	rec  any // the snapshot's record, marshalled on the save goroutine
 }
 
-func (c *TableConfig) normalize(k tableKit) error {
-	canon, err := engine.NormalizeSettings(c.Settings, k.info.Settings)
+func (c *TableConfig) normalize(k engine.TableKit) error {
+	info := k.Info()
+	canon, err := engine.NormalizeSettings(c.Settings, info.Settings)
 	if err != nil {
 		return refuse(ErrBadTable, "That table's settings do not work: %v.", err)
 	}
 	c.Settings = canon
-	if n := len(c.Seats); n < k.info.MinPlayers || n > k.info.MaxPlayers {
-		if k.info.MinPlayers == k.info.MaxPlayers {
-			return refuse(ErrBadTable, "%s is for %d players.", k.info.Title, k.info.MinPlayers)
+	if n := len(c.Seats); n < info.MinPlayers || n > info.MaxPlayers {
+		if info.MinPlayers == info.MaxPlayers {
+			return refuse(ErrBadTable, "%s is for %d players.", info.Title, info.MinPlayers)
 		}
-		return refuse(ErrBadTable, "%s is for %d to %d players.", k.info.Title, k.info.MinPlayers, k.info.MaxPlayers)
+		return refuse(ErrBadTable, "%s is for %d to %d players.", info.Title, info.MinPlayers, info.MaxPlayers)
 	}
 	c.Seats = slices.Clone(c.Seats)
 	for i, s := range c.Seats {
-		if s.Computer != "" && !k.strengthOK(s.Computer) {
-			return refuse(ErrBadTable, "A computer player is %s, not %q.", strings.Join(k.info.Strengths, ", "), s.Computer)
+		if s.Computer != "" && !slices.Contains(info.Strengths, s.Computer) {
+			return refuse(ErrBadTable, "A computer player is %s, not %q.", strings.Join(info.Strengths, ", "), s.Computer)
 		}
 		if s.Computer != "" {
 			c.Seats[i].Reserved = Person{}
@@ -297,7 +302,7 @@ func (c *TableConfig) normalize(k tableKit) error {
 // Join it; like a race, it closes by itself if nobody joins within the
 // hub's grace period.
 func (h *Hub) OpenTable(cfg TableConfig) (*Table, error) {
-	k, ok := tableKits[cfg.Game]
+	k, ok := h.tableKit(cfg.Game)
 	if !ok {
 		return nil, refuse(ErrBadTable, "There is no table game called %q.", cfg.Game)
 	}
@@ -317,7 +322,15 @@ func (h *Hub) OpenTable(cfg TableConfig) (*Table, error) {
 	return t, nil
 }
 
-func (h *Hub) newTable(code string, k tableKit, cfg TableConfig) *Table {
+// tableKit is the kit of a table game, from the wiring's lookup.
+func (h *Hub) tableKit(game string) (engine.TableKit, bool) {
+	if h.tableKitOf == nil {
+		return nil, false
+	}
+	return h.tableKitOf(game)
+}
+
+func (h *Hub) newTable(code string, k engine.TableKit, cfg TableConfig) *Table {
 	t := &Table{h: h, code: code, kit: k, cfg: cfg, opened: h.clock.Now(), loop: newLoop(), done: make(chan struct{}),
 		spy: h.tableSpy, turnSeat: engine.NoSeat, host: cfg.Host.ID}
 	if h.saveTable != nil {
@@ -375,7 +388,7 @@ func (t *Table) Game() string          { return t.cfg.Game }
 func (t *Table) Done() <-chan struct{} { return t.done }
 
 func (t *Table) describe() string {
-	return "table of " + t.kit.info.Title + settingsWords(t.cfg.Settings)
+	return "table of " + t.kit.Info().Title + settingsWords(t.cfg.Settings)
 }
 
 func settingsWords(s string) string {
@@ -422,11 +435,26 @@ func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, e
 	return m, nil
 }
 
-// Do makes an action (a spite.Action or kings.Action) for the member's
-// seat. A refused action changes nothing; its sentence is returned and also
+// Do makes an action for the member's seat: the action as the game's kit
+// encodes it. A refused action (bytes that are no action of the game, or
+// one the rules refuse) changes nothing; its sentence is returned and also
 // put in this member's next state, and in no one else's.
-func (m *TableMember) Do(action any) error {
+func (m *TableMember) Do(action []byte) error {
 	return m.do(func(t *Table, me *tmember) error { return t.guarded(func() error { return t.act(me, action) }) })
+}
+
+// State is the member's whole state as the room has it now, with the
+// version of the last state the room sent anyone. Pushed states are the
+// newest-wins kind, so a member never needs this to catch up with its own
+// outbox; it is for a member that lost states on the way (one on another
+// machine, say) and sees a gap in the versions.
+func (m *TableMember) State() (TableState, error) {
+	var st TableState
+	err := m.do(func(t *Table, me *tmember) error {
+		st = t.stateFor(me, t.shared())
+		return nil
+	})
+	return st, err
 }
 
 // Start deals the first game; only the host may, once every person's seat
@@ -692,7 +720,7 @@ func (t *Table) deal() error {
 	seed := t.h.rand.Uint64()
 	t.h.mu.Unlock()
 	spec := engine.Spec{Game: t.cfg.Game, Settings: t.cfg.Settings, Seed: seed}
-	m, err := t.kit.newMatch(spec, len(t.seats))
+	m, err := t.kit.NewMatch(spec, len(t.seats))
 	if err != nil {
 		return refuse(ErrBadTable, "The table cannot deal: %v.", err)
 	}
@@ -705,7 +733,7 @@ func (t *Table) deal() error {
 		}
 		s.player, s.standIn = nil, nil
 		if s.computer != "" {
-			if s.player, err = t.kit.newPlayer(s.computer, playerSeed(seed, i, 1)); err != nil {
+			if s.player, err = t.kit.NewPlayer(s.computer, playerSeed(seed, i, 1)); err != nil {
 				return refuse(ErrBadTable, "The table cannot seat a computer: %v.", err)
 			}
 		}
@@ -719,13 +747,13 @@ func playerSeed(seed uint64, seat, kind int) uint64 {
 }
 
 func (t *Table) beginGame() {
-	t.phase, t.game, t.result = TablePlaying, t.match.game(), nil
+	t.phase, t.game, t.result = TablePlaying, t.match.Game(), nil
 	t.started = t.h.clock.Now()
 	t.turnSeat, t.auto = engine.NoSeat, false
 	for _, s := range t.seats {
 		s.stoodIn, s.goneNow = false, false
 	}
-	t.addLog("game " + strconv.Itoa(t.gameNo+1) + " is dealt; " + t.name(t.game.turn()) + " plays first")
+	t.addLog("game " + strconv.Itoa(t.gameNo+1) + " is dealt; " + t.name(t.game.Turn()) + " plays first")
 	// step first: it starts the turn clock the states then show.
 	t.step()
 	t.publish()
@@ -755,17 +783,16 @@ func (t *Table) rematch(me *tmember) error {
 	return nil
 }
 
-func (t *Table) act(me *tmember, a any) error {
-	err := t.refusal(me, a)
+func (t *Table) act(me *tmember, a []byte) error {
+	err := t.refusal(me)
 	if err == nil {
-		before := t.game.view(engine.Spectator)
-		if err = t.game.do(me.seat, a); err == nil {
+		if err = t.game.Do(me.seat, a); err == nil {
 			me.refused = ""
-			t.acted(before)
+			t.acted()
 			return nil
 		}
-		if t.game.notYourTurn(err) {
-			err = refuse(ErrNotYourTurn, "It is %s's turn.", t.name(t.game.turn()))
+		if t.game.NotYourTurn(err) {
+			err = refuse(ErrNotYourTurn, "It is %s's turn.", t.name(t.game.Turn()))
 		}
 	}
 	// Only the one who tried hears of it; the table did not change.
@@ -775,7 +802,7 @@ func (t *Table) act(me *tmember, a any) error {
 	return err
 }
 
-func (t *Table) refusal(me *tmember, a any) error {
+func (t *Table) refusal(me *tmember) error {
 	if me.seat < 0 {
 		return refuse(ErrNotSeated, "You are watching; only the players at the table can move.")
 	}
@@ -790,7 +817,7 @@ func (t *Table) refusal(me *tmember, a any) error {
 	if t.paused {
 		return refuse(ErrNotPlaying, "The table is waiting for everyone to come back.")
 	}
-	if turn := t.game.turn(); turn != me.seat {
+	if turn := t.game.Turn(); turn != me.seat {
 		return refuse(ErrNotYourTurn, "It is %s's turn.", t.name(turn))
 	}
 	if t.auto {
@@ -801,10 +828,9 @@ func (t *Table) refusal(me *tmember, a any) error {
 
 // acted follows every accepted action: the log, the views, the snapshot,
 // and the next thing the table waits for.
-func (t *Table) acted(before any) {
-	after := t.game.view(engine.Spectator)
-	t.addLog(t.game.describe(before, after, t.names())...)
-	if _, over := t.game.over(); over {
+func (t *Table) acted() {
+	t.addLog(t.game.Describe(t.names())...)
+	if _, over := t.game.Over(); over {
 		t.gameOver()
 		return
 	}
@@ -833,7 +859,7 @@ func (t *Table) step() {
 		t.clock.stop()
 		return
 	}
-	turn := t.game.turn()
+	turn := t.game.Turn()
 	if turn == engine.NoSeat {
 		return
 	}
@@ -889,7 +915,7 @@ func (t *Table) computerMove() error {
 	if t.phase != TablePlaying || t.paused {
 		return nil
 	}
-	seat := t.game.turn()
+	seat := t.game.Turn()
 	if seat == engine.NoSeat {
 		return nil
 	}
@@ -897,7 +923,7 @@ func (t *Table) computerMove() error {
 	p := s.player
 	if s.computer == "" || s.gone {
 		if s.standIn == nil {
-			pl, err := t.kit.newPlayer(standIn, playerSeed(t.spec.Seed, seat, 2))
+			pl, err := t.kit.NewPlayer(standIn, playerSeed(t.spec.Seed, seat, 2))
 			if err != nil {
 				t.end(ErrTableBroke.Error(), true)
 				return nil
@@ -907,25 +933,21 @@ func (t *Table) computerMove() error {
 		p = s.standIn
 		s.stoodIn = true
 	}
-	before := t.game.view(engine.Spectator)
-	if err := t.game.do(seat, p.choose(t.game.view(seat))); err != nil {
-		// A computer player that chooses an illegal action is a bug in a
-		// game package; the table plays on with a legal action rather
-		// than stall with everyone waiting.
-		a, ok := t.game.firstLegal(seat)
-		if !ok || t.game.do(seat, a) != nil {
-			t.end(ErrTableBroke.Error(), true)
-			return nil
-		}
+	// A computer player that chooses an illegal action is a bug in a game
+	// package; Play makes a legal action instead rather than stall the
+	// table with everyone waiting, and fails only when there is none.
+	if err := t.game.Play(seat, p); err != nil {
+		t.end(ErrTableBroke.Error(), true)
+		return nil
 	}
-	t.acted(before)
+	t.acted()
 	return nil
 }
 
 func (t *Table) gameOver() {
 	t.pace.stop()
 	t.clock.stop()
-	res, _ := t.game.over()
+	res, _ := t.game.Over()
 	t.result = &res
 	t.turnSeat, t.auto, t.deadline = engine.NoSeat, false, time.Time{}
 	seats := make([]string, len(t.seats))
@@ -942,14 +964,14 @@ func (t *Table) gameOver() {
 		}
 		seats[i] = rs[i].Strength
 	}
-	rec, err := t.game.record(seats)
-	more := t.match.next()
+	rec, err := json.Marshal(t.game.Record(seats))
+	more := t.match.Next()
 	out := TableResult{
 		Code: t.code, Spec: t.spec, GameNo: t.gameNo, Seats: rs, Record: rec, Outcome: res,
-		Totals: t.match.totals(), MatchEnd: !more, MatchWinner: engine.NoSeat, Started: t.started, Ended: t.h.clock.Now(),
+		Totals: t.match.Totals(), MatchEnd: !more, MatchWinner: engine.NoSeat, Started: t.started, Ended: t.h.clock.Now(),
 	}
 	if !more {
-		out.MatchWinner = t.match.winner()
+		out.MatchWinner = t.match.Winner()
 	}
 	t.addLog(t.outcomeWords(res))
 	if more {
@@ -1121,8 +1143,8 @@ func tableInfoEqual(a, b TableInfo) bool {
 type tableShared struct {
 	seats    []SeatInfo
 	watchers []Person
-	public   any
-	views    []any
+	public   []byte
+	views    [][]byte
 	turn     int
 	left     time.Duration
 	totals   []int
@@ -1136,11 +1158,11 @@ func (t *Table) shared() *tableShared {
 		}
 	}
 	if t.game != nil && !t.broken {
-		sh.views = make([]any, len(t.seats))
+		sh.views = make([][]byte, len(t.seats))
 		if t.phase == TablePlaying {
-			sh.turn = t.game.turn()
+			sh.turn = t.game.Turn()
 		}
-		sh.totals = t.match.totals()
+		sh.totals = t.match.Totals()
 	}
 	if !t.deadline.IsZero() && t.phase == TablePlaying && !t.auto {
 		if t.paused {
@@ -1178,17 +1200,17 @@ func (t *Table) stateFor(m *tmember, sh *tableShared) TableState {
 		MatchWinner: engine.NoSeat, Refused: m.refused, Version: t.version,
 	}
 	if t.phase == TableFinished && !t.broken {
-		st.MatchWinner = t.match.winner()
+		st.MatchWinner = t.match.Winner()
 	}
 	if t.game != nil && !t.broken {
 		if m.seat >= 0 {
 			if sh.views[m.seat] == nil {
-				sh.views[m.seat] = t.game.view(m.seat)
+				sh.views[m.seat] = t.game.View(m.seat)
 			}
 			st.View = sh.views[m.seat]
 		} else {
 			if sh.public == nil {
-				sh.public = t.game.view(engine.Spectator)
+				sh.public = t.game.View(engine.Spectator)
 			}
 			st.View = sh.public
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"sshuffle/arcade"
+	"sshuffle/games"
 	"sshuffle/hostkeys"
 	store "sshuffle/store/badger"
 )
@@ -38,13 +39,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return solve(args, stdout, stderr)
 	case "replay":
 		if len(args) > 0 {
-			if tg, ok := findTable(args[0]); ok {
-				return replayTable(tg, os.Stdin, stdout, stderr)
+			if kit, ok := games.Default().TableKit(args[0]); ok {
+				return replayTable(kit.Replay, os.Stdin, stdout, stderr)
 			}
 		}
 		return replay(args, os.Stdin, stdout, stderr)
 	case "selfplay":
-		return selfplay(args, stdout, stderr)
+		return selfplay(args, games.Default(), stdout, stderr)
 	case "backup":
 		return backup(args, stdout, stderr)
 	case "restore":
