@@ -20,6 +20,17 @@ type TableInfo struct {
 	MinPlayers, MaxPlayers int
 	// Strengths are the computer players NewPlayer makes, weakest first.
 	Strengths []string
+	// StandIn is the strength that plays for a person whose turn clock
+	// ran out or who dropped; "" means the middle one of Strengths.
+	StandIn string
+}
+
+// StandInStrength is the strength that plays for an absent person.
+func (in TableInfo) StandInStrength() string {
+	if in.StandIn != "" || len(in.Strengths) == 0 {
+		return in.StandIn
+	}
+	return in.Strengths[len(in.Strengths)/2]
 }
 
 // TableCodec turns a game's actions and views into bytes and back. A

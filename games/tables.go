@@ -10,7 +10,8 @@ import (
 func SpiteKit() engine.TableKit {
 	return TablePackage[spite.Action, spite.View, *spite.Game, *spite.Match]{
 		Info: engine.TableInfo{Name: spite.Name, Title: "Spite and Malice", Settings: spite.Settings,
-			MinPlayers: spite.MinPlayers, MaxPlayers: spite.MaxPlayers, Strengths: spite.Strengths},
+			MinPlayers: spite.MinPlayers, MaxPlayers: spite.MaxPlayers, Strengths: spite.Strengths,
+			StandIn: "normal"}, // the one TABLEGAMES.md names
 		NewMatch: spite.NewMatch, Resume: spite.Resume, ResumeMatch: spite.ResumeMatch,
 		NewPlayer: spite.NewPlayer, Describe: spite.Describe, Replay: spite.Replay,
 		Record:       func(g *spite.Game, seats []string) any { return g.Record(seats) },
@@ -24,7 +25,8 @@ func SpiteKit() engine.TableKit {
 func KingsKit() engine.TableKit {
 	return TablePackage[kings.Action, kings.View, *kings.Game, *kings.Match]{
 		Info: engine.TableInfo{Name: kings.Name, Title: "Kings in the Corner", Settings: kings.Settings,
-			MinPlayers: kings.MinPlayers, MaxPlayers: kings.MaxPlayers, Strengths: kings.Strengths},
+			MinPlayers: kings.MinPlayers, MaxPlayers: kings.MaxPlayers, Strengths: kings.Strengths,
+			StandIn: "normal"},
 		NewMatch: kings.NewMatch, Resume: kings.Resume, ResumeMatch: kings.ResumeMatch,
 		NewPlayer: kings.NewPlayer, Describe: kings.Describe, Replay: kings.Replay,
 		Record:       func(g *kings.Game, seats []string) any { return g.Record(seats) },

@@ -21,9 +21,6 @@ const (
 	// MaxLog is how many lines of the table's log a state carries: what a
 	// panel beside four seats at 80x24 has room for.
 	MaxLog = 6
-	// standIn is the strength of the computer that plays for a person
-	// whose clock ran out or who dropped: the one TABLEGAMES.md names.
-	standIn = "normal"
 )
 
 // Seat kinds as a record writes them.
@@ -230,7 +227,7 @@ type Table struct {
 type tseat struct {
 	plan     SeatPlan
 	person   Person
-	computer string // strength when the seat is a computer's (its plan's, or standIn once gone)
+	computer string // strength when the seat is a computer's (its plan's, or the kit's stand-in once gone)
 	player   engine.TablePlayer
 	standIn  engine.TablePlayer
 	here     bool

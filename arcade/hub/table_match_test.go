@@ -100,7 +100,7 @@ func TestDropPastTheHold(t *testing.T) {
 	}
 	{
 		st = e.current(tb, a)
-		if !st.Seats[1].Gone || st.Seats[1].Computer != standIn {
+		if !st.Seats[1].Gone || st.Seats[1].Computer != "normal" {
 			t.Fatalf("after the hold: %+v", st.Seats[1])
 		}
 		if _, err := tb.Join(person("bob"), AnySeat, func(TableState) {}); !errors.Is(err, ErrTableStarted) {

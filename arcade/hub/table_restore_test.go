@@ -118,7 +118,7 @@ func TestRestoreMidGame(t *testing.T) {
 		}
 		e.clock.Advance(time.Second)
 		st := e.current(rt, a)
-		if st.Paused || !st.Seats[1].Gone || st.Seats[1].Computer != standIn {
+		if st.Paused || !st.Seats[1].Gone || st.Seats[1].Computer != "normal" {
 			t.Fatalf("after the hold: %+v", st)
 		}
 		if _, err := rt.Join(person("bob"), AnySeat, func(TableState) {}); err == nil {

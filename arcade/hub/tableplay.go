@@ -250,7 +250,7 @@ func (t *Table) computerMove() error {
 	p := s.player
 	if s.computer == "" || s.gone {
 		if s.standIn == nil {
-			pl, err := t.kit.NewPlayer(standIn, playerSeed(t.spec.Seed, seat, 2))
+			pl, err := t.kit.NewPlayer(t.kit.Info().StandInStrength(), playerSeed(t.spec.Seed, seat, 2))
 			if err != nil {
 				t.end(ErrTableBroke.Error(), true)
 				return nil

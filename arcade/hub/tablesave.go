@@ -152,7 +152,7 @@ func (t *Table) resume(snap TableSnapshot, spec engine.Spec, m engine.TableMatch
 		ss := snap.Seats[i]
 		s.person, s.gone = ss.Person, ss.Gone
 		if ss.Gone {
-			s.computer = standIn
+			s.computer = t.kit.Info().StandInStrength()
 		}
 		if s.computer != "" {
 			p, err := t.kit.NewPlayer(s.computer, playerSeed(spec.Seed, i, 1))

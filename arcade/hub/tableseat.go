@@ -166,7 +166,7 @@ func (t *Table) lose(s *tseat, why string) {
 	}
 	s.hold.stop()
 	s.gone, s.goneNow, s.here, s.until = true, true, false, time.Time{}
-	s.computer = standIn
+	s.computer = t.kit.Info().StandInStrength()
 	t.addLog(s.person.Name + " " + why + "; a computer plays the seat from now on")
 	t.checkPaused()
 	t.checkEmpty()
