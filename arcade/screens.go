@@ -8,10 +8,12 @@ import (
 	"sshuffle/arcade/ui/account"
 	"sshuffle/arcade/ui/friends"
 	"sshuffle/arcade/ui/help"
+	"sshuffle/arcade/ui/lobby"
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/arcade/ui/options"
 	"sshuffle/arcade/ui/profile"
 	"sshuffle/arcade/ui/solitaire"
+	"sshuffle/arcade/ui/table"
 )
 
 // build is the router's builder: the one place that knows every screen
@@ -19,9 +21,9 @@ import (
 func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	switch r.Page {
 	case ui.Lobby:
-		return s.openLobby(e, r)
+		return lobby.OpenPage(e, r, s.tableDefaults())
 	case ui.Table:
-		return s.openTable(e, r)
+		return table.OpenPage(e, r)
 	case ui.Menu:
 		return menu.New(e, r.Note), nil
 	case ui.Name:
@@ -32,7 +34,7 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		// A code may be a table's (join CODE, an invitation).
 		if r.Code != "" {
 			if room, err := s.hub.Room(r.Code); err == nil && room.Kind() == hub.TableRoom {
-				return s.openTable(e, r)
+				return table.OpenPage(e, r)
 			}
 		}
 		return solitaire.OpenRace(e, r)
@@ -52,4 +54,9 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return profile.NewBoards(e, r.Game), nil
 	}
 	return nil, fmt.Errorf("there is no page %d", r.Page)
+}
+
+// tableDefaults is the server's table times, for tables opened here.
+func (s *Server) tableDefaults() hub.TableConfig {
+	return hub.TableConfig{TurnClock: s.cfg.TableClock, Pace: s.cfg.TablePace, Hold: s.cfg.TableHold, Break: s.cfg.TableBreak}
 }

@@ -28,16 +28,13 @@ type Game struct {
 	Strengths              []string // the computer players', weakest first
 }
 
-// GamesOf lists the catalogue's table games, each with the computer
-// players' strengths (the games share one list: easy, normal, hard).
-func GamesOf(c *games.Catalogue, strengths []string) []Game {
+// GamesOf lists the catalogue's table games, each as its kit tells it.
+func GamesOf(c *games.Catalogue) []Game {
 	var out []Game
-	for _, g := range c.Games() {
-		if g.Kind != games.Table {
-			continue
-		}
-		out = append(out, Game{Name: g.Name, Title: g.Title, Settings: g.Settings,
-			MinPlayers: g.MinPlayers, MaxPlayers: g.MaxPlayers, Strengths: strengths})
+	for _, g := range c.TableGames() {
+		in := g.Kit.Info()
+		out = append(out, Game{Name: in.Name, Title: in.Title, Settings: in.Settings,
+			MinPlayers: in.MinPlayers, MaxPlayers: in.MaxPlayers, Strengths: in.Strengths})
 	}
 	return out
 }

@@ -11,6 +11,10 @@ import (
 	"sshuffle/games/kings"
 )
 
+func init() {
+	Register(kings.Name, DrawingOf(NewKings, func(c Common, v kings.View) KingsState { return KingsState{Common: c, View: v} }))
+}
+
 // KingsState is a push of a Kings in the Corner table's state to one
 // seat's screen (or a watcher's, with the spectator's view).
 type KingsState struct {

@@ -10,6 +10,10 @@ import (
 	"sshuffle/games/spite"
 )
 
+func init() {
+	Register(spite.Name, DrawingOf(NewSpite, func(c Common, v spite.View) SpiteState { return SpiteState{Common: c, View: v} }))
+}
+
 // SpiteState is a push of a Spite and Malice table's state to one seat's
 // screen (or a watcher's: View is then the spectator's view, with no hand).
 type SpiteState struct {
