@@ -63,6 +63,7 @@ func (s *highCardScreen) Update(msg tea.Msg) tea.Cmd {
 
 func (s *highCardScreen) title() string    { return toygame.Title }
 func (s *highCardScreen) settings() string { return "" }
+func (s *highCardScreen) rules() string    { return "The higher card takes the trick; most tricks win." }
 func (s *highCardScreen) seatNo() int      { return s.v.Seat }
 func (s *highCardScreen) hand() int        { return len(s.v.Hand) }
 func (s *highCardScreen) turn() int {
@@ -99,7 +100,7 @@ func (s *highCardScreen) drop(held, _ spot) (string, bool) {
 	}
 	return "", true
 }
-func (s *highCardScreen) end() (string, bool)      { return "", true }
+func (s *highCardScreen) end() (string, bool)     { return "", true }
 func (s *highCardScreen) heldName(at spot) string { return cardWord(s.v.Hand[at.i]) }
 func (s *highCardScreen) outcome(c *core) string {
 	return c.name(s.v.Winner) + " wins the deal."
