@@ -1,8 +1,10 @@
 // Package lobby is the screen that lists the open tables of the table
 // games, live, and lets a player open one (the game, its settings, which
-// seats are people and which computer players) or join or watch one. It
-// holds no table: the wiring pushes it the list and hands its requests to
-// the hub.
+// seats are people and which computer players) or join or watch one.
+// Screen is the screen alone, which takes values pushed in and hands
+// requests out; Page (page.go) wires it to the hub: it holds the list's
+// subscription and the membership of the table the player sits at until
+// the table starts.
 package lobby
 
 import (
