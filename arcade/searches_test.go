@@ -1,12 +1,9 @@
 package arcade
 
 import (
-	"context"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
@@ -14,7 +11,7 @@ import (
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games"
-	"sshuffle/store/badger"
+	"sshuffle/internal/uitest"
 )
 
 // hintCounter counts the hint searches the games really run, and the
@@ -53,23 +50,6 @@ func countedFreeCell(t *testing.T, c *hintCounter) games.Entry {
 	return info
 }
 
-// testEnv is a session's environment on a store in memory, for a player
-// with an account.
-func testEnv(t testing.TB) *ui.Env {
-	t.Helper()
-	st, err := badger.OpenInMemory()
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
-	id := "SHA256:testkey"
-	_, err = st.CreateAccount(context.Background(), id, "tess")
-	require.NoError(t, err)
-	return &ui.Env{
-		Games: games.Default(), Store: st, Log: slog.New(slog.DiscardHandler), Now: time.Now,
-		Player: &ui.Player{ID: id, Name: "tess"}, Unicode: true, Color: true,
-		Width: 80, Height: 24, Idle: 30 * time.Minute,
-	}
-}
-
 // deal is the game screen the router would build for a deal.
 func deal(t *testing.T, e *ui.Env, info games.Entry, spec engine.Spec) ui.Screen {
 	t.Helper()
@@ -78,7 +58,7 @@ func deal(t *testing.T, e *ui.Env, info games.Entry, spec engine.Spec) ui.Screen
 	return s
 }
 
-var hintKey = tea.KeyPressMsg{Code: 't', Text: "t"}
+var hintKey = uitest.Key("t")
 
 // runAll runs the commands at once, as Bubble Tea would, and returns
 // their messages.
@@ -97,7 +77,7 @@ func runAll(cmds []tea.Cmd) []tea.Msg {
 // free) start one search, and its answer is kept for the position.
 func TestHintFloodRunsOneSearch(t *testing.T) {
 	var c hintCounter
-	e := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Searches, e.Done = newSearches(1, newMetrics()), make(chan struct{})
 	s := deal(t, e, countedFreeCell(t, &c), engine.Spec{Game: "freecell", Seed: 11982})
 	var cmds []tea.Cmd
@@ -126,7 +106,7 @@ func TestSearchesAreCappedServerWide(t *testing.T) {
 	info := countedFreeCell(t, &c)
 	var cmds []tea.Cmd
 	for i := range 4 {
-		e := testEnv(t)
+		e, _ := uitest.Env(t)
 		e.Searches, e.Done = bg, make(chan struct{})
 		s := deal(t, e, info, engine.Spec{Game: "freecell", Seed: uint64(617 + i)})
 		cmd := s.Update(hintKey)
@@ -143,7 +123,7 @@ func TestSearchesAreCappedServerWide(t *testing.T) {
 func TestWaitingSearchEndsWithItsSession(t *testing.T) {
 	bg := newSearches(1, newMetrics())
 	bg.slots <- struct{}{} // the one slot is taken
-	e := testEnv(t)
+	e, _ := uitest.Env(t)
 	e.Searches, e.Done = bg, make(chan struct{})
 	close(e.Done)
 	ran := false

@@ -46,6 +46,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return replay(args, os.Stdin, stdout, stderr)
 	case "selfplay":
 		return selfplay(args, games.Default(), stdout, stderr)
+	case "strengths":
+		return strengths(args, games.Default(), stdout, stderr)
 	case "backup":
 		return backup(args, stdout, stderr)
 	case "restore":
@@ -79,6 +81,8 @@ const usage = `usage:
   sshuffle selfplay spite|kings [--players N] --seats hard,easy,... --games N [--seed S] [--settings k=v,...]
         [--records FILE] [--json]
         computer players play each other; wins with 95% intervals, scores, decision times
+  sshuffle strengths spite|kings [--players N] [--pairs hard:easy,...] [--games N] [--settings k=v,...] [--json]
+        each strength against another, in every seat on the same deals: win rates with 95% intervals
   sshuffle replay spite|kings < records.jsonl
         check table-game records (one JSON line a game) with the rules; exit 1 on any failure
 `

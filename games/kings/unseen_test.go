@@ -41,55 +41,6 @@ func blind(g *Game, seat int, rng *engine.RNG) (*Game, bool) {
 	return &h, true
 }
 
-// "A computer player's choice never changes when the cards its seat
-// cannot see are shuffled": at many positions of many hands, copies with
-// the unseen cards shuffled give the seat to play the same view, and fresh
-// players of each strength with the same seed the same choice.
-func TestChoiceIgnoresUnseen(t *testing.T) {
-	games, tries := 100, 2
-	if raceEnabled || testing.Short() {
-		games, tries = 25, 1
-	}
-	checked := 0
-	for seed := uint64(1); seed <= uint64(games); seed++ {
-		rng := engine.NewRNG(seed * 131)
-		players := MinPlayers + rng.Intn(MaxPlayers-MinPlayers+1)
-		g := mustNew(t, seed, players, randomSettings(rng))
-		ps := newPlayers(t, []string{"normal", "easy", "hard", "easy"}[:players], seed)
-		for n := 0; n < maxActions; n++ {
-			if _, over := g.Over(); over {
-				break
-			}
-			s := g.Turn()
-			v := g.View(s)
-			// Every fourth action is checked: the hard player's choice is
-			// the costly part.
-			if n%4 == 0 {
-				for range tries {
-					h, ok := blind(g, s, rng)
-					if !ok {
-						break
-					}
-					if h.st == g.st {
-						continue // the shuffle put every card back
-					}
-					checked++
-					hv := h.View(s)
-					require.True(t, reflect.DeepEqual(v, hv), "the view is the same")
-					for i, strength := range Strengths {
-						p1, _ := NewPlayer(strength, seed+uint64(i))
-						p2, _ := NewPlayer(strength, seed+uint64(i))
-						require.Equal(t, p1.Choose(v), p2.Choose(hv), "%s at seed %d action %d", strength, seed, n)
-					}
-				}
-			}
-			require.NoError(t, g.Do(s, ps[s].Choose(v)))
-		}
-	}
-	require.Greater(t, checked, games*tries*5, "positions checked")
-	t.Logf("%d positions checked", checked)
-}
-
 // The same through FromStart: two deals that differ only in the cards the
 // first seat cannot see (with the draw at the end, so it has drawn
 // nothing) give it the same view and the same choices.

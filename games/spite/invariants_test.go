@@ -30,15 +30,6 @@ func (p randomPlayer) Choose(v View) Action {
 	return as[p.rng.Intn(len(as))]
 }
 
-func anyPlayer(rng *engine.RNG) engine.Player[Action, View] {
-	i := rng.Intn(len(Strengths) + 2)
-	if i >= len(Strengths) {
-		return randomPlayer{engine.NewRNG(rng.Uint64())}
-	}
-	p, _ := NewPlayer(Strengths[i], rng.Uint64())
-	return p
-}
-
 // places lists every pile of the true state, with whether seat may see it.
 func (s *state) places(seat int) (seen, hidden [][]engine.Card) {
 	for p := range 2 {
@@ -146,75 +137,6 @@ var oddActions = []Action{
 	{Do: Discard, Card: engine.NoCard, Side: 0},
 	{Do: Discard, Card: 0x3f, Side: 0},
 	{Do: "undo"},
-}
-
-// TestRandomPlay plays thousands of seeded games with random settings and
-// random mixes of seats, checking after every action that two packs are on
-// the table, that no view holds a card its seat may not see, that every
-// legal action is accepted and odd ones refused without a change; then
-// that the history replays to the same state and the record replays.
-func TestRandomPlay(t *testing.T) {
-	games := 2000
-	if testing.Short() || raceOn {
-		games = 300
-	}
-	finished := 0
-	for seed := uint64(1); seed <= uint64(games); seed++ {
-		rng := engine.NewRNG(seed * 31)
-		spec := specOf(randomSettings(rng), seed)
-		g, err := New(spec, 2)
-		require.NoError(t, err)
-		again, _ := New(spec, 2)
-		require.Equal(t, g.st, again.st, "same seed, same deal")
-		players := [2]engine.Player[Action, View]{anyPlayer(rng), anyPlayer(rng)}
-		for step := 0; step < 3000 && g.Turn() != engine.NoSeat; step++ {
-			checkCards(t, g)
-			if step%4 == 0 {
-				checkViews(t, g)
-			}
-			seat := g.Turn()
-			st := g.st
-			for _, a := range oddActions {
-				if g.Do(seat, a) == nil || g.st != st {
-					t.Fatalf("odd action %v accepted or changed the game", a)
-				}
-			}
-			if g.Do(1-seat, DiscardTo(g.st.hand[1-seat][0], 0)) == nil || g.st != st {
-				t.Fatal("a seat acted out of turn")
-			}
-			legal := g.Legal(seat)
-			if len(legal) == 0 {
-				t.Fatal("a game in play with nothing legal")
-			}
-			if step%8 == 0 {
-				for _, a := range legal {
-					h := Game{r: g.r, st: g.st}
-					if err := h.Do(seat, a); err != nil {
-						t.Fatalf("legal %v refused: %v", a, err)
-					}
-				}
-			}
-			a := players[seat].Choose(g.View(seat))
-			require.NoError(t, g.Do(seat, a))
-		}
-		checkCards(t, g)
-		checkViews(t, g)
-		replay, _ := New(spec, 2)
-		for _, h := range g.History() {
-			if h.Seat != engine.NoSeat {
-				require.NoError(t, replay.Do(h.Seat, h.Action))
-			}
-		}
-		require.Equal(t, g.st, replay.st, "the history replays to the same state")
-		require.Equal(t, g.History(), replay.History())
-		if _, over := g.Over(); over {
-			finished++
-			line, err := json.Marshal(g.Record([]string{"easy", "person"}))
-			require.NoError(t, err)
-			require.NoError(t, Replay(line), "seed %d", seed)
-		}
-	}
-	require.Greater(t, finished, games/2)
 }
 
 func TestRecordForm(t *testing.T) {

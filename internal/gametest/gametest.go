@@ -1,7 +1,10 @@
 // Package gametest holds the rule checks that more than one game package
-// runs the same way: random play with undo and replay, fuzzed actions, hints
-// that must not see hidden cards, and the card bookkeeping behind them. Only
-// tests import it.
+// runs the same way: for solitaires (Rules), random play with undo and
+// replay, fuzzed actions, hints that must not see hidden cards, and the card
+// bookkeeping behind them; for table games (Table), random play with every
+// seat's view checked against what it may see, refusals, replays and
+// records, and computer players that cannot be swayed by unseen cards.
+// Only tests import it.
 package gametest
 
 import (

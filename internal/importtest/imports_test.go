@@ -36,6 +36,51 @@ var (
 	notScreens = []string{screensRoot + "board"}
 )
 
+// hubMayImportGames lets arcade/hub still reach the game packages while
+// it names Spite and Kings itself. The lead sets it to false at the merge
+// that gives the hub its kits from the catalogue, so the rule then holds
+// for games as for the rest.
+const hubMayImportGames = false
+
+// reachRule forbids the packages that from matches to reach (directly or
+// through another package) any package under one of forbidden, forbidden
+// itself included.
+type reachRule struct {
+	from      func(string) bool
+	forbidden []string
+	why       string
+}
+
+// reachRules are the rules of the form "P reaches nothing under F";
+// hubGames says whether the hub may still reach the game packages.
+func reachRules(hubGames bool) []reachRule {
+	isHub := func(p string) bool { return p == hubPkg || strings.HasPrefix(p, hubPkg+"/") }
+	rules := []reachRule{{
+		// The live rooms deal in plain values that could cross between
+		// machines: no session, no screen, no store.
+		from: isHub,
+		forbidden: []string{
+			"charm.land/ssh", "charm.land/wish", "golang.org/x/crypto/ssh",
+			"charm.land/bubbletea", "charm.land/lipgloss", module + "/store",
+		},
+		why: "the hub knows no SSH, Bubble Tea or store",
+	}}
+	if !hubGames {
+		rules = append(rules, reachRule{
+			from:      isHub,
+			forbidden: []string{module + "/games"},
+			why:       "the hub gets its kits from the catalogue, through the wiring",
+		})
+	}
+	return rules
+}
+
+const hubPkg = module + "/arcade/hub"
+
+// testRigs are packages only tests import: they may open a Badger store
+// as a test does, and no other package may import them.
+var testRigs = []string{module + "/internal/uitest"}
+
 func isGameSide(p string) bool {
 	return p == module+"/engine" || p == module+"/games" || strings.HasPrefix(p, module+"/games/")
 }
@@ -60,7 +105,7 @@ func reaches(deps []string, forbidden string) bool {
 }
 
 // violations lists every broken rule, one sentence each.
-func violations(pkgs []pkg) []string {
+func violations(pkgs []pkg, rules []reachRule) []string {
 	var out []string
 	for _, p := range pkgs {
 		if isGameSide(p.ImportPath) {
@@ -75,11 +120,28 @@ func violations(pkgs []pkg) []string {
 				}
 			}
 		}
+		for _, r := range rules {
+			if !r.from(p.ImportPath) {
+				continue
+			}
+			for _, f := range r.forbidden {
+				for _, d := range p.Deps {
+					if d == f || strings.HasPrefix(d, f+"/") {
+						out = append(out, fmt.Sprintf("%s reaches %s (%s)", p.ImportPath, d, r.why))
+					}
+				}
+			}
+		}
 		// Tests may open a Badger store as the rig of a test, the way cmd
 		// does for the server; the packages themselves may not.
-		if !strings.HasPrefix(p.ImportPath, module+"/cmd/") && p.ImportPath != badgerBackend &&
+		if !strings.HasPrefix(p.ImportPath, module+"/cmd/") && p.ImportPath != badgerBackend && !slices.Contains(testRigs, p.ImportPath) &&
 			!strings.HasPrefix(p.ImportPath, badgerBackend+"/") && slices.Contains(p.Deps, badgerBackend) {
 			out = append(out, fmt.Sprintf("%s reaches %s (only cmd may name the backend)", p.ImportPath, badgerBackend))
+		}
+		for _, i := range p.Imports {
+			if slices.Contains(testRigs, i) && !slices.Contains(testRigs, p.ImportPath) {
+				out = append(out, fmt.Sprintf("%s imports the test rig %s (only tests may)", p.ImportPath, i))
+			}
 		}
 		if s := screen(p.ImportPath); s != "" {
 			all := append(append(slices.Clone(p.Imports), p.TestImports...), p.XTestImports...)
@@ -122,10 +184,10 @@ func TestImportsPointOneWay(t *testing.T) {
 		names = append(names, p.ImportPath)
 	}
 	// The rules check something only while the packages they name exist.
-	for _, want := range []string{module + "/engine", module + "/games/klondike", screensRoot + "menu", screensRoot + "solitaire"} {
+	for _, want := range []string{module + "/engine", module + "/games/klondike", screensRoot + "menu", screensRoot + "solitaire", hubPkg} {
 		require.Contains(t, names, want)
 	}
-	require.Empty(t, violations(pkgs))
+	require.Empty(t, violations(pkgs, reachRules(hubMayImportGames)))
 }
 
 // Each rule catches what it is for.
@@ -139,7 +201,12 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		{ImportPath: screensRoot + "menu", Imports: []string{screensRoot + "solitaire", screensRoot + "board", module + "/arcade/ui"}},
 		{ImportPath: screensRoot + "board", Imports: []string{module + "/arcade/ui"}},
 		{ImportPath: screensRoot + "solitaire", TestImports: []string{screensRoot + "solitaire", screensRoot + "help"}},
-	})
+		{ImportPath: hubPkg, Deps: []string{module + "/engine", "golang.org/x/crypto/ssh", "charm.land/lipgloss/v2", module + "/store"}},
+		{ImportPath: hubPkg + "/wire", Deps: []string{"charm.land/wish/v2/bubbletea", "charm.land/bubbletea/v2"}},
+		{ImportPath: module + "/internal/uitest", Imports: []string{badgerBackend}, Deps: []string{badgerBackend}},
+		{ImportPath: screensRoot + "help", Imports: []string{module + "/internal/uitest"}, TestImports: []string{module + "/internal/uitest"}},
+		{ImportPath: hubPkg + "/rooms", Deps: []string{module + "/games", module + "/games/spite", module + "/gamesx"}},
+	}, reachRules(false))
 	want := []string{
 		module + "/arcade reaches " + badgerBackend + " (only cmd may name the backend)",
 		module + "/engine reaches " + module + "/store",
@@ -147,6 +214,14 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		module + "/games/spider's tests import charm.land/ssh",
 		"screen package " + screensRoot + "menu imports screen package " + screensRoot + "solitaire",
 		"screen package " + screensRoot + "solitaire imports screen package " + screensRoot + "help",
+		screensRoot + "help imports the test rig " + module + "/internal/uitest (only tests may)",
+		hubPkg + " reaches golang.org/x/crypto/ssh (the hub knows no SSH, Bubble Tea or store)",
+		hubPkg + " reaches charm.land/lipgloss/v2 (the hub knows no SSH, Bubble Tea or store)",
+		hubPkg + " reaches " + module + "/store (the hub knows no SSH, Bubble Tea or store)",
+		hubPkg + "/wire reaches charm.land/wish/v2/bubbletea (the hub knows no SSH, Bubble Tea or store)",
+		hubPkg + "/wire reaches charm.land/bubbletea/v2 (the hub knows no SSH, Bubble Tea or store)",
+		hubPkg + "/rooms reaches " + module + "/games (the hub gets its kits from the catalogue, through the wiring)",
+		hubPkg + "/rooms reaches " + module + "/games/spite (the hub gets its kits from the catalogue, through the wiring)",
 	}
 	slices.Sort(want)
 	require.Equal(t, want, got)
