@@ -37,7 +37,6 @@ func (m *member) sink(st hub.TableState) {
 	}
 }
 
-
 // TestThroughTheHub plays High Card at a hub table: opened, joined by a
 // person, started, played by the person from the views the room pushes
 // (decoded with the kit the catalogue holds) against a computer seat to
