@@ -15,6 +15,7 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/toygame"
+	"sshuffle/internal/uitest"
 )
 
 // The drawing of High Card, the toy table game, lives here with the test
@@ -129,7 +130,7 @@ func TestToyGameAtTheTable(t *testing.T) {
 		OnTableResult: func(r hub.TableResult) { results <- r }})
 	defer h.Close()
 
-	e, _ := testEnv(true)
+	e, _ := uitest.Env(t, uitest.NoStore(), uitest.Player("SHA256:k", "ann"))
 	e.Games, e.Hub = cat, h
 	msgs := make(chan tea.Msg, 64)
 	e.Prepare()
@@ -152,7 +153,7 @@ func TestToyGameAtTheTable(t *testing.T) {
 	page := pg.(*Page)
 	screen, ok := page.inner.(*highCardScreen)
 	require.True(t, ok, "the page drew the toy with its registered drawing: %T", page.inner)
-	r := ui.NewRouter(e, build, pg, "")
+	r := ui.NewRouter(e, uitest.Pages, pg, "")
 
 	// current feeds the program's messages to the router until the
 	// screen shows the room's current view.
@@ -179,7 +180,7 @@ func TestToyGameAtTheTable(t *testing.T) {
 		t.Helper()
 		_ = r.View()
 		a, ok := screen.sc.find(at)
-		require.True(t, ok, "%+v is not on the screen:\n%s", at, plainView(r))
+		require.True(t, ok, "%+v is not on the screen:\n%s", at, uitest.Frame(r))
 		r.Update(tea.MouseClickMsg{X: a.x + a.w/2, Y: a.y, Button: tea.MouseLeft})
 		r.Update(tea.MouseReleaseMsg{X: a.x + a.w/2, Y: a.y, Button: tea.MouseLeft})
 	}
@@ -204,7 +205,7 @@ func TestToyGameAtTheTable(t *testing.T) {
 	require.Equal(t, toygame.HandSize, played)
 	st = current()
 	require.Equal(t, hub.TableFinished, st.Phase)
-	frame := plainView(r)
+	frame := uitest.Frame(r)
 	require.Contains(t, frame, "wins the deal.", frame)
 	require.Contains(t, frame, toygame.Title)
 	res := <-results
