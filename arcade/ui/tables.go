@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 
 	"sshuffle/arcade/hub"
@@ -10,16 +11,23 @@ import (
 // What the two table screens (the lobby, where a table seats, and the
 // table itself) share: a membership of a table passes from the lobby to
 // the table screen when the game starts, and back when a rematch seats
-// again, so the states its sink sends must reach whichever holds it.
+// again. It is held as every live screen holds its room (Live): the hold
+// itself passes in the route, so its states reach whichever screen has it.
 
-// TableMsg is one state of a table the session is a member of. The router
-// hands it to every screen of the stack: the screen holding that member's
-// table takes it, the others drop it.
-type TableMsg struct{ State hub.TableState }
+// TableHold is a live screen's hold on a table membership.
+type TableHold = Live[hub.TableState, *hub.TableMember]
 
-// TableSink is a member's sink: its states go into the session's program.
-func TableSink(e *Env) func(hub.TableState) {
-	return func(st hub.TableState) { e.Send(TableMsg{State: st}) }
+// JoinTable joins the table t as p (seat: a seat number, hub.AnySeat or
+// hub.Watch) and holds the membership; with orWatch, a table that started
+// or is full is watched instead.
+func JoinTable(e *Env, t *hub.Table, p hub.Person, seat int, orWatch bool) (*TableHold, error) {
+	return Join(e, func(sink func(hub.TableState)) (*hub.TableMember, error) {
+		m, err := t.Join(p, seat, sink)
+		if orWatch && (errors.Is(err, hub.ErrTableStarted) || errors.Is(err, hub.ErrTableFull)) {
+			m, err = t.Join(p, hub.Watch, sink)
+		}
+		return m, err
+	})
 }
 
 // SeatStrength is a computer seat's strength as the screens show it; a

@@ -29,7 +29,7 @@ type lobbyMsg struct{ list hub.TableList }
 // joinedMsg answers a join or an open made off the screen's goroutine.
 type joinedMsg struct {
 	page *Page
-	m    *hub.TableMember
+	m    *ui.TableHold
 	err  error
 }
 
@@ -100,22 +100,22 @@ type Page struct {
 	hub      *hub.Hub
 	defaults hub.TableConfig // the server's table times, for tables opened here
 	watch    *hub.LobbyWatch
-	m        *hub.TableMember // seated (or watching) at a table not started
-	pending  bool             // a join or an open is on its way
-	last     *hub.TableState  // the newest state of m's table, if it came first
-	handed   bool             // m went to the table page
+	m        *ui.TableHold               // seated (or watching) at a table not started
+	pending  bool                        // a join or an open is on its way
+	last     *ui.LiveMsg[hub.TableState] // the newest table state while a join is on its way
+	handed   bool                        // m went to the table page
 	// mu guards gone and joined: every membership this page's joins made,
 	// so that when the page leaves the screen (or the session ends) a
 	// seat nobody looks at is dropped, even one whose answer is still on
 	// its way; a join answered after that is dropped at once.
 	mu     sync.Mutex
 	gone   bool
-	joined []*hub.TableMember
+	joined []*ui.TableHold
 }
 
 // answer hands a join's outcome to the page, or drops the seat when the
 // page is gone.
-func (pg *Page) answer(m *hub.TableMember, err error) {
+func (pg *Page) answer(m *ui.TableHold, err error) {
 	pg.mu.Lock()
 	gone := pg.gone
 	if !gone && m != nil {
@@ -124,7 +124,7 @@ func (pg *Page) answer(m *hub.TableMember, err error) {
 	pg.mu.Unlock()
 	if gone {
 		if m != nil {
-			_ = m.Drop()
+			m.Drop() // no screen has it: this goroutine is its only holder
 		}
 		return
 	}
@@ -172,12 +172,14 @@ func (pg *Page) Update(msg tea.Msg) tea.Cmd {
 			return pg.Screen.Update(Refused{Text: msg.err.Error()})
 		}
 		if old := pg.m; old != nil && old != msg.m && !pg.handed {
-			go func() { _ = old.Leave() }() // a later join: stand from the earlier table
+			old.Leave() // a later join: stand from the earlier table
 		}
 		pg.m, pg.handed = msg.m, false
-		if st := pg.last; st != nil && st.Code == msg.m.Table().Code() {
+		if last := pg.last; last != nil {
 			pg.last = nil
-			return pg.take(*st)
+			if st, ok := msg.m.State(*last); ok {
+				return pg.take(st)
+			}
 		}
 		return nil
 	case refusedMsg:
@@ -190,16 +192,17 @@ func (pg *Page) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return pg.Screen.Update(Invited{Name: msg.name})
-	case ui.TableMsg:
+	case ui.LiveMsg[hub.TableState]:
 		if pg.handed {
 			return nil
 		}
-		if pg.m != nil && msg.State.Code == pg.m.Table().Code() {
-			return pg.take(msg.State)
+		if pg.m != nil {
+			if st, ok := pg.m.State(msg); ok {
+				return pg.take(st)
+			}
 		}
 		if pg.pending {
-			st := msg.State // a state of the table being joined, before the join's answer
-			pg.last = &st
+			pg.last = &msg // perhaps a state of the table being joined, before the join's answer
 		}
 		return nil
 	}
@@ -211,6 +214,7 @@ func (pg *Page) Update(msg tea.Msg) tea.Cmd {
 func (pg *Page) take(st hub.TableState) tea.Cmd {
 	switch {
 	case st.Phase == hub.TableClosed:
+		pg.m.Closed()
 		pg.m = nil
 		pg.Screen.Update(Seated{})
 		return pg.Screen.Update(Refused{Text: ui.TableNote(st)})
@@ -239,11 +243,19 @@ func (pg *Page) View() string {
 	for len(lines) < full-1 {
 		lines = append(lines, "")
 	}
-	line := "Invite: " + e.InviteLine(pg.m.Table().Code())
+	line := "Invite: " + e.InviteLine(pg.code())
 	if r := []rune(line); len(r) > e.Width {
 		line = string(r[:max(e.Width, 0)])
 	}
 	return strings.Join(append(lines[:full-1], ui.FaintStyle.Render(line)), "\n")
+}
+
+// code is the code of the table the player sits at, or "".
+func (pg *Page) code() string {
+	if pg.m == nil {
+		return ""
+	}
+	return pg.m.Member().Table().Code()
 }
 
 func (pg *Page) person() hub.Person {
@@ -285,9 +297,9 @@ func (pg *Page) openWith(cfg hub.TableConfig) {
 	}
 	go func() {
 		t, err := h.OpenTable(cfg)
-		var m *hub.TableMember
+		var m *ui.TableHold
 		if err == nil {
-			m, err = t.Join(cfg.Host, 0, ui.TableSink(e))
+			m, err = ui.JoinTable(e, t, cfg.Host, 0, false)
 		}
 		pg.answer(m, err)
 	}()
@@ -297,12 +309,12 @@ func (pg *Page) openWith(cfg hub.TableConfig) {
 func (pg *Page) standFrom() {
 	if m := pg.m; m != nil && !pg.handed {
 		pg.m = nil
-		go func() { _ = m.Leave() }()
+		m.Leave()
 	}
 }
 
 func (pg *Page) Join(j Join) {
-	if pg.m != nil && !pg.handed && pg.m.Table().Code() == j.Code && !j.Watch {
+	if pg.m != nil && !pg.handed && pg.code() == j.Code && !j.Watch {
 		return // already there
 	}
 	pg.standFrom()
@@ -310,25 +322,24 @@ func (pg *Page) Join(j Join) {
 	e, h, p := pg.env, pg.hub, pg.person()
 	go func() {
 		t, err := h.Table(j.Code)
-		var m *hub.TableMember
+		var m *ui.TableHold
 		if err == nil {
 			seat := hub.AnySeat
 			if j.Watch {
 				seat = hub.Watch
 			}
-			m, err = t.Join(p, seat, ui.TableSink(e))
+			m, err = ui.JoinTable(e, t, p, seat, false)
 		}
 		pg.answer(m, err)
 	}()
 }
 
 func (pg *Page) Start(code string) {
-	m := pg.m
-	if m == nil || m.Table().Code() != code {
+	if pg.m == nil || pg.code() != code {
 		pg.Screen.Update(Refused{Text: "You sit at no table yet."})
 		return
 	}
-	e := pg.env
+	m, e := pg.m.Member(), pg.env
 	go func() {
 		if err := m.Start(); err != nil {
 			e.Send(refusedMsg{page: pg, text: err.Error()})
@@ -337,7 +348,7 @@ func (pg *Page) Start(code string) {
 }
 
 func (pg *Page) Stand(code string) {
-	if pg.m != nil && pg.m.Table().Code() == code {
+	if pg.m != nil && pg.code() == code {
 		pg.standFrom()
 		pg.Screen.Update(Seated{})
 	}
@@ -348,7 +359,7 @@ func (pg *Page) Stand(code string) {
 // back as Invited or the hub's refusal.
 func (pg *Page) Invite(code, name string) {
 	e, live := pg.env, pg.env.Live
-	if pg.m == nil || pg.handed || pg.m.Table().Code() != code {
+	if pg.m == nil || pg.handed || pg.code() != code {
 		pg.Screen.Update(Refused{Text: "You sit at no table yet."})
 		return
 	}
@@ -390,7 +401,7 @@ func (pg *Page) Save() {
 		if pg.handed && m == pg.m {
 			continue // the table page has it
 		}
-		_ = m.Drop() // a seat stood from already answers with an error: nothing to do
+		m.Drop() // a hold left or closed already does nothing
 	}
 	pg.m = nil
 }
@@ -403,7 +414,7 @@ func (pg *Page) Left() { pg.Save() }
 func (pg *Page) Activity() hub.Activity {
 	a := hub.Activity{Doing: hub.AtMenu}
 	if pg.m != nil && !pg.handed {
-		a = hub.Activity{Doing: hub.AtTable, Game: pg.m.Table().Game(), Room: pg.m.Table().Code(), Watchable: true}
+		a = hub.Activity{Doing: hub.AtTable, Game: pg.m.Member().Table().Game(), Room: pg.code(), Watchable: true}
 	}
 	return a
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // Page is a seat at a live table (or a watcher's place): it holds the
-// table membership itself, takes the states the room pushes, decodes each
+// table membership itself (ui.Live, as every live screen holds its room),
+// takes the states the room pushes, decodes each
 // view with the game's kit (found in the catalogue by the game's name) and
 // hands it to the game's drawing (found in the registry by the same name),
 // which it builds from the first state with a view. A seated player's
@@ -22,12 +23,12 @@ import (
 // the kit and sends to the room off the screen's goroutine.
 type Page struct {
 	env     *ui.Env
-	m       *hub.TableMember
+	live    *ui.TableHold
 	code    string
 	kit     engine.TableKit
 	drawing Drawing
 	inner   ui.Screen // nil until the first state with a view
-	done    bool      // left or dropped: the membership is over
+	handed  bool      // the membership went back to the lobby
 	note    string    // before the first view: why there is none
 }
 
@@ -35,8 +36,8 @@ type Page struct {
 // handed over, or a join of r.Code (a person holding a seat gets it back;
 // a table that started, or is full, is watched instead).
 func OpenPage(e *ui.Env, r ui.Route) (ui.Screen, error) {
-	m := r.Member
-	if m == nil {
+	live := r.Member
+	if live == nil {
 		p, ok := e.Person()
 		if !ok {
 			return nil, errors.New("Tables need a player name: connect with a key and pick one.")
@@ -49,15 +50,11 @@ func OpenPage(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		if r.Watch {
 			seat = hub.Watch
 		}
-		m, err = t.Join(p, seat, ui.TableSink(e))
-		if errors.Is(err, hub.ErrTableStarted) || errors.Is(err, hub.ErrTableFull) {
-			m, err = t.Join(p, hub.Watch, ui.TableSink(e))
-		}
-		if err != nil {
+		if live, err = ui.JoinTable(e, t, p, seat, true); err != nil {
 			return nil, err
 		}
 	}
-	pg := &Page{env: e, m: m, code: m.Table().Code()}
+	pg := &Page{env: e, live: live, code: live.Member().Table().Code()}
 	if r.State != nil {
 		pg.take(*r.State)
 	}
@@ -107,6 +104,9 @@ func view(c *games.Catalogue, st hub.TableState) (v any, d Drawing, ok bool, err
 // take builds the screen from the first state with a view, or (while the
 // table is seating) hands the membership to the lobby.
 func (p *Page) take(st hub.TableState) tea.Cmd {
+	if st.Phase == hub.TableClosed {
+		p.live.Closed() // the room ended the membership itself
+	}
 	v, d, ok, err := view(p.env.Games, st)
 	if p.inner != nil {
 		var msg tea.Msg
@@ -116,8 +116,8 @@ func (p *Page) take(st hub.TableState) tea.Cmd {
 		switch {
 		case !ok && st.Phase == hub.TableSeating && st.Seat != engine.Spectator:
 			// A rematch waits for someone: the lobby seats again.
-			p.done = true
-			return p.env.Go(ui.Route{Page: ui.Lobby, Member: p.m, State: &st})
+			p.handed = true
+			return p.env.Go(ui.Route{Page: ui.Lobby, Member: p.live, State: &st})
 		case !ok && st.Phase == hub.TableClosed:
 			return p.inner.Update(Refused{Table: p.code, Text: ui.TableNote(st)})
 		case !ok:
@@ -133,18 +133,18 @@ func (p *Page) take(st hub.TableState) tea.Cmd {
 		return nil
 	case !ok:
 		// Seating (a join by code before the start): the lobby seats.
-		p.done = true
-		return p.env.Go(ui.Route{Page: ui.Lobby, Member: p.m, State: &st})
+		p.handed = true
+		return p.env.Go(ui.Route{Page: ui.Lobby, Member: p.live, State: &st})
 	case err != nil:
 		p.note = err.Error()
 		return nil
 	}
 	kit, _ := p.env.Games.TableKit(st.Game)
-	m := p.m
+	m := p.live.Member()
 	entry, _ := p.env.Games.Entry(st.Game)
 	// Leave waits for the room (a moment): the menu built next must not
 	// still find the seat.
-	cfg := Config[any]{Table: p.code, Game: entry, Leave: func() { p.done = true; _ = m.Leave() }}
+	cfg := Config[any]{Table: p.code, Game: entry, Leave: p.live.Leave}
 	if st.Seat != engine.Spectator {
 		cfg.Act = p.act
 		cfg.Rematch = func() {
@@ -171,7 +171,7 @@ func (p *Page) take(st hub.TableState) tea.Cmd {
 // table off the screen's goroutine (Do waits for the room); a refusal
 // comes back as the game's sentence.
 func (p *Page) act(a any) {
-	m, e, code := p.m, p.env, p.code
+	m, e, code := p.live.Member(), p.env, p.code
 	b, err := p.kit.EncodeAction(a)
 	if err != nil {
 		e.Send(Refused{Table: code, Text: err.Error()})
@@ -185,11 +185,11 @@ func (p *Page) act(a any) {
 }
 
 func (p *Page) Update(msg tea.Msg) tea.Cmd {
-	if tm, ok := msg.(ui.TableMsg); ok {
-		if tm.State.Code != p.code {
+	if st, ok := p.live.State(msg); ok {
+		if p.handed {
 			return nil
 		}
-		return p.take(tm.State)
+		return p.take(st)
 	}
 	if p.inner == nil {
 		if k, ok := msg.(tea.KeyPressMsg); ok && (k.String() == "q" || k.String() == "esc") {
@@ -228,9 +228,8 @@ func (p *Page) Init() tea.Cmd {
 // Save is the session ending: the seat is held for the table's hold
 // time, a computer standing in.
 func (p *Page) Save() {
-	if !p.done {
-		p.done = true
-		_ = p.m.Drop()
+	if !p.handed {
+		p.live.Drop()
 	}
 }
 
@@ -239,8 +238,9 @@ func (p *Page) Save() {
 func (p *Page) Left() { p.Save() }
 
 func (p *Page) Activity() hub.Activity {
-	a := hub.Activity{Doing: hub.AtTable, Game: p.m.Table().Game(), Room: p.code, Watchable: true}
-	if p.m.Seat() == engine.Spectator {
+	m := p.live.Member()
+	a := hub.Activity{Doing: hub.AtTable, Game: m.Table().Game(), Room: p.code, Watchable: true}
+	if m.Seat() == engine.Spectator {
 		a.Doing = hub.Watching
 	}
 	return a

@@ -139,16 +139,19 @@ func TestToyGameAtTheTable(t *testing.T) {
 	ann, _ := e.Person()
 	tb, err := h.OpenTable(hub.TableConfig{Game: toygame.Name, Host: ann, Seats: []hub.SeatPlan{{}, {Computer: "hard"}}})
 	require.NoError(t, err)
-	m, err := tb.Join(ann, 0, ui.TableSink(e))
+	hold, err := ui.JoinTable(e, tb, ann, 0, false)
 	require.NoError(t, err)
+	m := hold.Member()
 	require.NoError(t, m.Start())
 	// The states of the seating went to the lobby, which hands the
 	// membership over with the first state that has a view.
 	var st hub.TableState
 	for st.View == nil {
-		st = (<-msgs).(ui.TableMsg).State
+		var ok bool
+		st, ok = hold.State(<-msgs)
+		require.True(t, ok)
 	}
-	pg, err := OpenPage(e, ui.Route{Page: ui.Table, Member: m, State: &st})
+	pg, err := OpenPage(e, ui.Route{Page: ui.Table, Member: hold, State: &st})
 	require.NoError(t, err)
 	page := pg.(*Page)
 	screen, ok := page.inner.(*highCardScreen)
