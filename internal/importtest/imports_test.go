@@ -36,10 +36,9 @@ var (
 	notScreens = []string{screensRoot + "board"}
 )
 
-// hubMayImportGames lets arcade/hub still reach the game packages while
-// it names Spite and Kings itself. The lead sets it to false at the merge
-// that gives the hub its kits from the catalogue, so the rule then holds
-// for games as for the rest.
+// hubMayImportGames would let arcade/hub reach the game packages; it is
+// false since the hub takes its kits from the catalogue through the
+// wiring, so the rule holds for games as for the rest.
 const hubMayImportGames = false
 
 // reachRule forbids the packages that from matches to reach (directly or
