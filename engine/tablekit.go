@@ -23,6 +23,10 @@ type TableInfo struct {
 	// StandIn is the strength that plays for a person whose turn clock
 	// ran out or who dropped; "" means the middle one of Strengths.
 	StandIn string
+	// WinsAre and PointsAre say what a win and the points are, for a
+	// report of many games, where that is not "a game won" and "points
+	// scored" ("hands gone out", "penalty points").
+	WinsAre, PointsAre string
 }
 
 // StandInStrength is the strength that plays for an absent person.

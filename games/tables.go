@@ -26,7 +26,7 @@ func KingsKit() engine.TableKit {
 	return TablePackage[kings.Action, kings.View, *kings.Game, *kings.Match]{
 		Info: engine.TableInfo{Name: kings.Name, Title: "Kings in the Corner", Settings: kings.Settings,
 			MinPlayers: kings.MinPlayers, MaxPlayers: kings.MaxPlayers, Strengths: kings.Strengths,
-			StandIn: "normal"},
+			StandIn: "normal", WinsAre: "hands gone out (matches won, with a match setting)", PointsAre: "penalty points"},
 		NewMatch: kings.NewMatch, Resume: kings.Resume, ResumeMatch: kings.ResumeMatch,
 		NewPlayer: kings.NewPlayer, Describe: kings.Describe, Replay: kings.Replay,
 		Record:       func(g *kings.Game, seats []string) any { return g.Record(seats) },

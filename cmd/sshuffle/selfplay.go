@@ -251,7 +251,7 @@ func selfplay(args []string, cat *games.Catalogue, stdout, stderr io.Writer) int
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	printSelfplay(stdout, rep)
+	printSelfplay(stdout, rep, info)
 	return 0
 }
 
@@ -262,7 +262,7 @@ func playerRange(lo, hi int) string {
 	return fmt.Sprintf("%d to %d", lo, hi)
 }
 
-func printSelfplay(w io.Writer, r selfplayReport) {
+func printSelfplay(w io.Writer, r selfplayReport, info engine.TableInfo) {
 	settings := r.Settings
 	if settings == "" {
 		settings = "defaults"
@@ -279,8 +279,8 @@ func printSelfplay(w io.Writer, r selfplayReport) {
 			100*s.WinRate, 100*s.CI95[0], 100*s.CI95[1], s.MeanScore, s.DecisionP50Ms, s.DecisionP99Ms)
 	}
 	_ = tw.Flush()
-	if r.Game == "kings" {
-		fmt.Fprintln(w, "wins are hands gone out (matches won, with a match setting); mean score is penalty points")
+	if info.WinsAre != "" && info.PointsAre != "" {
+		fmt.Fprintf(w, "wins are %s; mean score is %s\n", info.WinsAre, info.PointsAre)
 	}
 }
 

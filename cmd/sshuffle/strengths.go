@@ -102,8 +102,8 @@ func strengths(args []string, cat *games.Catalogue, stdout, stderr io.Writer) in
 			100*r.WinRate, 100*r.CI95[0], 100*r.CI95[1], r.MeanScore, r.OtherScore, r.Draws)
 	}
 	_ = tw.Flush()
-	if info.Name == "kings" {
-		fmt.Fprintln(stdout, "wins are hands gone out (matches won, with a match setting); scores are penalty points")
+	if info.WinsAre != "" && info.PointsAre != "" {
+		fmt.Fprintf(stdout, "wins are %s; scores are %s\n", info.WinsAre, info.PointsAre)
 	}
 	return 0
 }
