@@ -58,7 +58,7 @@ type tableKit[A comparable, V any, G engine.Table[A, V], M MatchOf[G]] struct {
 
 func (k *tableKit[A, V, G, M]) Info() engine.TableInfo { return k.p.Info }
 
-// errNotAction and errNotView: a value of another game handed to this
+// errNot: a value of another game handed to this
 // game's codec, which only a bug in the caller can do.
 func (k *tableKit[A, V, G, M]) errNot(what string) error {
 	return fmt.Errorf("That is not %s of %s.", what, k.p.Info.Title)
