@@ -10,9 +10,12 @@ import (
 	"sshuffle/store"
 )
 
-// Follow makes account follow other (see store.Friends). The count under
-// the cap is read in the same transaction as the write, so two follows at
-// once cannot both slip under it.
+// Follow makes account follow other (see store.Friends). Badger detects
+// conflicts on keys read, and a follow added by another transaction is a
+// key this one never read (iterating does not register it), so two follows
+// at once would both count 499 and both be added. Every follow therefore
+// reads and rewrites one guard key per account: two follows of the same
+// account at once conflict, and the retry counts again.
 func (s *Store) Follow(ctx context.Context, account, other string) error {
 	if err := checkID(account); err != nil {
 		return err
@@ -24,6 +27,10 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 		return fmt.Errorf("%w: an account cannot follow itself", store.ErrInvalid)
 	}
 	return s.update(ctx, func(txn *badger.Txn) error {
+		guard := dbKey(kFollowN, account)
+		if _, err := txn.Get(guard); err != nil && !errors.Is(err, badger.ErrKeyNotFound) {
+			return fmt.Errorf("store: read follow guard: %w", err)
+		}
 		if _, err := txn.Get(dbKey(kAccount, other)); err != nil {
 			if errors.Is(err, badger.ErrKeyNotFound) {
 				return fmt.Errorf("account %s: %w", other, store.ErrNotFound)
@@ -44,6 +51,9 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 		it.Close()
 		if n >= store.MaxFollowing {
 			return fmt.Errorf("%w: already following %d accounts", store.ErrInvalid, store.MaxFollowing)
+		}
+		if err := txn.Set(guard, nil); err != nil {
+			return fmt.Errorf("store: write follow guard: %w", err)
 		}
 		return txn.Set(k, nil)
 	})

@@ -29,7 +29,9 @@ var (
 	// ErrWrongStore: the directory is not the store sshuffle wrote last
 	// (its markers disagree, or it lost writes that were acknowledged).
 	ErrWrongStore = errors.New("store: not the store sshuffle wrote last")
-	// ErrDamaged: Badger could not open the files (or panicked on them).
+	// ErrDamaged: files that fail their checksums or that Badger cannot
+	// open (or panics on), or records that disagree (the name index and
+	// the accounts).
 	ErrDamaged = errors.New("store: damaged")
 	// ErrNoSpace: the disk has less free space than the floor.
 	ErrNoSpace = errors.New("store: disk too full")
@@ -170,6 +172,13 @@ func preflight(dir string, beside *marker) (fresh bool, err error) {
 		switch n := e.Name(); {
 		case n == "MANIFEST":
 			manifest = true
+		case strings.HasSuffix(n, ".mem") && emptyFile(e):
+			// Opened for writing, Badger fails on it only after it has
+			// begun rewriting the store's files.
+			return false, fmt.Errorf("%w: the memtable log %s is empty (0 bytes): the writes it held are gone, or "+
+				"it was never written; nothing was changed. Move it aside to start without it (the markers then "+
+				"show whether acknowledged writes are missing), or restore from a backup (sshuffle restore)",
+				ErrDamaged, filepath.Join(dir, n))
 		case strings.HasSuffix(n, ".sst"), strings.HasSuffix(n, ".vlog"), strings.HasSuffix(n, ".mem"):
 			data = append(data, n)
 		}
@@ -189,43 +198,122 @@ func preflight(dir string, beside *marker) (fresh bool, err error) {
 	return false, nil
 }
 
-// checkTables opens each table file the way Badger will, on this
-// goroutine: Badger opens them on goroutines of its own, where a panic on
-// a truncated table cannot be recovered and ends the process.
+// checkTables verifies every table file whole, block by block against its
+// checksums, before Badger opens any, and on this goroutine. Badger opens
+// tables on goroutines of its own, where a panic on a damaged one cannot be
+// recovered and ends the process; and a table whose checksum fails there is
+// logged and left out, so the store would start without the records in it
+// (an account gone, a name index entry gone and its name free for anyone).
+// Either is a refusal here, naming the file, and nothing in the directory
+// has been opened for writing yet.
 func checkTables(dir string, bo badger.Options) (err error) {
+	mf, err := readManifest(dir, bo)
+	if err != nil || mf == nil {
+		return err
+	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
-	// Tables are written with the store's options; a table whose blocks
-	// are read with the wrong compression panics like a damaged one.
-	to := table.Options{ReadOnly: true, ChkMode: options.NoVerification, Compression: bo.Compression,
-		BlockSize: bo.BlockSize, ZSTDCompressionLevel: bo.ZSTDCompressionLevel, BloomFalsePositive: bo.BloomFalsePositive}
+	have := map[uint64]bool{}
 	for _, name := range names {
+		id, ok := table.ParseFileID(name)
+		if !ok {
+			continue
+		}
+		have[id] = true
+		tm, listed := mf.Tables[id]
+		if !listed {
+			continue // not part of the store: Badger deletes it on open
+		}
+		// Each table is read with the compression it was written with,
+		// as Badger does: stores written before tables were left
+		// uncompressed hold Snappy tables until compaction rewrites them.
+		to := table.Options{ReadOnly: true, ChkMode: options.NoVerification, Compression: tm.Compression,
+			BlockSize: bo.BlockSize, ZSTDCompressionLevel: bo.ZSTDCompressionLevel, BloomFalsePositive: bo.BloomFalsePositive}
 		if err := checkTable(name, to); err != nil {
 			return err
+		}
+	}
+	for id := range mf.Tables {
+		if !have[id] {
+			return fmt.Errorf("%w: the table file %s is missing (the MANIFEST lists it); nothing was changed. "+
+				"Restore the store from a backup (sshuffle restore)", ErrDamaged, table.NewFilename(id, dir))
 		}
 	}
 	return nil
 }
 
-func checkTable(name string, to table.Options) (err error) {
+// readManifest reads the list of tables without opening the store; nil
+// when there is no MANIFEST yet (preflight refused data files without one).
+func readManifest(dir string, bo badger.Options) (m *badger.Manifest, err error) {
+	path := filepath.Join(dir, "MANIFEST")
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: reading %s: %w", path, err)
+	}
+	defer f.Close()
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: table %s cannot be read (%v); restore from a backup", ErrDamaged, name, firstLine(fmt.Sprint(r)))
+			m, err = nil, fmt.Errorf("%w: the file %s is damaged (%v); nothing was changed. Restore the store from "+
+				"a backup (sshuffle restore)", ErrDamaged, path, panicText(r))
+		}
+	}()
+	mf, _, err := badger.ReplayManifestFile(f, bo.ExternalMagicVersion, bo)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the file %s is damaged (%v); nothing was changed. Restore the store from a "+
+			"backup (sshuffle restore)", ErrDamaged, path, firstLine(err.Error()))
+	}
+	return &mf, nil
+}
+
+func emptyFile(e os.DirEntry) bool {
+	info, err := e.Info()
+	return err == nil && info.Mode().IsRegular() && info.Size() == 0
+}
+
+func checkTable(name string, to table.Options) (err error) {
+	refuse := func(why string) error {
+		return fmt.Errorf("%w: the table file %s is damaged (%s); nothing was changed. Restore the store from a "+
+			"backup (sshuffle restore)", ErrDamaged, name, why)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = refuse("reading it panicked: " + panicText(r))
 		}
 	}()
 	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
 	if err != nil && !errors.Is(err, z.NewFile) {
-		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+		return refuse(err.Error())
 	}
+	// Opened without verification (which checks the index alone), then
+	// verified block by block: OpenTable closes the file on some errors
+	// and not on others, and a mapping unmapped twice could unmap another.
 	t, err := table.OpenTable(mf, to)
 	if err != nil {
 		_ = mf.Close(-1)
-		if strings.HasPrefix(err.Error(), "CHECKSUM_MISMATCH:") {
-			return nil // Badger logs and skips these itself
-		}
-		return fmt.Errorf("%w: table %s: %v", ErrDamaged, name, err)
+		return refuse(firstLine(err.Error()))
 	}
 	// Close, not DecrRef: DecrRef to zero deletes the file.
-	return t.Close(-1)
+	defer func() { _ = t.Close(-1) }()
+	if err := t.VerifyChecksum(); err != nil {
+		return refuse(firstLine(err.Error()))
+	}
+	return nil
+}
+
+// panicText is the first informative line of a panic's value, short: some
+// of Badger's panics are a page of debugging output under a banner line.
+func panicText(r any) string {
+	for _, l := range strings.Split(fmt.Sprint(r), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "==") {
+			if len(l) > 160 {
+				l = l[:160] + "..."
+			}
+			return l
+		}
+	}
+	return "no message"
 }
 
 func firstLine(s string) string {
@@ -242,14 +330,14 @@ func openBadger(opts badger.Options) (db *badger.DB, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			db = nil
-			err = fmt.Errorf("%w: Badger panicked opening %s: %v (a damaged or truncated file; restore from a backup)",
-				ErrDamaged, opts.Dir, r)
+			err = fmt.Errorf("%w: Badger panicked opening %s: %s (a damaged or truncated file; restore from a "+
+				"backup: sshuffle restore)", ErrDamaged, opts.Dir, panicText(r))
 			slog.Debug("badger open panic", "stack", string(debug.Stack()))
 		}
 	}()
 	db, err = badger.Open(opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: opening %s: %v", ErrDamaged, opts.Dir, err)
+		return nil, fmt.Errorf("%w: opening %s: %w", ErrDamaged, opts.Dir, err)
 	}
 	return db, nil
 }

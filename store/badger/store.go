@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 
 	"sshuffle/store"
 )
@@ -74,6 +75,17 @@ func smallProfile(opts badger.Options, logger *slog.Logger) badger.Options {
 		WithNumLevelZeroTablesStall(l0Stall).
 		WithValueLogFileSize(16 << 20).
 		WithSyncWrites(true).
+		// Every block read is checked against its checksum, so damage
+		// that appears while running is an error, not a wrong record.
+		// The tables are checked whole at start by checkTables, which
+		// refuses where Badger would skip a table.
+		WithChecksumVerificationMode(options.OnBlockRead).
+		// Uncompressed, so that the checksums cover the bytes on disk:
+		// Badger checksums a block after decompressing it, and a flipped
+		// byte in Snappy's encoding of repetitive records can decode to
+		// the same block, so damage to the file went unseen.
+		WithCompression(options.None).
+		WithVerifyValueChecksum(true).
 		WithLogger(badgerLogger{logger}).
 		WithLoggingLevel(badger.WARNING).
 		WithMetricsEnabled(false)
@@ -88,8 +100,11 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 
 // OpenWith opens (or creates) the store in dir. It refuses, with an error
 // that says why and what to do, a disk below the free-space floor, a
-// directory Badger would silently empty, files Badger cannot read, and a
-// store that is not the one last written here (see agree).
+// directory Badger would silently empty, files Badger cannot read or that
+// fail their checksums, a name index that disagrees with the accounts, and
+// a store that is not the one last written here (see agree). Those checks
+// run before Badger opens the store for writing (see precheck), so a
+// refusal changes no file.
 func OpenWith(dir string, o Options) (*Store, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%w: empty directory (use OpenInMemory)", store.ErrInvalid)
@@ -122,9 +137,27 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if err := checkTables(dir, bo); err != nil {
 		return nil, err
 	}
+	checkAfter := false
+	if !fresh {
+		err := precheck(dir, bo, beside, o.Accept)
+		switch {
+		case errors.Is(err, errNoReadOnlyCheck):
+			logger.Warn("store: checking after opening, so a refusal may leave Badger's recovery done", "dir", dir,
+				"why", err.Error())
+			checkAfter = true
+		case err != nil:
+			return nil, err
+		}
+	}
 	db, err := openBadger(bo)
 	if err != nil {
 		return nil, err
+	}
+	if checkAfter {
+		if err := checkNameIndex(db, dir); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
 	}
 	inside, empty, err := readInsideMarker(db)
 	if err != nil {
@@ -343,6 +376,7 @@ const (
 	kSave    = 'V' // V id 0 key               -> bytes
 	kSetting = 'P' // P id 0 name              -> value
 	kFollow  = 'F' // F id 0 other id          -> "" (id follows other)
+	kFollowN = 'G' // G id                     -> "" (rewritten by every follow of id)
 	kRace    = 'C' // C id 0 when(8) code      -> RaceRecord JSON (one copy per racer)
 )
 

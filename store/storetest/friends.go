@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,6 +66,54 @@ func testFollowingCap(t *testing.T, open Opener) {
 	got, err := s.Following(ctx, "me")
 	require.NoError(t, err)
 	require.Len(t, got, store.MaxFollowing)
+}
+
+// Many follows of one account at once still stop exactly at the cap: each
+// one counts the follows already there, so two that count the same 499
+// must not both be added.
+func testFollowingCapUnderConcurrency(t *testing.T, open Opener) {
+	s := open(t, nil)
+	_, err := s.CreateAccount(ctx, "me", "")
+	require.NoError(t, err)
+	const parallel = 32
+	const before = store.MaxFollowing - parallel/4 // 8 places left for 32 at once
+	for i := range before + parallel {
+		id := fmt.Sprintf("f%04d", i)
+		_, err := s.CreateAccount(ctx, id, "")
+		require.NoError(t, err)
+		if i < before {
+			require.NoError(t, s.Follow(ctx, "me", id))
+		}
+	}
+	for round := range 3 {
+		start := make(chan struct{})
+		errs := make([]error, parallel)
+		var wg sync.WaitGroup
+		for g := range parallel {
+			wg.Go(func() {
+				<-start
+				errs[g] = s.Follow(ctx, "me", fmt.Sprintf("f%04d", before+g))
+			})
+		}
+		close(start)
+		wg.Wait()
+		added := 0
+		for _, err := range errs {
+			if err == nil {
+				added++
+			} else {
+				require.ErrorIs(t, err, store.ErrInvalid, "a follow past the cap is refused as such")
+			}
+		}
+		got, err := s.Following(ctx, "me")
+		require.NoError(t, err)
+		require.Equal(t, store.MaxFollowing, len(got), "round %d: %d follows at once", round, parallel)
+		require.Equal(t, store.MaxFollowing-before, added, "round %d", round)
+		// Make room again for the next round.
+		for g := range parallel {
+			require.NoError(t, s.Unfollow(ctx, "me", fmt.Sprintf("f%04d", before+g)))
+		}
+	}
 }
 
 // An abandoned game counts as played and abandoned, never as a best score,

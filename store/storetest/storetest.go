@@ -43,6 +43,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ConcurrentResults", func(t *testing.T) { testConcurrentResults(t, open) })
 	t.Run("Following", func(t *testing.T) { testFollowing(t, open) })
 	t.Run("FollowingCap", func(t *testing.T) { testFollowingCap(t, open) })
+	t.Run("FollowingCapUnderConcurrency", func(t *testing.T) { testFollowingCapUnderConcurrency(t, open) })
 	t.Run("AbandonedCountApart", func(t *testing.T) { testAbandonedCountApart(t, open) })
 	t.Run("Races", func(t *testing.T) { testRaces(t, open) })
 	t.Run("TimelineKept", func(t *testing.T) { testTimelineKept(t, open) })
