@@ -8,11 +8,13 @@ import (
 	"sshuffle/arcade/ui/account"
 	"sshuffle/arcade/ui/friends"
 	"sshuffle/arcade/ui/help"
+	"sshuffle/arcade/ui/lobby"
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/arcade/ui/options"
 	"sshuffle/arcade/ui/profile"
 	"sshuffle/arcade/ui/race"
 	"sshuffle/arcade/ui/solitaire"
+	"sshuffle/arcade/ui/table"
 )
 
 // build is the router's builder: the one place that knows every screen
@@ -20,9 +22,9 @@ import (
 func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	switch r.Page {
 	case ui.Lobby:
-		return s.openLobby(e, r)
+		return lobby.OpenPage(e, r, s.tableDefaults())
 	case ui.Table:
-		return s.openTable(e, r)
+		return table.OpenPage(e, r)
 	case ui.Menu:
 		return menu.New(e, r.Note), nil
 	case ui.Name:
@@ -33,10 +35,10 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		// A code may be a table's (join CODE, an invitation).
 		if r.Code != "" {
 			if room, err := s.hub.Room(r.Code); err == nil && room.Kind() == hub.TableRoom {
-				return s.openTable(e, r)
+				return table.OpenPage(e, r)
 			}
 		}
-		return race.Open(e, r)
+		return race.Open(e, r, raceBoards)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)
 	case ui.Won:
@@ -53,4 +55,12 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return profile.NewBoards(e, r.Game), nil
 	}
 	return nil, fmt.Errorf("there is no page %d", r.Page)
+}
+
+// raceBoards are the solitaire screen's games, embedded in a race.
+var raceBoards = race.BoardsOf(solitaire.DealEmbedded, solitaire.ResumeEmbedded, solitaire.WatchEmbedded)
+
+// tableDefaults is the server's table times, for tables opened here.
+func (s *Server) tableDefaults() hub.TableConfig {
+	return hub.TableConfig{TurnClock: s.cfg.TableClock, Pace: s.cfg.TablePace, Hold: s.cfg.TableHold, Break: s.cfg.TableBreak}
 }

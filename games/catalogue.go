@@ -12,11 +12,9 @@ import (
 
 	"sshuffle/engine"
 	"sshuffle/games/freecell"
-	"sshuffle/games/kings"
 	"sshuffle/games/klondike"
 	"sshuffle/games/pyramid"
 	"sshuffle/games/spider"
-	"sshuffle/games/spite"
 	"sshuffle/games/tripeaks"
 )
 
@@ -130,6 +128,23 @@ type Game struct {
 	Keys                  Keys
 	// MinPlayers and MaxPlayers bound a table's seats.
 	MinPlayers, MaxPlayers int
+	// Kit is a table game's kit: how the server deals, seats, plays,
+	// describes and records it, and the codec of its actions and views.
+	// nil for a solitaire.
+	Kit engine.TableKit
+}
+
+// TableGame is the entry of a table game, every fact taken from its kit:
+// one variant, the game itself, with the blurb the menu shows.
+func TableGame(kit engine.TableKit, blurb string) *Game {
+	in := kit.Info()
+	return &Game{
+		Name: in.Name, Title: in.Title, Kind: Table,
+		Variants:   []Variant{{Title: in.Title, Blurb: blurb}},
+		Settings:   in.Settings,
+		MinPlayers: in.MinPlayers, MaxPlayers: in.MaxPlayers,
+		Kit: kit,
+	}
 }
 
 // Entry is one line of the menu: a game in one of its variants.
@@ -191,6 +206,26 @@ func (c *Catalogue) Game(name string) (*Game, bool) {
 		}
 	}
 	return nil, false
+}
+
+// TableKit finds a table game's kit by the game's name.
+func (c *Catalogue) TableKit(name string) (engine.TableKit, bool) {
+	g, ok := c.Game(name)
+	if !ok || g.Kit == nil {
+		return nil, false
+	}
+	return g.Kit, true
+}
+
+// TableGames are the catalogue's table games in menu order.
+func (c *Catalogue) TableGames() []*Game {
+	var out []*Game
+	for _, g := range c.games {
+		if g.Kit != nil {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // Entries are the menu's lines, in order.
@@ -311,22 +346,10 @@ var house = NewCatalogue(
 		Strategy: "Work the pyramid from the bottom rows evenly: a card high up is freed only when both below it go. Keep track of where each card's partner is before using a stock card on a pyramid pair it could have matched later.",
 		Rules:    "Remove two free cards adding to 13 (A=1, J=11, Q=12); a King goes alone. A card is free once both cards over it are gone. The turned stock card and the waste top pair with each other or with free pyramid cards. Three passes through the stock. Win when the pyramid, stock and waste are all empty.",
 	},
-	// The table games (games/spite, games/kings): played at live tables
-	// of the hub, so they have no New; the menu opens their lobby.
-	&Game{
-		Name: spite.Name, Title: "Spite and Malice", Kind: Table,
-		Variants: []Variant{{Title: "Spite and Malice",
-			Blurb: "Two players race to empty their pay-off piles onto shared stacks."}},
-		Settings:   spite.Settings,
-		MinPlayers: spite.MinPlayers, MaxPlayers: spite.MaxPlayers,
-	},
-	&Game{
-		Name: kings.Name, Title: "Kings in the Corner", Kind: Table,
-		Variants: []Variant{{Title: "Kings in the Corner",
-			Blurb: "Build down around the table; 2 to 4 players, the first out wins."}},
-		Settings:   kings.Settings,
-		MinPlayers: kings.MinPlayers, MaxPlayers: kings.MaxPlayers,
-	},
+	// The table games: played at live tables of the hub, so they have no
+	// New; the menu opens their lobby.
+	TableGame(SpiteKit(), "Two players race to empty their pay-off piles onto shared stacks."),
+	TableGame(KingsKit(), "Build down around the table; 2 to 4 players, the first out wins."),
 )
 
 // adapt turns a package's typed constructor into the registry's form

@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
@@ -23,15 +24,15 @@ func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
 	if len(args) < 2 {
 		return nil, usage
 	}
-	var info *hub.TableGameInfo
-	for _, g := range hub.TableGames() {
-		if g.Name == args[1] {
-			info = &g
+	kit, ok := c.TableKit(args[1])
+	if !ok {
+		var names []string
+		for _, g := range c.TableGames() {
+			names = append(names, g.Name)
 		}
+		return nil, "There is no table game " + format.Clean(args[1], 40) + "; try " + strings.Join(names, " or ") + "."
 	}
-	if info == nil {
-		return nil, "There is no table game " + format.Clean(args[1], 40) + "; try spite or kings."
-	}
+	info := kit.Info()
 	e, ok := c.Entry(info.Name)
 	if !ok {
 		return nil, usage

@@ -1,12 +1,15 @@
 // Package hub is the live layer of the arcade: who is online and what they
 // are doing, invitations, invite codes, and the live rooms: races, and
-// tables of the table games (Spite and Malice, Kings in the Corner) with
-// their lobby list, computer players, turn clocks and snapshots.
+// tables of the table games with their lobby list, computer players, turn
+// clocks and snapshots.
 //
-// It knows nothing of SSH, Bubble Tea, the store or the terminal. Everything
-// it takes and gives is a plain value (Person, Activity, Progress, RaceState,
-// Result, Notice, TableState, TableResult, TableSnapshot), so that a room
-// could later sit behind a message bus without the screens noticing.
+// It knows nothing of SSH, Bubble Tea, the store or the terminal, and no
+// game: a table plays any game whose kit (engine.TableKit) the wiring's
+// lookup gives it, and a game's actions and views cross the hub as the
+// bytes that kit encodes. Everything it takes and gives is a plain value
+// (Person, Activity, Progress, RaceState, Result, Notice, TableState,
+// TableResult, TableSnapshot), so that a room could later sit behind a
+// message bus without the screens noticing.
 //
 // Each room is owned by one goroutine that takes commands on a channel. A
 // member never receives state from that goroutine directly: the room puts

@@ -50,10 +50,6 @@ var (
 	ErrNotPlaying   = errors.New("No game is being played at this table.")
 	ErrBadSnapshot  = errors.New("That table snapshot cannot be restored.")
 	ErrTableBroke   = errors.New("Something went wrong at this table, and it has closed; sorry.")
-
-	// errWrongGame is a screen sending one game's action to another's
-	// table, which only a bug in the wiring can do.
-	errWrongGame = errors.New("That is not a move of the game at this table.")
 )
 
 // refusal is a sentinel with a more particular sentence ("Ann is offline.").

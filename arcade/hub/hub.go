@@ -49,6 +49,10 @@ type Config struct {
 	// time, and a newer snapshot replaces one not yet handed over, so a
 	// slow store costs the table nothing. Hub.Close waits for the last.
 	SaveTable func(code string, snap *TableSnapshot)
+	// TableKit finds a table game's kit by the game's name (the wiring
+	// passes the catalogue's). The hub names no game: without it, no
+	// table opens.
+	TableKit func(game string) (engine.TableKit, bool)
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -99,6 +103,7 @@ type Hub struct {
 
 	onTableResult func(TableResult)
 	saveTable     func(code string, snap *TableSnapshot)
+	tableKitOf    func(game string) (engine.TableKit, bool)
 	tableSpy      func(*Table) // tests only: sees the table before each state goes out
 	lobby         lobby        // under mu
 }
@@ -120,6 +125,7 @@ func New(cfg Config) *Hub {
 		mayInvite:     cfg.MayInvite,
 		onTableResult: cfg.OnTableResult,
 		saveTable:     cfg.SaveTable,
+		tableKitOf:    cfg.TableKit,
 		rand:          cfg.Rand,
 		rooms:         map[string]Room{},
 		expired:       map[string]time.Time{},

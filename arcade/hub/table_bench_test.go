@@ -16,7 +16,7 @@ type benchSeat struct {
 	m    *TableMember
 	last atomic.Value
 	got  chan struct{}
-	bot  tablePlayer
+	bot  engine.TablePlayer
 }
 
 func (s *benchSeat) sink(st TableState) {
@@ -47,7 +47,7 @@ func benchTable(b *testing.B, h *Hub, i int) (*Table, []*benchSeat) {
 	seats := make([]*benchSeat, 2)
 	for j := range seats {
 		s := &benchSeat{got: make(chan struct{}, 1)}
-		s.bot, _ = t.kit.newPlayer("normal", uint64(j+1))
+		s.bot, _ = t.kit.NewPlayer("normal", uint64(j+1))
 		if s.m, err = t.Join(Person{ID: "p" + itoa(j) + "-" + itoa(i), Name: "p" + itoa(j)}, j, s.sink); err != nil {
 			b.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func BenchmarkTableFanout(b *testing.B) {
 			for range b.N {
 				var mover *benchSeat
 				for mover == nil {
-					st := inspect(t, func() TableState { return TableState{Phase: t.phase, Turn: t.game.turn()} })
+					st := inspect(t, func() TableState { return TableState{Phase: t.phase, Turn: t.game.Turn()} })
 					switch {
 					case st.Phase == TableFinished:
 						if err := seats[0].m.Rematch(); err != nil {
@@ -103,7 +103,7 @@ func BenchmarkTableFanout(b *testing.B) {
 					}
 					<-mover.got
 				}
-				a := mover.bot.choose(mover.last.Load().(TableState).View)
+				a := choose(mover.bot, mover.last.Load().(TableState).View)
 				for _, s := range seats {
 					s.drain()
 				}

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"sshuffle/engine"
+	"sshuffle/games"
+	"sshuffle/games/kings"
+	"sshuffle/games/spite"
 )
 
 // tenv is a hub with tables, a manual clock, and everything the wiring
@@ -56,7 +59,7 @@ func newTenv(t *testing.T) *tenv {
 
 func (e *tenv) hub(clock *ManualClock) *Hub {
 	h := New(Config{
-		Clock: clock, Rand: engine.NewRNG(1), Grace: 30 * time.Second,
+		Clock: clock, Rand: engine.NewRNG(1), Grace: 30 * time.Second, TableKit: games.Default().TableKit,
 		OnTableResult: func(r TableResult) {
 			e.mu.Lock()
 			e.results = append(e.results, r)
@@ -83,7 +86,7 @@ func (e *tenv) spy(t *Table, gen int) {
 	if t.game == nil {
 		return
 	}
-	public := cardsIn(t.game.view(engine.Spectator))
+	public := cardsIn(decodeView(t.cfg.Game, t.game.View(engine.Spectator)))
 	per := []map[engine.Card]int{public}
 	deck := 1
 	if t.cfg.Game == "spite" {
@@ -91,7 +94,7 @@ func (e *tenv) spy(t *Table, gen int) {
 	}
 	hands := map[engine.Card]int{}
 	for s := range t.seats {
-		own := handOf(t.game.view(s))
+		own := handOf(decodeView(t.cfg.Game, t.game.View(s)))
 		m := map[engine.Card]int{}
 		for c, n := range public {
 			m[c] += n
@@ -147,10 +150,11 @@ func (e *tenv) check(st TableState, gen int) {
 		return
 	}
 	ok := per[st.Seat+1]
-	if st.Seat == Watch && handOf(st.View) != nil {
+	view := viewOf(st)
+	if st.Seat == Watch && handOf(view) != nil {
 		e.leak(fmt.Sprintf("%s v%d: a watcher was sent a hand", st.Code, st.Version))
 	}
-	for c, n := range cardsIn(st.View) {
+	for c, n := range cardsIn(view) {
 		if n > ok[c] {
 			e.leak(fmt.Sprintf("%s v%d: seat %d was shown %v %d times, and may see it %d times", st.Code, st.Version, st.Seat, c, n, ok[c]))
 		}
@@ -159,7 +163,7 @@ func (e *tenv) check(st TableState, gen int) {
 	if err != nil {
 		e.leak(err.Error())
 	}
-	if strings.Contains(string(js), strconv.FormatUint(seed, 10)) {
+	if strings.Contains(string(js)+string(st.View), strconv.FormatUint(seed, 10)) {
 		e.leak(fmt.Sprintf("%s v%d: a state holds the deal's seed", st.Code, st.Version))
 	}
 }
@@ -196,6 +200,56 @@ func cardsIn(v any) map[engine.Card]int {
 	return out
 }
 
+// decodeView is an encoded view of game as its package's own value.
+func decodeView(game string, b []byte) any {
+	kit, ok := games.Default().TableKit(game)
+	if !ok {
+		panic("no table game " + game)
+	}
+	v, err := kit.DecodeView(b)
+	if err != nil {
+		panic(fmt.Sprintf("a %s view does not decode: %v\n%s", game, err, b))
+	}
+	return v
+}
+
+// viewOf is a state's view decoded, or nil when it has none.
+func viewOf(st TableState) any {
+	if st.View == nil {
+		return nil
+	}
+	return decodeView(st.Game, st.View)
+}
+
+// act is a game package's action as a member sends it.
+func act(a any) []byte {
+	var b []byte
+	var err error
+	switch a := a.(type) {
+	case spite.Action:
+		b, err = spite.EncodeAction(a)
+	case kings.Action:
+		b, err = kings.EncodeAction(a)
+	default:
+		panic(fmt.Sprintf("no table game's action: %T", a))
+	}
+	if err != nil {
+		// Not an action of the game at all: what a member sends is
+		// bytes, and these bytes are no action.
+		return []byte(`{"do":"` + fmt.Sprint(a) + `"}`)
+	}
+	return b
+}
+
+// choose is a computer player's choice from a member's encoded view.
+func choose(p engine.TablePlayer, view []byte) []byte {
+	b, err := p.ChooseEncoded(view)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 func handOf(v any) []engine.Card {
 	f := reflect.ValueOf(v).FieldByName("Hand")
 	if !f.IsValid() || f.IsNil() {
@@ -212,7 +266,8 @@ func handOf(v any) []engine.Card {
 func (e *tenv) checkResults() {
 	e.t.Helper()
 	for _, r := range e.resultList() {
-		if err := tableKits[r.Spec.Game].replay(r.Record); err != nil {
+		kit, _ := games.Default().TableKit(r.Spec.Game)
+		if err := kit.Replay(r.Record); err != nil {
 			e.t.Errorf("%s game %d: the emitted record does not replay: %v\n%s", r.Code, r.GameNo, err, r.Record)
 		}
 	}
@@ -290,7 +345,7 @@ type seatAt struct {
 	p   Person
 	m   *TableMember
 	r   *trec
-	bot tablePlayer // how the test's "person" picks a move, from their own view
+	bot engine.TablePlayer // how the test's "person" picks a move, from their own view
 }
 
 func (e *tenv) sit(t *Table, name string, seat int) *seatAt {
@@ -301,7 +356,7 @@ func (e *tenv) sit(t *Table, name string, seat int) *seatAt {
 	if err != nil {
 		e.t.Fatalf("%s joins: %v", name, err)
 	}
-	bot, _ := t.kit.newPlayer("normal", uint64(len(name))*7919)
+	bot, _ := t.kit.NewPlayer("normal", uint64(len(name))*7919)
 	return &seatAt{p: p, m: m, r: r, bot: bot}
 }
 
@@ -349,7 +404,7 @@ func (e *tenv) play(t *Table, people []*seatAt, done func() bool) {
 			}
 			st := e.current(t, p)
 			if st.Phase == TablePlaying && !st.Paused && !st.Auto && st.Turn == st.Seat && st.Seat >= 0 {
-				if err := p.m.Do(p.bot.choose(st.View)); err != nil {
+				if err := p.m.Do(choose(p.bot, st.View)); err != nil {
 					e.t.Fatalf("%s's move from their own view was refused: %v", p.p.Name, err)
 				}
 				moved = true

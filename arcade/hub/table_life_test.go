@@ -108,7 +108,7 @@ func TestTablesLeaveNothing(t *testing.T) {
 
 type panicky struct{}
 
-func (panicky) choose(any) any { panic("a computer player with a bug") }
+func (panicky) ChooseEncoded([]byte) ([]byte, error) { panic("a computer player with a bug") }
 
 // TestAPanickingGameEndsOnlyItsTable: a panic inside a game package (here a
 // computer player's) closes that table with a sentence; the hub and the

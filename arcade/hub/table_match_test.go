@@ -26,7 +26,7 @@ func TestKingsMatchAndRematch(t *testing.T) {
 		e.play(tb, []*seatAt{a}, nil)
 		if e.phaseOf(tb) == TableBetween {
 			st := e.current(tb, a)
-			if st.Result == nil || err(a.m.Do(kings.Action{Do: kings.End}), ErrNotPlaying) {
+			if st.Result == nil || err(a.m.Do(act(kings.Action{Do: kings.End})), ErrNotPlaying) {
 				t.Fatalf("between hands: %+v", st)
 			}
 			e.clock.Advance(tb.cfg.Break)
@@ -100,7 +100,7 @@ func TestDropPastTheHold(t *testing.T) {
 	}
 	{
 		st = e.current(tb, a)
-		if !st.Seats[1].Gone || st.Seats[1].Computer != standIn {
+		if !st.Seats[1].Gone || st.Seats[1].Computer != "normal" {
 			t.Fatalf("after the hold: %+v", st.Seats[1])
 		}
 		if _, err := tb.Join(person("bob"), AnySeat, func(TableState) {}); !errors.Is(err, ErrTableStarted) {
@@ -126,7 +126,7 @@ func TestComputersKeepThePace(t *testing.T) {
 		t.Fatal(err)
 	}
 	moves := func() int {
-		return inspect(tb, func() int { return len(tb.game.(*gameAdapter[kings.Action, kings.View, *kings.Game]).g.History()) })
+		return inspect(tb, func() int { return tb.game.Actions() })
 	}
 	for i := range 10 {
 		if e.phaseOf(tb) != TablePlaying {

@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"sshuffle/games"
 	"sshuffle/games/spite"
 )
 
 func (e *tenv) actions(t *Table) int {
-	return inspect(t, func() int { return len(t.game.(*gameAdapter[spite.Action, spite.View, *spite.Game]).g.History()) })
+	return inspect(t, func() int { return t.game.Actions() })
 }
 
 func recordActions(t *testing.T, rec []byte) []json.RawMessage {
@@ -39,7 +40,7 @@ func TestRestoreMidGame(t *testing.T) {
 	}
 	e.play(tb, []*seatAt{a, b}, func() bool { return e.actions(tb) >= 30 })
 	n := e.actions(tb)
-	before := inspect(tb, func() []byte { r, _ := tb.game.record(nil); return r })
+	before := inspect(tb, func() []byte { r, _ := games.RecordJSON(tb.game, nil); return r })
 	e.h.Close()
 	e.mu.Lock()
 	snap := e.saved[code]
@@ -117,7 +118,7 @@ func TestRestoreMidGame(t *testing.T) {
 		}
 		e.clock.Advance(time.Second)
 		st := e.current(rt, a)
-		if st.Paused || !st.Seats[1].Gone || st.Seats[1].Computer != standIn {
+		if st.Paused || !st.Seats[1].Gone || st.Seats[1].Computer != "normal" {
 			t.Fatalf("after the hold: %+v", st)
 		}
 		if _, err := rt.Join(person("bob"), AnySeat, func(TableState) {}); err == nil {

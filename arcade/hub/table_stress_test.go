@@ -56,7 +56,7 @@ func checkTableState(st TableState) error {
 		if st.View == nil {
 			return fmt.Errorf("playing with no view")
 		}
-		if vt := int(reflect.ValueOf(st.View).FieldByName("Turn").Int()); vt != st.Turn {
+		if vt := int(reflect.ValueOf(viewOf(st)).FieldByName("Turn").Int()); vt != st.Turn {
 			return fmt.Errorf("the state's turn %d is not the view's %d", st.Turn, vt)
 		}
 	case TableBetween, TableFinished:
@@ -105,7 +105,7 @@ func TestTableStress(t *testing.T) {
 			p := person(names[r.IntN(len(names))])
 			mine := map[string]*TableMember{}
 			screens := map[string]*trec{}
-			bots := map[string]tablePlayer{}
+			bots := map[string]engine.TablePlayer{}
 			sink := func(code string) func(TableState) {
 				rc := e.rec()
 				screens[code] = rc
@@ -125,7 +125,7 @@ func TestTableStress(t *testing.T) {
 					return
 				}
 				mine[tb.Code()] = m
-				bots[tb.Code()], _ = tb.kit.newPlayer("easy", r.Uint64())
+				bots[tb.Code()], _ = tb.kit.NewPlayer("easy", r.Uint64())
 			}
 			anyOf := func() (string, *TableMember) {
 				for c, m := range mine {
@@ -180,9 +180,9 @@ func TestTableStress(t *testing.T) {
 						var err error
 						switch {
 						case r.IntN(6) == 0:
-							err = m.Do(randomAction(r, st.Game))
+							err = m.Do(act(randomAction(r, st.Game)))
 						case st.View != nil && st.Turn == st.Seat && st.Seat >= 0:
-							err = m.Do(bots[code].choose(st.View))
+							err = m.Do(choose(bots[code], st.View))
 						default:
 							continue
 						}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/games/kings"
 	"sshuffle/games/spite"
 )
@@ -53,7 +54,7 @@ func TestKingsWithADropAndRejoin(t *testing.T) {
 	passes := 0
 	last := 1
 	e.play(tb, people, func() bool {
-		turn := inspect(tb, func() int { return tb.game.turn() })
+		turn := inspect(tb, func() int { return tb.game.Turn() })
 		if turn != last && last == 1 {
 			passes++
 		}
@@ -153,7 +154,7 @@ func TestTurnClockRunsOut(t *testing.T) {
 	if !st.Auto || !strings.Contains(st.Log[len(st.Log)-1], "time ran out") {
 		t.Fatalf("after the clock: auto %v, log %q", st.Auto, st.Log)
 	}
-	if err := slow.m.Do(spite.Action{Do: spite.Pass}); !errors.Is(err, ErrNotYourTurn) || !strings.Contains(err.Error(), "time ran out") {
+	if err := slow.m.Do(act(spite.Action{Do: spite.Pass})); !errors.Is(err, ErrNotYourTurn) || !strings.Contains(err.Error(), "time ran out") {
 		t.Fatalf("a move after the clock ran out: %v", err)
 	}
 	// The computer plays the whole turn, one action a pace, and then it is
@@ -182,7 +183,7 @@ func TestIllegalActionChangesNothing(t *testing.T) {
 	a := e.sit(tb, "ann", 0)
 	b := e.sit(tb, "bob", 1)
 	w := e.sit(tb, "wat", Watch)
-	if err := a.m.Do(kings.Action{Do: kings.End}); !errors.Is(err, ErrNotPlaying) {
+	if err := a.m.Do(act(kings.Action{Do: kings.End})); !errors.Is(err, ErrNotPlaying) {
 		t.Fatalf("a move before the start: %v", err)
 	}
 	if err := a.m.Start(); err != nil {
@@ -194,21 +195,21 @@ func TestIllegalActionChangesNothing(t *testing.T) {
 		mover, other = b, a
 	}
 	mine := e.current(tb, mover)
-	if err := w.m.Do(kings.Action{Do: kings.End}); !errors.Is(err, ErrNotSeated) {
+	if err := w.m.Do(act(kings.Action{Do: kings.End})); !errors.Is(err, ErrNotSeated) {
 		t.Fatalf("a watcher moves: %v", err)
 	}
 	wv := e.current(tb, w).Version
-	before := inspect(tb, func() string { r, _ := tb.game.record(nil); return string(r) })
+	before := inspect(tb, func() string { r, _ := games.RecordJSON(tb.game, nil); return string(r) })
 	otherN := e.current(tb, other).Version
 	// A card the seat does not hold, onto N.
 	var notHeld engine.Card
 	for _, c := range engine.Deck() {
-		if !slices.Contains(handOf(mine.View), c) {
+		if !slices.Contains(handOf(viewOf(mine)), c) {
 			notHeld = c
 			break
 		}
 	}
-	err := mover.m.Do(kings.Action{Do: kings.Play, Card: notHeld, To: kings.N})
+	err := mover.m.Do(act(kings.Action{Do: kings.Play, Card: notHeld, To: kings.N}))
 	if err == nil || err.Error() != "You don't hold "+notHeld.String()+"." {
 		t.Fatalf("refusal: %v", err)
 	}
@@ -216,13 +217,13 @@ func TestIllegalActionChangesNothing(t *testing.T) {
 	if got.Refused != err.Error() {
 		t.Fatalf("pushed %q, returned %q", got.Refused, err)
 	}
-	if err := other.m.Do(kings.Action{Do: kings.End}); err == nil || err.Error() != "It is "+mover.p.Name+"'s turn." {
+	if err := other.m.Do(act(kings.Action{Do: kings.End})); err == nil || err.Error() != "It is "+mover.p.Name+"'s turn." {
 		t.Fatalf("out of turn: %v", err)
 	}
-	if err := mover.m.Do(spite.Action{Do: spite.Pass}); err == nil {
+	if err := mover.m.Do(act(spite.Action{Do: spite.Pass})); err == nil {
 		t.Fatal("a Spite move at a Kings table")
 	}
-	after := inspect(tb, func() string { r, _ := tb.game.record(nil); return string(r) })
+	after := inspect(tb, func() string { r, _ := games.RecordJSON(tb.game, nil); return string(r) })
 	if after != before {
 		t.Fatalf("a refused move changed the game:\n%s\n%s", before, after)
 	}
@@ -235,7 +236,7 @@ func TestIllegalActionChangesNothing(t *testing.T) {
 		t.Fatalf("the watcher heard of a refusal: %+v", st)
 	}
 	// A legal move clears the sentence.
-	if err := mover.m.Do(mover.bot.choose(mine.View)); err != nil {
+	if err := mover.m.Do(choose(mover.bot, mine.View)); err != nil {
 		t.Fatal(err)
 	}
 	if st := e.current(tb, mover); st.Refused != "" {

@@ -59,7 +59,7 @@ func (t *Table) save() {
 	if t.saves == nil || t.match == nil {
 		return
 	}
-	g := t.match.game()
+	g := t.match.Game()
 	gameNo := t.gameNo
 	if t.phase == TableBetween {
 		gameNo++ // the match has dealt the next game already
@@ -68,7 +68,7 @@ func (t *Table) save() {
 	snap := &TableSnapshot{
 		Format: SnapshotFormat, Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Seed: t.spec.Seed,
 		Host: t.hostPerson(), Private: t.cfg.Private, TurnClock: t.cfg.TurnClock, Pace: t.cfg.Pace, Hold: t.cfg.Hold,
-		Break: t.cfg.Break, GameNo: gameNo, Totals: t.match.totals(), Log: t.log, Opened: t.opened, Started: t.started,
+		Break: t.cfg.Break, GameNo: gameNo, Totals: t.match.Totals(), Log: t.log, Opened: t.opened, Started: t.started,
 		Saved: t.h.clock.Now(), Auto: t.auto,
 	}
 	for i, s := range t.seats {
@@ -86,7 +86,7 @@ func (t *Table) save() {
 	default:
 		snap.TurnLeft = t.cfg.TurnClock
 	}
-	t.saves.Put(tableSave{code: t.code, snap: snap, rec: g.recordValue(seats)})
+	t.saves.Put(tableSave{code: t.code, snap: snap, rec: g.Record(seats)})
 }
 
 // unsave tells the wiring the table needs no restoring any more.
@@ -105,7 +105,7 @@ func (h *Hub) RestoreTable(snap TableSnapshot) (*Table, error) {
 	if snap.Format != SnapshotFormat {
 		return nil, refuse(ErrBadSnapshot, "A table snapshot of format %d cannot be read (want %d).", snap.Format, SnapshotFormat)
 	}
-	k, ok := tableKits[snap.Game]
+	k, ok := h.tableKit(snap.Game)
 	if !ok {
 		return nil, refuse(ErrBadSnapshot, "The snapshot is of %q, which is no table game.", snap.Game)
 	}
@@ -120,11 +120,11 @@ func (h *Hub) RestoreTable(snap TableSnapshot) (*Table, error) {
 		return nil, refuse(ErrBadSnapshot, "The snapshot's table does not open: %v", err)
 	}
 	spec := engine.Spec{Game: snap.Game, Settings: cfg.Settings, Seed: snap.Seed}
-	m, err := k.resume(spec, snap.GameNo, snap.Totals, snap.Record)
+	m, err := k.ResumeMatch(spec, snap.GameNo, snap.Totals, snap.Record)
 	if err != nil {
 		return nil, refuse(ErrBadSnapshot, "The snapshot's game does not replay: %v", err)
 	}
-	if _, over := m.game().over(); over {
+	if _, over := m.Game().Over(); over {
 		return nil, refuse(ErrBadSnapshot, "The snapshot's game is over already.")
 	}
 	code, err := NormalizeCode(snap.Code)
@@ -144,7 +144,7 @@ func (h *Hub) RestoreTable(snap TableSnapshot) (*Table, error) {
 	return t, nil
 }
 
-func (t *Table) resume(snap TableSnapshot, spec engine.Spec, m tableMatch) error {
+func (t *Table) resume(snap TableSnapshot, spec engine.Spec, m engine.TableMatch) error {
 	t.spec, t.match, t.gameNo = spec, m, snap.GameNo
 	t.opened = snap.Opened
 	t.log = snap.Log
@@ -152,10 +152,10 @@ func (t *Table) resume(snap TableSnapshot, spec engine.Spec, m tableMatch) error
 		ss := snap.Seats[i]
 		s.person, s.gone = ss.Person, ss.Gone
 		if ss.Gone {
-			s.computer = standIn
+			s.computer = t.kit.Info().StandInStrength()
 		}
 		if s.computer != "" {
-			p, err := t.kit.newPlayer(s.computer, playerSeed(spec.Seed, i, 1))
+			p, err := t.kit.NewPlayer(s.computer, playerSeed(spec.Seed, i, 1))
 			if err != nil {
 				return refuse(ErrBadSnapshot, "The snapshot's computer player: %v", err)
 			}
@@ -171,7 +171,7 @@ func (t *Table) resume(snap TableSnapshot, spec engine.Spec, m tableMatch) error
 			s.hold.set(&t.loop, t.h.clock, t.cfg.Hold, func() { t.lose(s, "did not come back after the restart") })
 		}
 	}
-	t.phase, t.game = TablePlaying, m.game()
+	t.phase, t.game = TablePlaying, m.Game()
 	t.started = snap.Started
 	t.paused, t.left = true, snap.TurnLeft
 	if snap.Auto {

@@ -58,7 +58,7 @@ type Route struct {
 	// Table: the membership the lobby already holds (the table started
 	// while the player sat at it), and the state that started it; nil:
 	// join Code.
-	Member *hub.TableMember
+	Member *TableHold
 	State  *hub.TableState
 	// Lobby: open this table at once, the player its host in seat 0
 	// (ssh -t HOST table GAME).

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"sshuffle/games"
 )
 
 func main() {
@@ -26,15 +28,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return solve(args, stdout, stderr)
 	case "replay":
 		if len(args) > 0 {
-			if tg, ok := findTable(args[0]); ok {
-				return replayTable(tg, os.Stdin, stdout, stderr)
+			if kit, ok := games.Default().TableKit(args[0]); ok {
+				return replayTable(kit.Replay, os.Stdin, stdout, stderr)
 			}
 		}
 		return replay(args, os.Stdin, stdout, stderr)
 	case "selfplay":
-		return selfplay(args, stdout, stderr)
+		return selfplay(args, games.Default(), stdout, stderr)
 	case "strengths":
-		return strengths(args, stdout, stderr)
+		return strengths(args, games.Default(), stdout, stderr)
 	case "backup":
 		return backup(args, stdout, stderr)
 	case "restore":

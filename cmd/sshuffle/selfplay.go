@@ -16,45 +16,8 @@ import (
 	"time"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 )
-
-// tableKit is what the selfplay and replay commands need of a table game
-// package. Each package exports the same names (New, NewPlayer, Settings,
-// Replay, NewMatch...); the kit only bridges its concrete types to the
-// generic loop below, so the loop is written once for every table game.
-type tableKit[A any, V any, G engine.Table[A, V]] struct {
-	name       string
-	settings   []engine.Setting
-	minP, maxP int
-	newMatch   func(engine.Spec, int) (matchOf[G], error)
-	newPlayer  func(strength string, seed uint64) (engine.Player[A, V], error)
-	record     func(g G, seats []string) any
-}
-
-// matchOf is a package's Match, seen through the calls selfplay makes.
-type matchOf[G any] interface {
-	Game() G
-	Next() (G, bool)
-	Totals() []int
-	Winner() int
-}
-
-// tableCommand is a table game as the command line sees it, with its
-// types erased: one value per game in tableGames.
-type tableCommand struct {
-	name       string
-	minP, maxP int
-	settings   []engine.Setting
-	play       func(cfg selfplayConfig, records io.Writer) (selfplayReport, error)
-	replay     func(line []byte) error
-}
-
-func (k tableKit[A, V, G]) command(replay func([]byte) error) tableCommand {
-	return tableCommand{name: k.name, minP: k.minP, maxP: k.maxP, settings: k.settings,
-		play: func(cfg selfplayConfig, records io.Writer) (selfplayReport, error) {
-			return selfplayRun(k, cfg, records)
-		}, replay: replay}
-}
 
 type selfplayConfig struct {
 	seats    []string
@@ -92,9 +55,13 @@ type selfplayReport struct {
 // that loops; no real game of either table game comes near it.
 const maxActionsPerGame = 20000
 
-func selfplayRun[A any, V any, G engine.Table[A, V]](k tableKit[A, V, G], cfg selfplayConfig, records io.Writer) (selfplayReport, error) {
+// selfplayRun plays cfg.games matches of the kit's game between computer
+// players. It holds the game through its kit alone, so any table game of a
+// catalogue plays here with nothing written for it.
+func selfplayRun(k engine.TableKit, cfg selfplayConfig, records io.Writer) (selfplayReport, error) {
 	n := len(cfg.seats)
-	rep := selfplayReport{Game: k.name, Settings: cfg.settings, Games: cfg.games}
+	name := k.Info().Name
+	rep := selfplayReport{Game: name, Settings: cfg.settings, Games: cfg.games}
 	wins := make([]int, n)
 	score := make([]float64, n)
 	times := map[string][]time.Duration{}
@@ -102,15 +69,15 @@ func selfplayRun[A any, V any, G engine.Table[A, V]](k tableKit[A, V, G], cfg se
 	for gi := 0; gi < cfg.games; gi++ {
 		// Game gi deals from seed+gi, and each seat's player has a seed of
 		// its own: the same --seed gives the same games and records.
-		spec := engine.Spec{Game: k.name, Settings: cfg.settings, Seed: cfg.seed + uint64(gi)}
-		m, err := k.newMatch(spec, n)
+		spec := engine.Spec{Game: name, Settings: cfg.settings, Seed: cfg.seed + uint64(gi)}
+		m, err := k.NewMatch(spec, n)
 		if err != nil {
 			return rep, err
 		}
-		players := make([]engine.Player[A, V], n)
+		players := make([]engine.TablePlayer, n)
 		for s := range players {
 			pseed := engine.NewRNG(spec.Seed ^ uint64(s+1)*0x9e3779b97f4a7c15).Uint64()
-			if players[s], err = k.newPlayer(cfg.seats[s], pseed); err != nil {
+			if players[s], err = k.NewPlayer(cfg.seats[s], pseed); err != nil {
 				return rep, err
 			}
 		}
@@ -125,15 +92,17 @@ func selfplayRun[A any, V any, G engine.Table[A, V]](k tableKit[A, V, G], cfg se
 					return rep, fmt.Errorf("game %d (%s): no end after %d actions", gi+1, spec, acts)
 				}
 				seat := g.Turn()
+				// The time of a decision includes making the chosen move,
+				// which is small beside the choice for every strength.
 				t0 := time.Now()
-				a := players[seat].Choose(g.View(seat))
+				err := g.Play(seat, players[seat])
 				times[cfg.seats[seat]] = append(times[cfg.seats[seat]], time.Since(t0))
-				if err := g.Do(seat, a); err != nil {
-					return rep, fmt.Errorf("game %d (%s): the %s player in seat %d chose an illegal action %+v: %v", gi+1, spec, cfg.seats[seat], seat, a, err)
+				if err != nil {
+					return rep, fmt.Errorf("game %d (%s): the %s player in seat %d found no legal action: %v", gi+1, spec, cfg.seats[seat], seat, err)
 				}
 			}
 			if records != nil {
-				line, err := json.Marshal(k.record(g, cfg.seats))
+				line, err := games.RecordJSON(g, cfg.seats)
 				if err != nil {
 					return rep, err
 				}
@@ -141,11 +110,10 @@ func selfplayRun[A any, V any, G engine.Table[A, V]](k tableKit[A, V, G], cfg se
 					return rep, err
 				}
 			}
-			next, more := m.Next()
-			if !more {
+			if !m.Next() {
 				break
 			}
-			g = next
+			g = m.Game()
 		}
 		if w := m.Winner(); w >= 0 {
 			wins[w]++
@@ -208,21 +176,13 @@ const selfplayUsage = `usage: sshuffle selfplay spite|kings [--players N] --seat
         [--settings k=v,...] [--records FILE] [--json]
 `
 
-func findTable(name string) (tableCommand, bool) {
-	for _, t := range tableGames() {
-		if t.name == name {
-			return t, true
-		}
-	}
-	return tableCommand{}, false
-}
-
-func selfplay(args []string, stdout, stderr io.Writer) int {
+// selfplay plays a table game of the catalogue between computer players.
+func selfplay(args []string, cat *games.Catalogue, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, selfplayUsage)
 		return 2
 	}
-	tg, ok := findTable(args[0])
+	tg, ok := cat.TableKit(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "sshuffle selfplay: %q is not a table game\n%s", args[0], selfplayUsage)
 		return 2
@@ -248,9 +208,10 @@ func selfplay(args []string, stdout, stderr io.Writer) int {
 	if n == 0 {
 		n = len(cfg.seats)
 	}
+	info := tg.Info()
 	switch {
-	case n < tg.minP || n > tg.maxP:
-		fmt.Fprintf(stderr, "sshuffle selfplay: %s is for %s players, not %d\n", tg.name, playerRange(tg.minP, tg.maxP), n)
+	case n < info.MinPlayers || n > info.MaxPlayers:
+		fmt.Fprintf(stderr, "sshuffle selfplay: %s is for %s players, not %d\n", info.Name, playerRange(info.MinPlayers, info.MaxPlayers), n)
 		return 2
 	case len(cfg.seats) == 1:
 		for len(cfg.seats) < n {
@@ -265,7 +226,7 @@ func selfplay(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var err error
-	if cfg.settings, err = engine.NormalizeSettings(*settings, tg.settings); err != nil {
+	if cfg.settings, err = engine.NormalizeSettings(*settings, info.Settings); err != nil {
 		fmt.Fprintf(stderr, "sshuffle selfplay: %v\n", err)
 		return 2
 	}
@@ -280,7 +241,7 @@ func selfplay(args []string, stdout, stderr io.Writer) int {
 		defer func() { _ = bw.Flush(); _ = f.Close() }()
 		records = bw
 	}
-	rep, err := tg.play(cfg, records)
+	rep, err := selfplayRun(tg, cfg, records)
 	if err != nil {
 		fmt.Fprintln(stderr, "sshuffle selfplay:", err)
 		return 2
@@ -290,7 +251,7 @@ func selfplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	printSelfplay(stdout, rep)
+	printSelfplay(stdout, rep, info)
 	return 0
 }
 
@@ -301,7 +262,7 @@ func playerRange(lo, hi int) string {
 	return fmt.Sprintf("%d to %d", lo, hi)
 }
 
-func printSelfplay(w io.Writer, r selfplayReport) {
+func printSelfplay(w io.Writer, r selfplayReport, info engine.TableInfo) {
 	settings := r.Settings
 	if settings == "" {
 		settings = "defaults"
@@ -318,13 +279,14 @@ func printSelfplay(w io.Writer, r selfplayReport) {
 			100*s.WinRate, 100*s.CI95[0], 100*s.CI95[1], s.MeanScore, s.DecisionP50Ms, s.DecisionP99Ms)
 	}
 	_ = tw.Flush()
-	if r.Game == "kings" {
-		fmt.Fprintln(w, "wins are hands gone out (matches won, with a match setting); mean score is penalty points")
+	if info.WinsAre != "" && info.PointsAre != "" {
+		fmt.Fprintf(w, "wins are %s; mean score is %s\n", info.WinsAre, info.PointsAre)
 	}
 }
 
-// replayTable checks every record on in with the game package's own rules.
-func replayTable(tg tableCommand, in io.Reader, stdout, stderr io.Writer) int {
+// replayTable checks every record on in with replay: a table game's own
+// rules (its kit's Replay).
+func replayTable(replay func(line []byte) error, in io.Reader, stdout, stderr io.Writer) int {
 	br := bufio.NewReaderSize(in, 1<<16)
 	passed, failed := 0, 0
 	for n := 1; ; n++ {
@@ -341,7 +303,7 @@ func replayTable(tg tableCommand, in io.Reader, stdout, stderr io.Writer) int {
 			n--
 			continue
 		}
-		if rerr := tg.replay(line); rerr != nil {
+		if rerr := replay(line); rerr != nil {
 			failed++
 			fmt.Fprintf(stdout, "record %d: %v\n", n, rerr)
 		} else {

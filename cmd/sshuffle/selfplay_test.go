@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 )
 
 // race is a tiny two-seat table game for testing the harness apart from the
@@ -73,7 +74,7 @@ func (m raceMatch) Game() *race         { return m.g }
 func (m raceMatch) Next() (*race, bool) { return nil, false }
 func (m raceMatch) Totals() []int       { res, _ := m.g.Over(); return res.Points }
 func (m raceMatch) Winner() int         { res, _ := m.g.Over(); return res.Winner }
-func newRace(spec engine.Spec, n int) (matchOf[*race], error) {
+func newRace(spec engine.Spec, n int) (raceMatch, error) {
 	return raceMatch{&race{spec: spec, turn: int(spec.Seed % 2), won: -1}}, nil
 }
 
@@ -94,15 +95,21 @@ func (p racePlayer) Choose(v raceView) int {
 	return 1 + p.rng.Intn(2)
 }
 
-var raceKit = tableKit[int, raceView, *race]{
-	name: "race", minP: 2, maxP: 2, newMatch: newRace,
-	newPlayer: func(s string, seed uint64) (engine.Player[int, raceView], error) {
+var raceKit = games.TablePackage[int, raceView, *race, raceMatch]{
+	Info:     engine.TableInfo{Name: "race", Title: "Race to ten", MinPlayers: 2, MaxPlayers: 2, Strengths: []string{"easy", "hard"}},
+	NewMatch: newRace,
+	NewPlayer: func(s string, seed uint64) (engine.Player[int, raceView], error) {
 		return racePlayer{smart: s == "hard", rng: engine.NewRNG(seed)}, nil
 	},
-	record: func(g *race, seats []string) any {
+	Record: func(g *race, seats []string) any {
 		return map[string]any{"game": "race", "seats": seats, "seed": g.spec.Seed, "actions": g.hist}
 	},
-}
+	Describe:     func(_, _ raceView, _ int, _ int, _ []string) []string { return nil },
+	EncodeAction: func(a int) ([]byte, error) { return json.Marshal(a) },
+	DecodeAction: func(b []byte) (a int, err error) { err = json.Unmarshal(b, &a); return a, err },
+	EncodeView:   func(v raceView) ([]byte, error) { return json.Marshal(v) },
+	DecodeView:   func(b []byte) (v raceView, err error) { err = json.Unmarshal(b, &v); return v, err },
+}.Kit()
 
 func TestSelfplayHarness(t *testing.T) {
 	cfg := selfplayConfig{seats: []string{"hard", "easy"}, games: 400, seed: 5}
@@ -141,12 +148,12 @@ func TestWilson(t *testing.T) {
 }
 
 func TestReplayTableCounts(t *testing.T) {
-	tg := tableCommand{name: "race", replay: func(line []byte) error {
+	tg := func(line []byte) error {
 		if bytes.Contains(line, []byte("bad")) {
 			return errors.New("action 3 {\"x\":1}: not legal")
 		}
 		return nil
-	}}
+	}
 	var out, errb bytes.Buffer
 	long := `{"ok":"` + strings.Repeat("x", 200000) + `"}`
 	code := replayTable(tg, strings.NewReader(`{"a":1}`+"\n\n"+long+"\n"+`{"bad":1}`), &out, &errb)
@@ -187,8 +194,9 @@ func TestSelfplayAndReplayTableGames(t *testing.T) {
 			data, err := os.ReadFile(recs)
 			require.NoError(t, err)
 			require.GreaterOrEqual(t, strings.Count(string(data), "\n"), 12)
-			tg, ok := findTable(c.game)
+			kit, ok := games.Default().TableKit(c.game)
 			require.True(t, ok)
+			tg := kit.Replay
 			out.Reset()
 			require.Equal(t, 0, replayTable(tg, bytes.NewReader(data), &out, &errb), out.String())
 

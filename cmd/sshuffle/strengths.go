@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 )
 
 const strengthsUsage = `usage: sshuffle strengths spite|kings [--players N] [--pairs hard:easy,...] [--games N] [--seed S]
@@ -34,21 +35,22 @@ type strengthPair struct {
 
 // strengths measures the computer players against one another: what the
 // strength targets in TABLEGAMES.md are checked with.
-func strengths(args []string, stdout, stderr io.Writer) int {
+func strengths(args []string, cat *games.Catalogue, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, strengthsUsage)
 		return 2
 	}
-	tg, ok := findTable(args[0])
+	tg, ok := cat.TableKit(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "sshuffle strengths: %q is not a table game\n%s", args[0], strengthsUsage)
 		return 2
 	}
+	info := tg.Info()
 	fs := flag.NewFlagSet("strengths", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	players := fs.Int("players", tg.minP, "number of seats")
+	players := fs.Int("players", info.MinPlayers, "number of seats")
 	pairs := fs.String("pairs", "hard:easy,hard:normal,normal:easy", "tested:other pairs, comma-separated")
-	games := fs.Int("games", 1000, "deals per pair; each is played once with the tested strength in every seat")
+	deals := fs.Int("games", 1000, "deals per pair; each is played once with the tested strength in every seat")
 	seed := fs.Uint64("seed", 1, "deal i comes from seed+i")
 	settings := fs.String("settings", "", "table settings, k=v,... (see TABLEGAMES)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -56,15 +58,15 @@ func strengths(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, strengthsUsage)
 		return 2
 	}
-	if *players < tg.minP || *players > tg.maxP {
-		fmt.Fprintf(stderr, "sshuffle strengths: %s is for %s players, not %d\n", tg.name, playerRange(tg.minP, tg.maxP), *players)
+	if *players < info.MinPlayers || *players > info.MaxPlayers {
+		fmt.Fprintf(stderr, "sshuffle strengths: %s is for %s players, not %d\n", info.Name, playerRange(info.MinPlayers, info.MaxPlayers), *players)
 		return 2
 	}
-	if *games <= 0 {
+	if *deals <= 0 {
 		fmt.Fprintln(stderr, "sshuffle strengths: --games must be at least 1")
 		return 2
 	}
-	canon, err := engine.NormalizeSettings(*settings, tg.settings)
+	canon, err := engine.NormalizeSettings(*settings, info.Settings)
 	if err != nil {
 		fmt.Fprintf(stderr, "sshuffle strengths: %v\n", err)
 		return 2
@@ -76,7 +78,7 @@ func strengths(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sshuffle strengths: %q is not tested:other\n", p)
 			return 2
 		}
-		r, err := measurePair(tg, *players, tested, other, *games, *seed, canon)
+		r, err := measurePair(tg, *players, tested, other, *deals, *seed, canon)
 		if err != nil {
 			fmt.Fprintln(stderr, "sshuffle strengths:", err)
 			return 2
@@ -92,7 +94,7 @@ func strengths(args []string, stdout, stderr io.Writer) int {
 	if label == "" {
 		label = "defaults"
 	}
-	fmt.Fprintf(stdout, "%s (%s), %d players: each deal played with the tested strength in every seat\n", tg.name, label, *players)
+	fmt.Fprintf(stdout, "%s (%s), %d players: each deal played with the tested strength in every seat\n", info.Name, label, *players)
 	tw := tabwriter.NewWriter(stdout, 2, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "tested\tagainst\tgames\twins\twin rate\t95% interval\tmean score\tothers' mean\twon by nobody")
 	for _, r := range out {
@@ -100,15 +102,15 @@ func strengths(args []string, stdout, stderr io.Writer) int {
 			100*r.WinRate, 100*r.CI95[0], 100*r.CI95[1], r.MeanScore, r.OtherScore, r.Draws)
 	}
 	_ = tw.Flush()
-	if tg.name == "kings" {
-		fmt.Fprintln(stdout, "wins are hands gone out (matches won, with a match setting); scores are penalty points")
+	if info.WinsAre != "" && info.PointsAre != "" {
+		fmt.Fprintf(stdout, "wins are %s; scores are %s\n", info.WinsAre, info.PointsAre)
 	}
 	return 0
 }
 
 // measurePair plays games deals once for each seat the tested strength
 // can take, the others all playing other.
-func measurePair(tg tableCommand, players int, tested, other string, games int, seed uint64, settings string) (strengthPair, error) {
+func measurePair(tg engine.TableKit, players int, tested, other string, games int, seed uint64, settings string) (strengthPair, error) {
 	r := strengthPair{Tested: tested, Other: other}
 	var score, otherScore float64
 	for mine := range players {
@@ -117,7 +119,7 @@ func measurePair(tg tableCommand, players int, tested, other string, games int, 
 			seats[s] = other
 		}
 		seats[mine] = tested
-		rep, err := tg.play(selfplayConfig{seats: seats, games: games, seed: seed, settings: settings}, nil)
+		rep, err := selfplayRun(tg, selfplayConfig{seats: seats, games: games, seed: seed, settings: settings}, nil)
 		if err != nil {
 			return r, err
 		}

@@ -1,8 +1,10 @@
 // Package lobby is the screen that lists the open tables of the table
 // games, live, and lets a player open one (the game, its settings, which
-// seats are people and which computer players) or join or watch one. It
-// holds no table: the wiring pushes it the list and hands its requests to
-// the hub.
+// seats are people and which computer players) or join or watch one.
+// Screen is the screen alone, which takes values pushed in and hands
+// requests out; Page (page.go) wires it to the hub: it holds the list's
+// subscription and the membership of the table the player sits at until
+// the table starts.
 package lobby
 
 import (
@@ -28,16 +30,13 @@ type Game struct {
 	Strengths              []string // the computer players', weakest first
 }
 
-// GamesOf lists the catalogue's table games, each with the computer
-// players' strengths (the games share one list: easy, normal, hard).
-func GamesOf(c *games.Catalogue, strengths []string) []Game {
+// GamesOf lists the catalogue's table games, each as its kit tells it.
+func GamesOf(c *games.Catalogue) []Game {
 	var out []Game
-	for _, g := range c.Games() {
-		if g.Kind != games.Table {
-			continue
-		}
-		out = append(out, Game{Name: g.Name, Title: g.Title, Settings: g.Settings,
-			MinPlayers: g.MinPlayers, MaxPlayers: g.MaxPlayers, Strengths: strengths})
+	for _, g := range c.TableGames() {
+		in := g.Kit.Info()
+		out = append(out, Game{Name: in.Name, Title: in.Title, Settings: in.Settings,
+			MinPlayers: in.MinPlayers, MaxPlayers: in.MaxPlayers, Strengths: in.Strengths})
 	}
 	return out
 }

@@ -57,7 +57,7 @@ func newRig(t *testing.T, color bool, tables []Table) *rig {
 		Unicode: true, Color: color, Width: 80, Height: 24, Idle: time.Hour,
 	}
 	req := &asked{}
-	s := New(e, req, GamesOf(games.Default(), spite.Strengths), tables)
+	s := New(e, req, GamesOf(games.Default()), tables)
 	return &rig{t: t, s: s, r: ui.NewRouter(e, build, s, ""), req: req}
 }
 

@@ -9,7 +9,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/ui"
-	"sshuffle/arcade/ui/solitaire"
 	"sshuffle/internal/format"
 )
 
@@ -40,7 +39,7 @@ type raceParts struct {
 	msgLine  string
 
 	barsOK      bool
-	barsOf      *solitaire.Embedded
+	barsOf      Board
 	barsVersion uint64
 	barsWidth   int
 	raceBar     string // the race's keys (the board's second bar)
@@ -55,7 +54,7 @@ type raceParts struct {
 // draw is View's frame for a running race, drawn as the lines of g's own
 // frame with the race's header, panel, message and bars over them, and
 // appended to dst in pieces.
-func (f *raceParts) draw(dst []string, s *raceScreen, g *solitaire.Embedded, rest []string, side bool) []string {
+func (f *raceParts) draw(dst []string, s *raceScreen, g Board, rest []string, side bool) []string {
 	e := s.env
 	if len(f.rest) != len(rest) {
 		f.rest, f.lines, f.widths = f.rest[:0], f.lines[:0], f.widths[:0]
@@ -147,7 +146,7 @@ func (f *raceParts) draw(dst []string, s *raceScreen, g *solitaire.Embedded, res
 }
 
 // writeHead writes the header: the race, not the solo game's line.
-func (f *raceParts) writeHead(b *bytes.Buffer, s *raceScreen, g *solitaire.Embedded) {
+func (f *raceParts) writeHead(b *bytes.Buffer, s *raceScreen, g Board) {
 	b.WriteString(f.title)
 	b.WriteString("  ")
 	if g == s.view {

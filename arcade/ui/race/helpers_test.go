@@ -14,12 +14,15 @@ import (
 	"sshuffle/internal/uitest"
 )
 
-// build builds the race and solitaire screens for real and a page for the
-// rest.
+// boards are the solitaire screen's, as the server's builder gives them.
+var boards = BoardsOf(solitaire.DealEmbedded, solitaire.ResumeEmbedded, solitaire.WatchEmbedded)
+
+// build builds the race and solitaire screens for real, as the server's
+// builder does, and a page for the rest.
 func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	switch r.Page {
 	case ui.Race:
-		return Open(e, r)
+		return Open(e, r, boards)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)
 	case ui.Won:
@@ -31,7 +34,7 @@ func build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 // playLegal makes a legal move of the game with the mouse, the way a
 // player would: a click on the card, then one on the pile it goes to (the
 // same card twice sends it home; the stock is tapped). It says what it did.
-func playLegal(r *ui.Router, g *solitaire.Embedded, rnd *rand.Rand) string {
+func playLegal(r *ui.Router, g Board, rnd *rand.Rand) string {
 	piles := g.Game().Piles()
 	var legal []engine.Action
 	c, ok := g.Replay()

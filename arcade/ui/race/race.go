@@ -1,8 +1,8 @@
 // Package race is the race screen: a solitaire played in a room, with its
 // lobby, countdown, the panel of every racer and the results. The racer's
-// own game and a followed racer's board are the solitaire screen, embedded
-// (solitaire.Embedded); the room's membership is held as every live screen
-// holds one (ui.Live).
+// own game and a followed racer's board come from the Boards the builder
+// of screens hands in (the solitaire screen, embedded); the room's
+// membership is held as every live screen holds one (ui.Live).
 package race
 
 import (
@@ -16,7 +16,6 @@ import (
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
-	"sshuffle/arcade/ui/solitaire"
 	"sshuffle/games"
 	"sshuffle/internal/format"
 	"sshuffle/store"
@@ -45,8 +44,9 @@ type raceScreen struct {
 	got  time.Time // when st arrived, for the clock between states
 	have bool
 
-	game   *solitaire.Embedded // the racer's own game, once the race runs
-	view   *solitaire.Embedded // the followed racer's board, rebuilt from their save
+	boards Boards
+	game   Board // the racer's own game, once the race runs
+	view   Board // the followed racer's board, rebuilt from their save
 	viewOf []byte
 
 	msg     string
@@ -61,7 +61,7 @@ type raceScreen struct {
 // Open builds the screen of a Race route: the room of r.Code, or a new
 // race on r.Spec (today's deal of r.Game when r.Daily; a new deal when the
 // spec has no seed).
-func Open(e *ui.Env, r ui.Route) (ui.Screen, error) {
+func Open(e *ui.Env, r ui.Route, boards Boards) (ui.Screen, error) {
 	p, ok := e.Person()
 	if !ok {
 		return nil, errors.New("Races need an account with a name: connect with an SSH key (ssh-keygen -t ed25519).")
@@ -96,7 +96,7 @@ func Open(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	if err != nil || !info.Playable() {
 		return nil, fmt.Errorf("This race is of %s, which cannot be played here.", race.Spec())
 	}
-	s := &raceScreen{env: e, info: info}
+	s := &raceScreen{env: e, info: info, boards: boards}
 	role := hub.Racer
 	if r.Watch {
 		role = hub.Watcher
@@ -233,7 +233,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	if st.Board == nil {
 		s.view, s.viewOf = nil, nil
 	} else if !bytes.Equal(st.Board, s.viewOf) {
-		if v, err := solitaire.WatchEmbedded(s.env, s.info, st.Board); err == nil {
+		if v, err := s.boards.Watch(s.env, s.info, st.Board); err == nil {
 			s.view, s.viewOf = v, st.Board
 		}
 	}
@@ -243,16 +243,16 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 // startGame deals the race's deal, or continues the player's game from the
 // save the room kept when they dropped.
 func (s *raceScreen) startGame() {
-	var gs *solitaire.Embedded
+	var gs Board
 	if kept := s.m.Resume(); kept != nil {
-		if g, err := solitaire.ResumeEmbedded(s.env, s.info, kept); err == nil && g.Game().Spec() == s.st.Spec {
+		if g, err := s.boards.Resume(s.env, s.info, kept); err == nil && g.Game().Spec() == s.st.Spec {
 			gs = g
 			s.setMsg(msgOK, "Back in the race: your game continues where it was.")
 		}
 	}
 	if gs == nil {
 		var err error
-		gs, err = solitaire.DealEmbedded(s.env, s.info, s.st.Spec)
+		gs, err = s.boards.Deal(s.env, s.info, s.st.Spec)
 		if err != nil {
 			s.setMsg(msgErr, err.Error())
 			return

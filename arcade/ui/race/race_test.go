@@ -54,7 +54,7 @@ func startedRace(t testing.TB, key string) (*raceScreen, chan tea.Msg) {
 	e, clk, msgs := raceEnv(t)
 	info, ok := games.Default().Entry(key)
 	require.True(t, ok)
-	sc, err := Open(e, ui.Route{Page: ui.Race, Game: info, Spec: info.Spec(7)})
+	sc, err := Open(e, ui.Route{Page: ui.Race, Game: info, Spec: info.Spec(7)}, boards)
 	require.NoError(t, err)
 	s := sc.(*raceScreen)
 	until(t, s, msgs, func() bool { return s.have && s.st.Phase == hub.Lobby })

@@ -1,86 +1,18 @@
 package table
 
 import (
-	"fmt"
-	"log/slog"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games/kings"
 	"sshuffle/games/spite"
+	"sshuffle/internal/uitest"
 )
-
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time { return c.t }
-
-func testEnv(color bool) (*ui.Env, *fakeClock) {
-	clk := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
-	return &ui.Env{
-		Log: slog.New(slog.DiscardHandler), Now: clk.now,
-		Player: &ui.Player{ID: "SHA256:k", Name: "ann"}, Unicode: true, Color: color,
-		Width: 80, Height: 24, Idle: 30 * time.Minute,
-	}, clk
-}
-
-// page stands for a screen of another package, which this one may not
-// build: it keeps the route it was asked for.
-type page struct{ r ui.Route }
-
-func (p *page) Update(tea.Msg) tea.Cmd               { return nil }
-func (p *page) View() string                         { return fmt.Sprintf("page %d", p.r.Page) }
-func (p *page) MinSize() (int, int)                  { return 1, 1 }
-func build(_ *ui.Env, r ui.Route) (ui.Screen, error) { return &page{r: r}, nil }
-
-var ansiRE = regexp.MustCompile("\x1b\\[[0-9;:?]*[a-zA-Z]")
-
-// plainView is the router's frame without its escape codes.
-func plainView(r *ui.Router) string { return ansiRE.ReplaceAllString(r.View().Content, "") }
-
-// fits checks a frame is at most w x h cells.
-func fits(t *testing.T, frame string, w, h int) {
-	t.Helper()
-	lines := strings.Split(frame, "\n")
-	require.LessOrEqual(t, len(lines), h, frame)
-	for i, l := range lines {
-		require.LessOrEqual(t, lipgloss.Width(l), w, "line %d too wide: %q", i, l)
-	}
-}
-
-func key(s string) tea.KeyPressMsg {
-	switch s {
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	}
-	r := []rune(s)
-	return tea.KeyPressMsg{Code: r[0], Text: s}
-}
-
-func press(r *ui.Router, keys ...string) {
-	for _, k := range keys {
-		r.Update(key(k))
-	}
-}
 
 func kingsGame(t *testing.T, seed uint64, players int) *kings.Game {
 	t.Helper()
@@ -101,7 +33,7 @@ func spiteGame(t *testing.T, seed uint64) *spite.Game {
 type rig[A any] struct {
 	t    *testing.T
 	e    *ui.Env
-	clk  *fakeClock
+	clk  *uitest.Clock
 	r    *ui.Router
 	c    *core
 	sent []A
@@ -117,7 +49,7 @@ func (g *rig[A]) take() []A {
 	return s
 }
 
-func (g *rig[A]) frame() string { return plainView(g.r) }
+func (g *rig[A]) frame() string { return uitest.Frame(g.r) }
 
 // cell is a screen cell of place at on the current frame.
 func (g *rig[A]) cell(at spot) (int, int) {
@@ -172,7 +104,7 @@ func (g *rig[A]) walk(at spot) {
 	for s := at; s != g.c.cursor; s = prev[s].from {
 		keys = append([]string{prev[s].key}, keys...)
 	}
-	press(g.r, keys...)
+	uitest.Press(g.r, keys...)
 	require.Equal(g.t, at, g.c.cursor)
 }
 
@@ -186,7 +118,7 @@ func fourSeats() []Seat {
 }
 
 func newKingsRig(t *testing.T, g *kings.Game, seat int, color bool) *rig[kings.Action] {
-	e, clk := testEnv(color)
+	e, clk := uitest.Env(nil, uitest.NoStore(), uitest.Player("SHA256:k", "ann"), uitest.At(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), uitest.Color(color))
 	rg := &rig[kings.Action]{t: t, e: e, clk: clk}
 	cfg := Config[kings.Action]{Table: "KINGS", Act: rg.act, Leave: func() { rg.left++ }}
 	if seat == engine.Spectator {
@@ -194,12 +126,12 @@ func newKingsRig(t *testing.T, g *kings.Game, seat int, color bool) *rig[kings.A
 	}
 	s := NewKings(e, cfg, KingsState{Common: Common{Table: "KINGS", Seats: fourSeats()[:g.Seats()], Clock: 42 * time.Second}, View: g.View(seat)})
 	rg.c = &s.core
-	rg.r = ui.NewRouter(e, build, s, "")
+	rg.r = ui.NewRouter(e, uitest.Pages, s, "")
 	return rg
 }
 
 func newSpiteRig(t *testing.T, g *spite.Game, seat int, color bool) *rig[spite.Action] {
-	e, clk := testEnv(color)
+	e, clk := uitest.Env(nil, uitest.NoStore(), uitest.Player("SHA256:k", "ann"), uitest.At(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), uitest.Color(color))
 	rg := &rig[spite.Action]{t: t, e: e, clk: clk}
 	cfg := Config[spite.Action]{Table: "SPITE", Act: rg.act, Leave: func() { rg.left++ }}
 	if seat == engine.Spectator {
@@ -207,7 +139,7 @@ func newSpiteRig(t *testing.T, g *spite.Game, seat int, color bool) *rig[spite.A
 	}
 	s := NewSpite(e, cfg, SpiteState{Common: Common{Table: "SPITE", Seats: fourSeats()[:2], Clock: 42 * time.Second}, View: g.View(seat)})
 	rg.c = &s.core
-	rg.r = ui.NewRouter(e, build, s, "")
+	rg.r = ui.NewRouter(e, uitest.Pages, s, "")
 	return rg
 }
 

@@ -11,6 +11,10 @@ import (
 	"sshuffle/games/kings"
 )
 
+func init() {
+	Register(kings.Name, DrawingOf(NewKings, func(c Common, v kings.View) KingsState { return KingsState{Common: c, View: v} }))
+}
+
 // KingsState is a push of a Kings in the Corner table's state to one
 // seat's screen (or a watcher's, with the spectator's view).
 type KingsState struct {
@@ -52,6 +56,12 @@ func (s *KingsScreen) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (s *KingsScreen) title() string { return "Kings in the Corner" }
+
+func (s *KingsScreen) rules() string {
+	return "Kings in the Corner: play hand cards onto the piles, one lower in the other colour; only Kings go " +
+		"into the empty corners, anything into an empty N, E, S or W space. A pile moves whole onto another " +
+		"pile when its bottom card fits there. The first to play every card goes out; the others score penalties."
+}
 
 func (s *KingsScreen) settings() string {
 	t := "draw at the start"
@@ -98,19 +108,19 @@ func (s *KingsScreen) canHold(at spot) string {
 		return ""
 	case spPile:
 		if len(s.v.Piles[at.i]) == 0 {
-			return "There is no card there to pick up."
+			return kings.ErrNothingThere.Error()
 		}
 		return ""
 	}
-	return "There is no card there to pick up."
+	return kings.ErrNothingThere.Error()
 }
 
 func (s *KingsScreen) drop(held, to spot) (string, bool) {
 	if to.kind != spPile {
 		if held.kind == spPile {
-			return "A pile moves onto another pile or into an empty corner.", false
+			return kings.ErrPileOntoPile.Error(), false
 		}
-		return "A card from your hand goes onto a pile.", false
+		return kings.ErrCardOntoPile.Error(), false
 	}
 	place := kings.Place(to.i)
 	switch held.kind {
@@ -119,7 +129,7 @@ func (s *KingsScreen) drop(held, to spot) (string, bool) {
 	case spPile:
 		s.act(kings.Action{Do: kings.Move, From: kings.Place(held.i), To: place})
 	default:
-		return "That is no place for a card.", false
+		return kings.ErrNoPlace.Error(), false
 	}
 	return "", true
 }

@@ -10,6 +10,10 @@ import (
 	"sshuffle/games/spite"
 )
 
+func init() {
+	Register(spite.Name, DrawingOf(NewSpite, func(c Common, v spite.View) SpiteState { return SpiteState{Common: c, View: v} }))
+}
+
 // SpiteState is a push of a Spite and Malice table's state to one seat's
 // screen (or a watcher's: View is then the spectator's view, with no hand).
 type SpiteState struct {
@@ -51,6 +55,12 @@ func (s *SpiteScreen) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (s *SpiteScreen) title() string { return "Spite and Malice" }
+
+func (s *SpiteScreen) rules() string {
+	return "Spite and Malice: play your pay-off card, hand cards and side-stack tops onto the centre stacks, " +
+		"Ace up to Queen (Kings are wild). You end your turn by discarding a hand card onto one of your side " +
+		"stacks. The first to empty the pay-off pile wins."
+}
 
 func (s *SpiteScreen) settings() string {
 	t := fmt.Sprintf("pay-off %d · %d stacks", s.v.Payoff, s.v.Centres)
@@ -107,15 +117,15 @@ func (s *SpiteScreen) sideTop(seat, i int) engine.Card {
 func (s *SpiteScreen) canHold(at spot) string {
 	switch {
 	case at.kind == spCentre:
-		return "Cards on the centre stacks stay there."
+		return spite.ErrCentreStays.Error()
 	case at.seat != s.v.Seat:
-		return "That is " + s.name(at.seat) + "'s."
+		return spite.ErrNotYours(s.name(at.seat), "").Error()
 	case at.kind == spHand:
 		return ""
 	case at.kind == spPayoff && s.v.Players[at.seat].PayoffTop == engine.NoCard:
-		return "Your pay-off pile is empty."
+		return spite.ErrPayoffEmpty.Error()
 	case at.kind == spSide && s.sideTop(at.seat, at.i) == engine.NoCard:
-		return "That side stack is empty."
+		return spite.ErrSideEmpty.Error()
 	}
 	return ""
 }
@@ -124,17 +134,17 @@ func (s *SpiteScreen) drop(held, to spot) (string, bool) {
 	var a spite.Action
 	switch {
 	case to.kind == spHand:
-		return "A card can't go back into your hand.", false
+		return spite.ErrIntoHand.Error(), false
 	case to.kind == spPayoff:
-		return "Nothing goes onto a pay-off pile.", false
+		return spite.ErrOntoPayoff.Error(), false
 	case to.kind == spSide && to.seat != s.v.Seat:
-		return "That is " + s.name(to.seat) + "'s side stack.", false
+		return spite.ErrNotYours(s.name(to.seat), "side stack").Error(), false
 	case to.kind == spSide && held.kind != spHand:
-		return "A side stack takes cards from your hand only.", false
+		return spite.ErrSideFromHand.Error(), false
 	case to.kind == spSide:
 		a = spite.DiscardTo(s.v.Hand[held.i], to.i)
 	case to.kind != spCentre:
-		return "That is no place for a card.", false
+		return spite.ErrNoPlace.Error(), false
 	case held.kind == spHand:
 		a = spite.PlayHand(s.v.Hand[held.i], to.i)
 	case held.kind == spPayoff:
@@ -142,7 +152,7 @@ func (s *SpiteScreen) drop(held, to spot) (string, bool) {
 	case held.kind == spSide:
 		a = spite.PlaySide(held.i, to.i)
 	default:
-		return "That is no place for a card.", false
+		return spite.ErrNoPlace.Error(), false
 	}
 	s.act(a)
 	return "", true
@@ -150,7 +160,7 @@ func (s *SpiteScreen) drop(held, to spot) (string, bool) {
 
 func (s *SpiteScreen) end() (string, bool) {
 	if len(s.v.Hand) > 0 {
-		return "You end your turn by discarding a card from your hand onto one of your side stacks.", false
+		return spite.ErrEndByDiscard.Error(), false
 	}
 	s.act(spite.Action{Do: spite.Pass})
 	return "", true

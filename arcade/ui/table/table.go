@@ -1,9 +1,11 @@
-// Package table is the screen of one seat at a live table of Spite and
-// Malice or Kings in the Corner, and the watcher's screen of one. It holds
-// no game: the table's room pushes it the seat's view, the seats' names,
-// the turn clock and the last actions in words, and the screen turns keys
-// and clicks into the seat's actions, which it hands to a function the
-// wiring gives it. It never talks to the hub itself.
+// Package table is the screen of one seat at a live table, and the
+// watcher's screen of one. Page holds the table membership: the room
+// pushes it the seat's view (as bytes, which the game's kit decodes), the
+// seats' names, the turn clock and the last actions in words. Each game's
+// drawing (spite.go, kings.go) registers itself under the game's name and
+// holds no game either: it turns keys and clicks into the seat's actions,
+// which the page encodes and sends to the room, and prints the game's
+// sentences, never its own, for what the rules refuse.
 package table
 
 import (
@@ -94,6 +96,8 @@ const (
 type family interface {
 	title() string
 	settings() string
+	// rules is the game in brief, under the keys of the help overlay.
+	rules() string
 	seatNo() int // engine.Spectator for a watcher
 	turn() int   // engine.NoSeat once over
 	// draw lays the table out in the scene's lines top..bottom.
@@ -480,18 +484,7 @@ func (c *core) drawHelp(sc *scene, y int) {
 		sc.text(24, y+i, r[1], plain)
 	}
 	y += len(helpRows) + 1
-	var rules string
-	switch c.fam.(type) {
-	case *SpiteScreen:
-		rules = "Spite and Malice: play your pay-off card, hand cards and side-stack tops onto the centre stacks, " +
-			"Ace up to Queen (Kings are wild). You end your turn by discarding a hand card onto one of your side " +
-			"stacks. The first to empty the pay-off pile wins."
-	case *KingsScreen:
-		rules = "Kings in the Corner: play hand cards onto the piles, one lower in the other colour; only Kings go " +
-			"into the empty corners, anything into an empty N, E, S or W space. A pile moves whole onto another " +
-			"pile when its bottom card fits there. The first to play every card goes out; the others score penalties."
-	}
-	for i, l := range ui.FitLines(rules, sc.w-2, 6) {
+	for i, l := range ui.FitLines(c.fam.rules(), sc.w-2, 6) {
 		sc.text(2, y+i, l, ui.FaintStyle)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games/kings"
 	"sshuffle/games/spite"
+	"sshuffle/internal/uitest"
 )
 
 func TestKingsFourSeatsFit80x24(t *testing.T) {
@@ -26,7 +27,7 @@ func TestKingsFourSeatsFit80x24(t *testing.T) {
 			Log: []string{"bob played 7♣ on the 8♦ (N)", "cy moved W onto N", "dee ended the turn", "ann ended the turn"}},
 			View: g.View(seat)})
 		f := rg.frame()
-		fits(t, f, 80, 24)
+		uitest.Fits(t, f, 80, 24)
 		v := g.View(seat)
 		for s, n := range v.Hands {
 			line := lineWith(t, f, rg.c.name(s))
@@ -78,10 +79,10 @@ func TestKingsLongHandAndPiles(t *testing.T) {
 		}
 	}
 	rg := newKingsRig(t, g, seat, true)
-	fits(t, rg.frame(), 80, 24)
+	uitest.Fits(t, rg.frame(), 80, 24)
 	v := g.View(seat)
 	for i := range v.Hand {
-		press(rg.r, fmt.Sprint((i+1)%10))
+		uitest.Press(rg.r, fmt.Sprint((i+1)%10))
 		if i < 10 {
 			require.Equal(t, spot{kind: spHand, seat: seat, i: i}, rg.c.cursor)
 		}
@@ -96,7 +97,7 @@ func TestSpiteBothSeats(t *testing.T) {
 	for seat := range 2 {
 		rg := newSpiteRig(t, g, seat, true)
 		f := rg.frame()
-		fits(t, f, 80, 24)
+		uitest.Fits(t, f, 80, 24)
 		v := g.View(seat)
 		me, other := v.Players[seat], v.Players[1-seat]
 		require.Contains(t, lineWith(t, f, rg.c.name(seat)+" (you)"),
@@ -144,16 +145,16 @@ func TestSpiteGesturesGiveTheirActions(t *testing.T) {
 		{"hand to a centre stack, by keys", func(a spite.Action) bool { return a.Do == spite.Play && a.From == spite.FromHand },
 			func(rg *rig[spite.Action], v spite.View, a spite.Action) {
 				i := handIndex(v.Hand, a.Card)
-				press(rg.r, fmt.Sprint(i+1), "space")
+				uitest.Press(rg.r, fmt.Sprint(i+1), "space")
 				rg.walk(spot{kind: spCentre, i: a.To})
-				press(rg.r, "enter")
+				uitest.Press(rg.r, "enter")
 			}},
 		{"discard onto a side stack, by keys", func(a spite.Action) bool { return a.Do == spite.Discard },
 			func(rg *rig[spite.Action], v spite.View, a spite.Action) {
 				i := handIndex(v.Hand, a.Card)
-				press(rg.r, fmt.Sprint(i+1), "space")
+				uitest.Press(rg.r, fmt.Sprint(i+1), "space")
 				rg.walk(spot{kind: spSide, seat: v.Seat, i: a.Side})
-				press(rg.r, "space")
+				uitest.Press(rg.r, "space")
 			}},
 		{"pay-off to a centre stack, click then click", func(a spite.Action) bool { return a.Do == spite.Play && a.From == spite.FromPayoff },
 			func(rg *rig[spite.Action], v spite.View, a spite.Action) {
@@ -165,7 +166,7 @@ func TestSpiteGesturesGiveTheirActions(t *testing.T) {
 				rg.dragTo(spot{kind: spSide, seat: v.Seat, i: a.Side}, spot{kind: spCentre, i: a.To})
 			}},
 		{"pass with an empty hand, e", func(a spite.Action) bool { return a.Do == spite.Pass },
-			func(rg *rig[spite.Action], v spite.View, a spite.Action) { press(rg.r, "e") }},
+			func(rg *rig[spite.Action], v spite.View, a spite.Action) { uitest.Press(rg.r, "e") }},
 		{"pass with an empty hand, the button", func(a spite.Action) bool { return a.Do == spite.Pass },
 			func(rg *rig[spite.Action], v spite.View, a spite.Action) {
 				require.Contains(rg.t, rg.frame(), "(no cards)")
@@ -208,7 +209,7 @@ func TestSpiteEndTurnAndMisplays(t *testing.T) {
 	g := spiteGame(t, 5)
 	seat := g.Turn()
 	rg := newSpiteRig(t, g, seat, true)
-	press(rg.r, "e")
+	uitest.Press(rg.r, "e")
 	require.Empty(t, rg.take())
 	require.Contains(t, rg.frame(), "You end your turn by discarding")
 	// A pay-off card can't go on a side stack; the screen says so itself.
@@ -220,9 +221,9 @@ func TestSpiteEndTurnAndMisplays(t *testing.T) {
 	rg.click(spot{kind: spPayoff, seat: 1 - seat})
 	require.Contains(t, rg.frame(), "That is "+rg.c.name(1-seat)+"'s.")
 	// esc puts a held card back.
-	press(rg.r, "1", "space")
+	uitest.Press(rg.r, "1", "space")
 	require.Contains(t, rg.frame(), "Holding ")
-	press(rg.r, "esc")
+	uitest.Press(rg.r, "esc")
 	require.NotContains(t, rg.frame(), "Holding ")
 	require.Empty(t, rg.take())
 }
@@ -242,9 +243,9 @@ func TestSpiteIllegalMoveSentenceInRed(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, i, 0)
 	rg := newSpiteRig(t, g, seat, true)
-	press(rg.r, fmt.Sprint(i+1), "space")
+	uitest.Press(rg.r, fmt.Sprint(i+1), "space")
 	rg.walk(spot{kind: spCentre, i: 0})
-	press(rg.r, "space")
+	uitest.Press(rg.r, "space")
 	sent := rg.take()
 	require.Equal(t, []spite.Action{spite.PlayHand(v.Hand[i], 0)}, sent)
 	err := g.Do(seat, sent[0])
@@ -259,7 +260,7 @@ func TestSpiteIllegalMoveSentenceInRed(t *testing.T) {
 	rg.r.Update(Refused{Table: "SPITE", Text: err.Error()})
 	require.Contains(t, rg.frame(), "! "+err.Error())
 	// The next key clears it.
-	press(rg.r, "right")
+	uitest.Press(rg.r, "right")
 	require.NotContains(t, rg.frame(), err.Error())
 }
 
@@ -267,7 +268,7 @@ func TestOutOfTurnSaysWhose(t *testing.T) {
 	g := spiteGame(t, 5)
 	seat := 1 - g.Turn()
 	rg := newSpiteRig(t, g, seat, true)
-	press(rg.r, "1", "space")
+	uitest.Press(rg.r, "1", "space")
 	require.Empty(t, rg.take())
 	require.Contains(t, rg.frame(), "It is "+rg.c.name(g.Turn())+"'s turn.")
 	require.Contains(t, rg.frame(), rg.c.name(g.Turn())+"'s turn 0:42")
@@ -290,9 +291,9 @@ func TestKingsGesturesGiveTheirActions(t *testing.T) {
 	}{
 		{"hand to a pile, by keys", func(a kings.Action) bool { return a.Do == kings.Play },
 			func(rg *rig[kings.Action], v kings.View, a kings.Action) {
-				press(rg.r, fmt.Sprint(handIndex(v.Hand, a.Card)+1), "space")
+				uitest.Press(rg.r, fmt.Sprint(handIndex(v.Hand, a.Card)+1), "space")
 				rg.walk(spot{kind: spPile, i: int(a.To)})
-				press(rg.r, "space")
+				uitest.Press(rg.r, "space")
 			}},
 		{"hand to a pile, click then click", func(a kings.Action) bool { return a.Do == kings.Play },
 			func(rg *rig[kings.Action], v kings.View, a kings.Action) {
@@ -306,12 +307,12 @@ func TestKingsGesturesGiveTheirActions(t *testing.T) {
 		{"a pile onto a pile, by keys", func(a kings.Action) bool { return a.Do == kings.Move },
 			func(rg *rig[kings.Action], v kings.View, a kings.Action) {
 				rg.walk(spot{kind: spPile, i: int(a.From)})
-				press(rg.r, "space")
+				uitest.Press(rg.r, "space")
 				rg.walk(spot{kind: spPile, i: int(a.To)})
-				press(rg.r, "space")
+				uitest.Press(rg.r, "space")
 			}},
 		{"end the turn, e", func(a kings.Action) bool { return a.Do == kings.End },
-			func(rg *rig[kings.Action], v kings.View, a kings.Action) { press(rg.r, "e") }},
+			func(rg *rig[kings.Action], v kings.View, a kings.Action) { uitest.Press(rg.r, "e") }},
 		{"end the turn, a click on the button", func(a kings.Action) bool { return a.Do == kings.End },
 			func(rg *rig[kings.Action], v kings.View, a kings.Action) { rg.click(spot{kind: spEnd}) }},
 	}
@@ -327,7 +328,7 @@ func TestKingsGesturesGiveTheirActions(t *testing.T) {
 			seat := g.Turn()
 			for _, color := range []bool{true, false} {
 				rg := newKingsRig(t, g, seat, color)
-				fits(t, rg.frame(), 80, 24)
+				uitest.Fits(t, rg.frame(), 80, 24)
 				k.gesture(rg, g.View(seat), a)
 				require.Equal(t, []kings.Action{a}, rg.take(), rg.frame())
 			}
@@ -359,7 +360,7 @@ func TestKingsIllegalMoveSentence(t *testing.T) {
 	// Out of turn, the screen names whose turn it is, and sends nothing.
 	other := (seat + 1) % 4
 	rg = newKingsRig(t, g, other, true)
-	press(rg.r, "e")
+	uitest.Press(rg.r, "e")
 	require.Empty(t, rg.take())
 	require.Contains(t, rg.frame(), "It is "+rg.c.name(seat)+"'s turn.")
 	require.True(t, errors.Is(g.Do(other, kings.Action{Do: kings.End}), kings.ErrNotYourTurn))
@@ -369,13 +370,13 @@ func TestWatcherSeesNoHand(t *testing.T) {
 	g := kingsGame(t, 7, 4)
 	rg := newKingsRig(t, g, engine.Spectator, true)
 	f := rg.frame()
-	fits(t, f, 80, 24)
+	uitest.Fits(t, f, 80, 24)
 	require.NotContains(t, f, "Your hand")
 	require.NotContains(t, f, "(you)")
 	require.NotContains(t, f, "[end turn]")
 	require.Contains(t, f, "You are watching")
 	for _, k := range []string{"1", "space", "e", "left", "space", "enter"} {
-		press(rg.r, k)
+		uitest.Press(rg.r, k)
 	}
 	require.Empty(t, rg.take())
 	require.Contains(t, rg.frame(), "You are watching this table.")
@@ -383,7 +384,7 @@ func TestWatcherSeesNoHand(t *testing.T) {
 	sg := spiteGame(t, 3)
 	srg := newSpiteRig(t, sg, engine.Spectator, false)
 	f = srg.frame()
-	fits(t, f, 80, 24)
+	uitest.Fits(t, f, 80, 24)
 	require.NotRegexp(t, "(?m)^  hand", f)
 	require.NotContains(t, f, "(you)")
 	require.NotContains(t, f, ">", "no cursor is drawn for a watcher")
@@ -413,9 +414,9 @@ func TestNoColourMarksCursorAndHeld(t *testing.T) {
 	v := g.View(seat)
 	rg := newKingsRig(t, g, seat, false)
 	require.Contains(t, rg.frame(), ">"+plainCard(v.Hand[0])+"<")
-	press(rg.r, "space")
+	uitest.Press(rg.r, "space")
 	require.Contains(t, rg.frame(), ">"+plainCard(v.Hand[0])+"*", "held under the cursor")
-	press(rg.r, "right")
+	uitest.Press(rg.r, "right")
 	f := rg.frame()
 	require.Contains(t, f, "*"+plainCard(v.Hand[0])+"*", "held")
 	require.Contains(t, f, ">"+plainCard(v.Hand[1])+"<", "the cursor")
@@ -424,7 +425,7 @@ func TestNoColourMarksCursorAndHeld(t *testing.T) {
 	sg := spiteGame(t, 5)
 	srg := newSpiteRig(t, sg, sg.Turn(), false)
 	sv := sg.View(sg.Turn())
-	press(srg.r, "2", "space")
+	uitest.Press(srg.r, "2", "space")
 	require.Contains(t, srg.frame(), ">"+plainCard(sv.Hand[1])+"*")
 	srg.walk(spot{kind: spCentre, i: 1})
 	require.Contains(t, srg.frame(), ">[   ]<", "the cursor on an empty stack")
@@ -444,7 +445,7 @@ func TestOddBytesNeverReachTheScreen(t *testing.T) {
 	srg := newSpiteRig(t, sg, engine.Spectator, false)
 	srg.r.Update(SpiteState{Common: Common{Table: "SPITE", Seats: odd[:2], Log: log}, View: sg.View(engine.Spectator)})
 	frames := []string{rg.r.View().Content, srg.r.View().Content}
-	press(rg.r, "q")
+	uitest.Press(rg.r, "q")
 	rg.r.Update(Refused{Table: "KINGS", Text: "b\x1b[31mad\x08\x08"})
 	frames = append(frames, rg.r.View().Content)
 	for _, raw := range frames {
@@ -455,7 +456,7 @@ func TestOddBytesNeverReachTheScreen(t *testing.T) {
 			require.False(t, (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0), "control %q in %q", r, rest)
 		}
 	}
-	require.Contains(t, ansiRE.ReplaceAllString(frames[0], ""), "ev[31mil")
+	require.Contains(t, uitest.Plain(frames[0]), "ev[31mil")
 }
 
 func TestClockCountsDownAndRestarts(t *testing.T) {
@@ -469,12 +470,12 @@ func TestClockCountsDownAndRestarts(t *testing.T) {
 		next = time.Second
 	}
 	require.Equal(t, next, rg.c.NextChange(), "the clock next turns as the second runs out")
-	rg.clk.t = rg.clk.t.Add(next)
+	rg.clk.T = rg.clk.T.Add(next)
 	require.Contains(t, rg.frame(), "your turn 0:41")
-	rg.clk.t = rg.clk.t.Add(9 * time.Second)
+	rg.clk.T = rg.clk.T.Add(9 * time.Second)
 	require.Equal(t, time.Second, rg.c.NextChange())
 	require.Contains(t, rg.frame(), "your turn 0:32")
-	rg.clk.t = rg.clk.t.Add(time.Minute)
+	rg.clk.T = rg.clk.T.Add(time.Minute)
 	require.Contains(t, rg.frame(), "your turn 0:00")
 	require.Zero(t, rg.c.NextChange(), "a clock run out turns no more")
 	rg.r.Update(KingsState{Common: Common{Table: "KINGS", Seats: fourSeats(), Clock: time.Minute}, View: g.View(seat)})
@@ -502,30 +503,30 @@ func TestTooSmall(t *testing.T) {
 	require.Contains(t, rg.frame(), "Make the window at least 80x24")
 	rg.r.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	f := rg.frame()
-	fits(t, f, 120, 40)
+	uitest.Fits(t, f, 120, 40)
 	require.Contains(t, f, "Kings in the Corner")
 }
 
 func TestLeaveAsksOnceThenLeaves(t *testing.T) {
 	g := spiteGame(t, 5)
 	rg := newSpiteRig(t, g, 0, true)
-	press(rg.r, "?")
+	uitest.Press(rg.r, "?")
 	f := rg.frame()
-	fits(t, f, 80, 24)
+	uitest.Fits(t, f, 80, 24)
 	require.Contains(t, f, "Keys at the table")
 	require.Contains(t, f, "Spite and Malice: play your pay-off card")
-	press(rg.r, "q") // any key closes the help, and does nothing else
+	uitest.Press(rg.r, "q") // any key closes the help, and does nothing else
 	require.NotContains(t, rg.frame(), "Keys at the table")
 	require.Zero(t, rg.left)
-	press(rg.r, "q")
+	uitest.Press(rg.r, "q")
 	require.Contains(t, rg.frame(), "Press q again to leave")
 	require.Zero(t, rg.left)
-	press(rg.r, "q")
+	uitest.Press(rg.r, "q")
 	require.Equal(t, 1, rg.left)
-	require.Equal(t, ui.Menu, rg.r.Current().(*page).r.Page)
+	require.Equal(t, ui.Menu, rg.r.Current().(*uitest.Page).Route.Page)
 	// A watcher leaves at once.
 	rg = newSpiteRig(t, g, engine.Spectator, true)
-	press(rg.r, "q")
+	uitest.Press(rg.r, "q")
 	require.Equal(t, 1, rg.left)
 }
 
@@ -555,7 +556,7 @@ func TestASCIIClientFitsInASCII(t *testing.T) {
 				rg.e.Unicode = false
 			}
 			f := rg.frame()
-			fits(t, f, 80, 24)
+			uitest.Fits(t, f, 80, 24)
 			for _, r := range f {
 				require.Less(t, r, rune(0x80), "%q in\n%s", r, f)
 			}
@@ -566,22 +567,22 @@ func TestASCIIClientFitsInASCII(t *testing.T) {
 func TestGameOverShowsOutcomeTotalsAndRematch(t *testing.T) {
 	g := kingsGame(t, 9, 4)
 	require.False(t, playKingsUntil(t, g, func() bool { return false }), "played to the end")
-	e, _ := testEnv(true)
+	e, _ := uitest.Env(nil, uitest.NoStore(), uitest.Player("SHA256:k", "ann"), uitest.At(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
 	rematches := 0
 	v := g.View(1)
 	s := NewKings(e, Config[kings.Action]{Table: "K", Act: func(kings.Action) { t.Fatal("no action after the end") }, Rematch: func() { rematches++ }},
 		KingsState{Common: Common{Table: "K", Seats: fourSeats(), Totals: []int{3, 12, 0, 25}, Watchers: 2}, View: v})
-	r := ui.NewRouter(e, build, s, "")
-	f := plainView(r)
-	fits(t, f, 80, 24)
+	r := ui.NewRouter(e, uitest.Pages, s, "")
+	f := uitest.Frame(r)
+	uitest.Fits(t, f, 80, 24)
 	require.Contains(t, f, "game over")
 	require.Contains(t, f, "· 2 watching")
 	require.NotContains(t, f, "r: rematch", "not offered between the games of a match")
-	press(r, "r")
+	uitest.Press(r, "r")
 	require.Zero(t, rematches)
 	r.Update(KingsState{Common: Common{Table: "K", Seats: fourSeats(), Totals: []int{3, 12, 0, 25}, Watchers: 2, CanRematch: true}, View: v})
-	press(r, "left") // a key clears the last warning
-	f = plainView(r)
+	uitest.Press(r, "left") // a key clears the last warning
+	f = uitest.Frame(r)
 	require.Contains(t, f, "r: rematch")
 	out := "Nobody went out."
 	if v.Out >= 0 {
@@ -591,27 +592,27 @@ func TestGameOverShowsOutcomeTotalsAndRematch(t *testing.T) {
 	require.Contains(t, f, "Penalty points:")
 	require.Contains(t, f, "(match total)")
 	require.Contains(t, lineWith(t, f, "dee (away)"), "(25)")
-	press(r, "e", "1", "space")
-	require.Contains(t, plainView(r), "This game is over.")
-	press(r, "r")
+	uitest.Press(r, "e", "1", "space")
+	require.Contains(t, uitest.Frame(r), "This game is over.")
+	uitest.Press(r, "r")
 	require.Equal(t, 1, rematches)
-	require.Contains(t, plainView(r), "Asked for a rematch")
+	require.Contains(t, uitest.Frame(r), "Asked for a rematch")
 
 	sg := spiteGame(t, 5)
 	require.False(t, playSpiteUntil(t, sg, func() bool { return false }))
 	srg := newSpiteRig(t, sg, 0, true)
 	f = srg.frame()
-	fits(t, f, 80, 24)
+	uitest.Fits(t, f, 80, 24)
 	sv := sg.View(0)
 	if sv.Winner >= 0 {
 		require.Contains(t, f, fmt.Sprintf("%s wins, scoring %d.", srg.c.name(sv.Winner), sv.Score[sv.Winner]))
 	} else {
 		require.Contains(t, f, "The game is drawn.")
 	}
-	press(srg.r, "r")
+	uitest.Press(srg.r, "r")
 	require.Contains(t, srg.frame(), "No rematch is on offer here now.")
 	// Leaving a finished game asks nothing.
-	press(srg.r, "q")
+	uitest.Press(srg.r, "q")
 	require.Equal(t, 1, srg.left)
 }
 
@@ -620,8 +621,8 @@ func TestVimKeysMoveAsArrows(t *testing.T) {
 	a := newSpiteRig(t, g, g.Turn(), true)
 	b := newSpiteRig(t, g, g.Turn(), true)
 	for i, k := range []string{"l", "l", "k", "h", "k", "l", "j", "j"} {
-		press(a.r, k)
-		press(b.r, []string{"right", "right", "up", "left", "up", "right", "down", "down"}[i])
+		uitest.Press(a.r, k)
+		uitest.Press(b.r, []string{"right", "right", "up", "left", "up", "right", "down", "down"}[i])
 		require.Equal(t, b.c.cursor, a.c.cursor, "after %d keys", i+1)
 	}
 	require.Equal(t, b.frame(), a.frame())

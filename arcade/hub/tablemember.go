@@ -1,0 +1,102 @@
+package hub
+
+import (
+	"slices"
+)
+
+// A member's handle on a table: the commands a member sends the room, each
+// run on the room's goroutine and answered there.
+
+// TableMember is one member's handle on a table. Its methods fail with
+// ErrReplaced once the same account has joined from another session.
+type TableMember struct {
+	table  *Table
+	person Person
+	token  uint64
+	seat   int
+}
+
+func (m *TableMember) Table() *Table { return m.table }
+
+func (m *TableMember) Person() Person { return m.person }
+
+// Seat is the member's seat, or engine.Spectator for a watcher.
+func (m *TableMember) Seat() int { return m.seat }
+
+// Join puts p at the table. A person who holds a seat (after a drop, a
+// restart, or from a second session, which takes over from the first) gets
+// it back whatever is asked. Otherwise seat is a seat number, AnySeat, or
+// Watch; a seat can be taken only while the table is seating. sink follows
+// the Outbox rules and gets the first state at once.
+func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, error) {
+	out := NewOutbox(sink)
+	m, err := call(&t.loop, func() (*TableMember, error) { return t.join(p, seat, out) })
+	if err != nil {
+		out.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// Do makes an action for the member's seat: the action as the game's kit
+// encodes it. A refused action (bytes that are no action of the game, or
+// one the rules refuse) changes nothing; its sentence is returned and also
+// put in this member's next state, and in no one else's.
+func (m *TableMember) Do(action []byte) error {
+	return m.do(func(t *Table, me *tmember) error { return t.guarded(func() error { return t.act(me, action) }) })
+}
+
+// State is the member's whole state as the room has it now, with the
+// version of the last state the room sent anyone. Pushed states are the
+// newest-wins kind, so a member never needs this to catch up with its own
+// outbox; it is for a member that lost states on the way (one on another
+// machine, say) and sees a gap in the versions.
+func (m *TableMember) State() (TableState, error) {
+	var st TableState
+	err := m.do(func(t *Table, me *tmember) error {
+		st = t.stateFor(me, t.shared())
+		return nil
+	})
+	return st, err
+}
+
+// Start deals the first game; only the host may, once every person's seat
+// is taken by someone here.
+func (m *TableMember) Start() error {
+	return m.do(func(t *Table, me *tmember) error { return t.start(me) })
+}
+
+// Rematch deals a new match to the same seats once the match is over; only
+// the host may. It starts at once if everyone seated is here, and goes back
+// to seating otherwise.
+func (m *TableMember) Rematch() error {
+	return m.do(func(t *Table, me *tmember) error { return t.rematch(me) })
+}
+
+// Leave is the player choosing to go. A seated person leaving a game in
+// play gives the seat to the computer for good; while seating, the seat
+// opens again.
+func (m *TableMember) Leave() error {
+	return m.do(func(t *Table, me *tmember) error { return t.leave(me, false) })
+}
+
+// Drop is the connection going: a seated person keeps the seat for the
+// table's hold time, a computer playing for them, and may Join again.
+func (m *TableMember) Drop() error {
+	return m.do(func(t *Table, me *tmember) error { return t.leave(me, true) })
+}
+
+func (m *TableMember) do(f func(t *Table, me *tmember) error) error {
+	t := m.table
+	_, err := call(&t.loop, func() (struct{}, error) {
+		i := slices.IndexFunc(t.members, func(x *tmember) bool { return x.ID == m.person.ID })
+		switch {
+		case i < 0:
+			return struct{}{}, ErrNotMember
+		case t.members[i].token != m.token:
+			return struct{}{}, ErrReplaced
+		}
+		return struct{}{}, f(t, t.members[i])
+	})
+	return err
+}

@@ -1,0 +1,420 @@
+//lint:file-ignore ST1005 these errors are the sentences players read, capitalised and punctuated as the house rules ask
+
+package lobby
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
+	"sshuffle/engine"
+	"sshuffle/store"
+)
+
+// The lobby page: the lobby screen wired to the hub. It holds its own
+// subscription to the hub's list of tables and the membership of the table
+// the player sits at before it starts; the screen's requests become hub
+// calls made off the screen's goroutine (a call into a table waits for its
+// room), and the hub's values become the screen's. When the table starts,
+// the membership goes to the table page with its first state.
+
+// lobbyMsg is the lobby list, pushed on every change.
+type lobbyMsg struct{ list hub.TableList }
+
+// joinedMsg answers a join or an open made off the screen's goroutine.
+type joinedMsg struct {
+	page *Page
+	m    *ui.TableHold
+	err  error
+}
+
+// refusedMsg is a table request's refusal, for the lobby.
+type refusedMsg struct {
+	page *Page
+	text string
+}
+
+// invitedMsg: the hub took an invitation made from the lobby.
+type invitedMsg struct {
+	page *Page
+	name string
+}
+
+// lobbySeat is one hub seat as the lobby lists it (names are validated
+// account names).
+func lobbySeat(s hub.SeatInfo) Seat {
+	out := Seat{Name: s.Person.Name, Reserved: s.Reserved.Name}
+	if s.Computer != "" || s.Gone {
+		out.Computer, out.Strength = true, ui.SeatStrength(s)
+	}
+	return out
+}
+
+func lobbyTable(t hub.TableInfo) Table {
+	out := Table{Code: t.Code, Game: t.Game, Settings: t.Settings, Host: t.Host.Name,
+		Watchers: t.Watchers, Playing: t.Phase != hub.TableSeating}
+	for _, s := range t.Seats {
+		out.Seats = append(out.Seats, lobbySeat(s))
+	}
+	return out
+}
+
+func lobbyTables(l hub.TableList) Tables {
+	out := Tables{List: make([]Table, 0, len(l.Tables))}
+	for _, t := range l.Tables {
+		out.List = append(out.List, lobbyTable(t))
+	}
+	return out
+}
+
+// hostName is the host's validated name, found among the seats.
+func hostName(st hub.TableState) string {
+	for _, s := range st.Seats {
+		if s.Person.ID == st.Host {
+			return s.Person.Name
+		}
+	}
+	return ""
+}
+
+// stateTable is the table of a state, as the lobby shows it.
+func stateTable(st hub.TableState) Table {
+	out := Table{Code: st.Code, Game: st.Game, Settings: st.Settings, Host: hostName(st),
+		Watchers: len(st.Watchers), Playing: st.Phase != hub.TableSeating}
+	for _, s := range st.Seats {
+		out.Seats = append(out.Seats, lobbySeat(s))
+	}
+	return out
+}
+
+// Page is the lobby screen with its subscription to the hub's list,
+// and the membership of the table the player sits at before it starts.
+type Page struct {
+	*Screen
+	env      *ui.Env
+	hub      *hub.Hub
+	defaults hub.TableConfig // the server's table times, for tables opened here
+	watch    *hub.LobbyWatch
+	m        *ui.TableHold               // seated (or watching) at a table not started
+	pending  bool                        // a join or an open is on its way
+	last     *ui.LiveMsg[hub.TableState] // the newest table state while a join is on its way
+	handed   bool                        // m went to the table page
+	// mu guards gone and joined: every membership this page's joins made,
+	// so that when the page leaves the screen (or the session ends) a
+	// seat nobody looks at is dropped, even one whose answer is still on
+	// its way; a join answered after that is dropped at once.
+	mu     sync.Mutex
+	gone   bool
+	joined []*ui.TableHold
+}
+
+// answer hands a join's outcome to the page, or drops the seat when the
+// page is gone.
+func (pg *Page) answer(m *ui.TableHold, err error) {
+	pg.mu.Lock()
+	gone := pg.gone
+	if !gone && m != nil {
+		pg.joined = append(pg.joined, m)
+	}
+	pg.mu.Unlock()
+	if gone {
+		if m != nil {
+			m.Drop() // no screen has it: this goroutine is its only holder
+		}
+		return
+	}
+	pg.env.Send(joinedMsg{page: pg, m: m, err: err})
+}
+
+// OpenPage builds the lobby page of a route: the list of tables, a table
+// to open at once (r.OpenTable), or the membership of a table still
+// seating that the table page handed back (r.Member). defaults holds the
+// server's table times (TurnClock, Pace, Hold, Break) for tables opened
+// here.
+func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error) {
+	if _, ok := e.Person(); !ok {
+		return nil, errors.New("Tables need a player name: connect with a key and pick one.")
+	}
+	pg := &Page{env: e, hub: e.Hub, defaults: defaults}
+	var first []Table
+	for _, t := range pg.hub.Tables() {
+		first = append(first, lobbyTable(t))
+	}
+	pg.Screen = New(e, pg, GamesOf(e.Games), first)
+	pg.watch = pg.hub.WatchLobby(func(l hub.TableList) { e.Send(lobbyMsg{list: l}) })
+	if r.OpenTable != nil {
+		pg.openWith(*r.OpenTable)
+	}
+	if r.Member != nil {
+		pg.m = r.Member
+		if r.State != nil {
+			pg.take(*r.State)
+		}
+	}
+	return pg, nil
+}
+
+func (pg *Page) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case lobbyMsg:
+		return pg.Screen.Update(lobbyTables(msg.list))
+	case joinedMsg:
+		if msg.page != pg {
+			return nil
+		}
+		pg.pending = false
+		if msg.err != nil {
+			return pg.Screen.Update(Refused{Text: msg.err.Error()})
+		}
+		if old := pg.m; old != nil && old != msg.m && !pg.handed {
+			old.Leave() // a later join: stand from the earlier table
+		}
+		pg.m, pg.handed = msg.m, false
+		if last := pg.last; last != nil {
+			pg.last = nil
+			if st, ok := msg.m.State(*last); ok {
+				return pg.take(st)
+			}
+		}
+		return nil
+	case refusedMsg:
+		if msg.page != pg {
+			return nil
+		}
+		return pg.Screen.Update(Refused{Text: msg.text})
+	case invitedMsg:
+		if msg.page != pg {
+			return nil
+		}
+		return pg.Screen.Update(Invited{Name: msg.name})
+	case ui.LiveMsg[hub.TableState]:
+		if pg.handed {
+			return nil
+		}
+		if pg.m != nil {
+			if st, ok := pg.m.State(msg); ok {
+				return pg.take(st)
+			}
+		}
+		if pg.pending {
+			pg.last = &msg // perhaps a state of the table being joined, before the join's answer
+		}
+		return nil
+	}
+	return pg.Screen.Update(msg)
+}
+
+// take shows a state of the table the player sits at: seated while it
+// seats, the table page once it has started.
+func (pg *Page) take(st hub.TableState) tea.Cmd {
+	switch {
+	case st.Phase == hub.TableClosed:
+		pg.m.Closed()
+		pg.m = nil
+		pg.Screen.Update(Seated{})
+		return pg.Screen.Update(Refused{Text: ui.TableNote(st)})
+	case st.View != nil:
+		pg.handed = true
+		m := pg.m
+		return pg.env.Go(ui.Route{Page: ui.Table, Member: m, State: &st})
+	case st.Seat == engine.Spectator:
+		// Watching a table still seating: the table page opens at its start.
+		return nil
+	}
+	return pg.Screen.Update(Seated{Table: stateTable(st), Seat: st.Seat, Host: st.Host == st.You})
+}
+
+// View adds the invite line of the table the player sits at.
+func (pg *Page) View() string {
+	if pg.m == nil || pg.handed || pg.env.Height < 17 {
+		return pg.Screen.View()
+	}
+	e := pg.env
+	full := e.Height
+	e.Height = full - 1
+	body := pg.Screen.View()
+	e.Height = full
+	lines := strings.Split(body, "\n")
+	for len(lines) < full-1 {
+		lines = append(lines, "")
+	}
+	line := "Invite: " + e.InviteLine(pg.code())
+	if r := []rune(line); len(r) > e.Width {
+		line = string(r[:max(e.Width, 0)])
+	}
+	return strings.Join(append(lines[:full-1], ui.FaintStyle.Render(line)), "\n")
+}
+
+// code is the code of the table the player sits at, or "".
+func (pg *Page) code() string {
+	if pg.m == nil {
+		return ""
+	}
+	return pg.m.Member().Table().Code()
+}
+
+func (pg *Page) person() hub.Person {
+	p, _ := pg.env.Person()
+	return p
+}
+
+// Open opens a table with the player as its host in seat 0.
+func (pg *Page) Open(o Open) {
+	cfg := hub.TableConfig{Game: o.Game, Settings: o.Settings, Private: o.Private, TurnClock: o.Clock}
+	for _, c := range o.Seats {
+		if c.Computer {
+			cfg.Seats = append(cfg.Seats, hub.SeatPlan{Computer: c.Strength})
+		} else {
+			cfg.Seats = append(cfg.Seats, hub.SeatPlan{})
+		}
+	}
+	pg.openWith(cfg)
+}
+
+// openWith opens cfg (Host set) and seats the host.
+func (pg *Page) openWith(cfg hub.TableConfig) {
+	pg.standFrom()
+	pg.pending = true
+	e, h := pg.env, pg.hub
+	cfg.Host = pg.person()
+	d := pg.defaults
+	if cfg.TurnClock == 0 {
+		cfg.TurnClock = d.TurnClock
+	}
+	if cfg.Pace == 0 {
+		cfg.Pace = d.Pace
+	}
+	if cfg.Hold == 0 {
+		cfg.Hold = d.Hold
+	}
+	if cfg.Break == 0 {
+		cfg.Break = d.Break
+	}
+	go func() {
+		t, err := h.OpenTable(cfg)
+		var m *ui.TableHold
+		if err == nil {
+			m, err = ui.JoinTable(e, t, cfg.Host, 0, false)
+		}
+		pg.answer(m, err)
+	}()
+}
+
+// standFrom leaves the seat of a table not started, before another.
+func (pg *Page) standFrom() {
+	if m := pg.m; m != nil && !pg.handed {
+		pg.m = nil
+		m.Leave()
+	}
+}
+
+func (pg *Page) Join(j Join) {
+	if pg.m != nil && !pg.handed && pg.code() == j.Code && !j.Watch {
+		return // already there
+	}
+	pg.standFrom()
+	pg.pending = true
+	e, h, p := pg.env, pg.hub, pg.person()
+	go func() {
+		t, err := h.Table(j.Code)
+		var m *ui.TableHold
+		if err == nil {
+			seat := hub.AnySeat
+			if j.Watch {
+				seat = hub.Watch
+			}
+			m, err = ui.JoinTable(e, t, p, seat, false)
+		}
+		pg.answer(m, err)
+	}()
+}
+
+func (pg *Page) Start(code string) {
+	if pg.m == nil || pg.code() != code {
+		pg.Screen.Update(Refused{Text: "You sit at no table yet."})
+		return
+	}
+	m, e := pg.m.Member(), pg.env
+	go func() {
+		if err := m.Start(); err != nil {
+			e.Send(refusedMsg{page: pg, text: err.Error()})
+		}
+	}()
+}
+
+func (pg *Page) Stand(code string) {
+	if pg.m != nil && pg.code() == code {
+		pg.standFrom()
+		pg.Screen.Update(Seated{})
+	}
+}
+
+// Invite looks the name up and asks the hub to invite that account to
+// the table the player sits at (as a race's i does); the answer comes
+// back as Invited or the hub's refusal.
+func (pg *Page) Invite(code, name string) {
+	e, live := pg.env, pg.env.Live
+	if pg.m == nil || pg.handed || pg.code() != code {
+		pg.Screen.Update(Refused{Text: "You sit at no table yet."})
+		return
+	}
+	if live == nil {
+		pg.Screen.Update(Refused{Text: "Invitations are not available just now."})
+		return
+	}
+	go func() {
+		acc, err := e.Store.AccountByName(e.Ctx(), store.NormalName(name))
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			e.Send(refusedMsg{page: pg, text: fmt.Sprintf("Nobody here is called %s.", name)})
+			return
+		case err != nil:
+			e.Send(refusedMsg{page: pg, text: "The players could not be looked up just now; try again."})
+			return
+		}
+		if err := live.Invite(hub.Person{ID: acc.ID, Name: acc.Name}, code); err != nil {
+			e.Send(refusedMsg{page: pg, text: err.Error()})
+			return
+		}
+		e.Send(invitedMsg{page: pg, name: acc.Name})
+	}()
+}
+
+// Save is the session ending: a seat at a table not started is held as
+// on any lost connection; the list subscription ends.
+func (pg *Page) Save() {
+	pg.mu.Lock()
+	pg.gone = true
+	joined := pg.joined
+	pg.joined = nil
+	pg.mu.Unlock()
+	pg.watch.Close()
+	if r := pg.m; r != nil && !pg.handed {
+		joined = append(joined, r) // the membership the table page handed back
+	}
+	for _, m := range joined {
+		if pg.handed && m == pg.m {
+			continue // the table page has it
+		}
+		m.Drop() // a hold left or closed already does nothing
+	}
+	pg.m = nil
+}
+
+// Left: the lobby was replaced (the table page, the menu); the list
+// subscription ends. A seat the player still holds (they left the lobby
+// by some other way than q) is held as on a lost connection.
+func (pg *Page) Left() { pg.Save() }
+
+func (pg *Page) Activity() hub.Activity {
+	a := hub.Activity{Doing: hub.AtMenu}
+	if pg.m != nil && !pg.handed {
+		a = hub.Activity{Doing: hub.AtTable, Game: pg.m.Member().Table().Game(), Room: pg.code(), Watchable: true}
+	}
+	return a
+}

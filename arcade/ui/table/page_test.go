@@ -1,0 +1,61 @@
+package table
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/arcade/hub"
+	"sshuffle/engine"
+	"sshuffle/games"
+	"sshuffle/games/kings"
+)
+
+func TestTableStateOnTheScreen(t *testing.T) {
+	ann, bob := hub.Person{ID: "a", Name: "ann"}, hub.Person{ID: "b", Name: "bob"}
+	st := hub.TableState{Code: "ABCDE", Game: "kings", Host: "a", You: "a", Seat: 0, Turn: 1,
+		Seats: []hub.SeatInfo{
+			{Person: ann, Here: true},
+			{Person: bob, StandIn: true},
+			{Computer: "hard"},
+			{Person: hub.Person{ID: "c", Name: "cy"}, Gone: true},
+			{Reserved: hub.Person{ID: "d", Name: "dee"}},
+		},
+		Watchers: []hub.Person{{ID: "w", Name: "wes"}}, Phase: hub.TablePlaying}
+	require.Equal(t, []Seat{
+		{Name: "ann"}, {Name: "bob", Away: true}, {Computer: true, Strength: "hard"},
+		{Name: "cy", Computer: true, Strength: "normal"}, {Name: "dee"},
+	}, seats(st))
+
+	// No view while seating: the table screen is not built.
+	st.Phase = hub.TableSeating
+	_, _, ok, err := view(games.Default(), st)
+	require.False(t, ok)
+	require.NoError(t, err)
+	g, err := kings.New(engine.Spec{Game: kings.Name, Seed: 3}, 3)
+	require.NoError(t, err)
+	st.View, err = kings.EncodeView(g.View(engine.Spectator))
+	require.NoError(t, err)
+	st.Phase, st.Totals = hub.TablePlaying, []int{1, 2, 3}
+	v, d, ok, err := view(games.Default(), st)
+	require.True(t, ok)
+	require.NoError(t, err)
+	msg, err := d.State(common(st), v)
+	require.NoError(t, err)
+	ks, ok := msg.(KingsState)
+	require.True(t, ok)
+	require.Equal(t, "ABCDE", ks.Table)
+	require.Equal(t, []int{1, 2, 3}, ks.Totals)
+	require.Equal(t, 1, ks.Watchers)
+	require.Equal(t, engine.Spectator, ks.View.Seat)
+
+	// A game the catalogue does not list, or bytes its kit refuses, are
+	// said, not drawn.
+	st.Game = "poker"
+	_, _, ok, err = view(games.Default(), st)
+	require.True(t, ok)
+	require.Error(t, err)
+	st.Game, st.View = "kings", []byte(`{"seat":9}`)
+	_, _, _, err = view(games.Default(), st)
+	require.Error(t, err)
+}

@@ -1,0 +1,137 @@
+//lint:file-ignore ST1005 these errors are the sentences players read, capitalised and punctuated as the house rules ask
+
+package kings
+
+import (
+	"encoding/json"
+	"errors"
+
+	"sshuffle/engine"
+)
+
+// The codec of a table's actions and views, for a room that holds them as
+// bytes. An action is written as a record's action without its seat
+// ({"do":"play","card":"4H","to":"N"}); a view as JSON with cards in the
+// records' two-character form. A decoder takes bytes from anyone: it never
+// panics, and it refuses whatever is not a well-formed value of this game.
+// What the rules decide (whether the card is in the hand, whether the pile
+// takes it) is left to Do, which says why.
+
+var (
+	errNoMove  = errors.New("That is not a move of Kings in the Corner.")
+	errBadView = errors.New("That is not a view of a Kings in the Corner table.")
+)
+
+type wireAction struct {
+	Do   string `json:"do"`
+	Card string `json:"card,omitempty"`
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+}
+
+// EncodeAction writes a as a record's action without its seat.
+func EncodeAction(a Action) ([]byte, error) {
+	ra := recordAction(engine.Acted[Action]{Action: a})
+	if ra.Do == "" {
+		return nil, errNoMove
+	}
+	return json.Marshal(wireAction{Do: ra.Do, Card: ra.Card, From: ra.From, To: ra.To})
+}
+
+// DecodeAction reads an action a seat sends, in its canonical form.
+func DecodeAction(b []byte) (Action, error) {
+	var w wireAction
+	if err := json.Unmarshal(b, &w); err != nil {
+		return Action{}, errNoMove
+	}
+	switch {
+	case w.Do == "play" && w.From != "",
+		w.Do == "move" && w.Card != "",
+		w.Do == "end" && (w.Card != "" || w.From != "" || w.To != ""):
+		return Action{}, errNoMove
+	}
+	a, err := RecordAction{Do: w.Do, Card: w.Card, From: w.From, To: w.To}.action()
+	if err != nil {
+		return Action{}, errNoMove
+	}
+	return a, nil
+}
+
+type wireView struct {
+	Seat        int                         `json:"seat"`
+	Turn        int                         `json:"turn"`
+	Hand        engine.WireCards            `json:"hand"` // null for a spectator
+	Piles       [numPlaces]engine.WireCards `json:"piles"`
+	Stock       int                         `json:"stock"`
+	Hands       []int                       `json:"hands"`
+	First       int                         `json:"first"`
+	TurnNo      int                         `json:"turnNo"`
+	Step        int                         `json:"step"`
+	Played      bool                        `json:"played"`
+	Idle        int                         `json:"idle"`
+	DrawEnd     bool                        `json:"drawEnd"`
+	KingsAtOnce bool                        `json:"kingsAtOnce"`
+	Over        bool                        `json:"over"`
+	Out         int                         `json:"out"`
+	Penalty     []int                       `json:"penalty"`
+}
+
+// EncodeView writes a view.
+func EncodeView(v View) ([]byte, error) {
+	w := wireView{Seat: v.Seat, Turn: v.Turn, Hand: engine.WireCards(v.Hand), Stock: v.Stock, Hands: v.Hands,
+		First: v.First, TurnNo: v.TurnNo, Step: v.Step, Played: v.Played, Idle: v.Idle, DrawEnd: v.DrawEnd,
+		KingsAtOnce: v.KingsAtOnce, Over: v.Over, Out: v.Out, Penalty: v.Penalty}
+	for i, p := range v.Piles {
+		w.Piles[i] = engine.WireCards(p)
+	}
+	return json.Marshal(w)
+}
+
+// DecodeView reads a view, refusing one that no table of this game could
+// show: a seat count the game does not have, a seat or a turn past the
+// table, more cards than the pack holds.
+func DecodeView(b []byte) (View, error) {
+	var w wireView
+	if err := json.Unmarshal(b, &w); err != nil {
+		return View{}, errBadView
+	}
+	n := len(w.Hands)
+	seat := func(s, none int) bool { return s == none || (s >= 0 && s < n) }
+	switch {
+	case n < MinPlayers || n > MaxPlayers,
+		!seat(w.Seat, engine.Spectator), !seat(w.Turn, engine.NoSeat), !seat(w.Out, engine.NoSeat),
+		w.First < 0 || w.First >= n, (w.Hand == nil) != (w.Seat == engine.Spectator),
+		w.Penalty != nil && len(w.Penalty) != n,
+		w.Stock < 0, w.TurnNo < 0, w.Step < 0, w.Idle < 0:
+		return View{}, errBadView
+	}
+	cards := w.Stock
+	for _, h := range w.Hands {
+		if h < 0 {
+			return View{}, errBadView
+		}
+		cards += h
+	}
+	if w.Seat >= 0 && len(w.Hand) != w.Hands[w.Seat] {
+		return View{}, errBadView
+	}
+	for _, p := range w.Penalty {
+		if p < 0 {
+			return View{}, errBadView
+		}
+	}
+	v := View{Seat: w.Seat, Turn: w.Turn, Hand: Cards(w.Hand), Stock: w.Stock, Hands: w.Hands, First: w.First,
+		TurnNo: w.TurnNo, Step: w.Step, Played: w.Played, Idle: w.Idle, DrawEnd: w.DrawEnd,
+		KingsAtOnce: w.KingsAtOnce, Over: w.Over, Out: w.Out, Penalty: w.Penalty}
+	for i, p := range w.Piles {
+		if len(p) > int(engine.King) {
+			return View{}, errBadView
+		}
+		v.Piles[i] = Cards(p)
+		cards += len(p)
+	}
+	if cards > 52 {
+		return View{}, errBadView
+	}
+	return v, nil
+}

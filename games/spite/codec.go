@@ -1,0 +1,218 @@
+//lint:file-ignore ST1005 these errors are the sentences players read, capitalised and punctuated as the house rules ask
+
+package spite
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"sshuffle/engine"
+)
+
+// The codec of a table's actions and views, for a room that holds them as
+// bytes. An action is written as a record's action without its seat
+// ({"do":"play","from":"hand","card":"7H","to":2}); a view as JSON with
+// cards in the records' two-character form. A decoder takes bytes from
+// anyone: it never panics, and it refuses whatever is not a well-formed
+// value of this game. What the rules decide (whether the card is in the
+// hand, whether the stack takes it) is left to Do, which says why.
+
+// errNoMove is the sentence for bytes that are no move of this game.
+var errNoMove = errors.New("That is not a move of Spite and Malice.")
+
+// maxCentres is the most centre stacks any settings give.
+const maxCentres = 4
+
+// EncodeAction writes a as a record's action without its seat.
+func EncodeAction(a Action) ([]byte, error) {
+	return RecordAction{Seat: engine.NoSeat, Action: a}.MarshalJSON()
+}
+
+// DecodeAction reads an action a seat sends: a play, a discard or a pass,
+// in its canonical form. A reshuffle is the table's own entry, never a
+// seat's, so it is refused.
+func DecodeAction(b []byte) (Action, error) {
+	var j jsonAction
+	if err := json.Unmarshal(b, &j); err != nil {
+		return Action{}, errNoMove
+	}
+	if j.Seat != nil || len(j.Stock) > 0 {
+		return Action{}, errNoMove
+	}
+	card := func() (engine.Card, error) {
+		c, err := engine.ParseRecordCard(j.Card)
+		if err != nil {
+			return engine.NoCard, errors.New("That move names no card.")
+		}
+		return c, nil
+	}
+	side := func() (int, error) {
+		if j.Side == nil || *j.Side < 0 || *j.Side >= SideStacks {
+			return 0, fmt.Errorf("A side stack is numbered 1 to %d.", SideStacks)
+		}
+		return *j.Side, nil
+	}
+	to := func() (int, error) {
+		if j.To == nil || *j.To < 0 || *j.To >= maxCentres {
+			return 0, fmt.Errorf("A centre stack is numbered 1 to %d.", maxCentres)
+		}
+		return *j.To, nil
+	}
+	switch j.Do {
+	case Play:
+		t, err := to()
+		if err != nil {
+			return Action{}, err
+		}
+		switch j.From {
+		case FromHand:
+			if j.Side != nil {
+				return Action{}, errNoMove
+			}
+			c, err := card()
+			return PlayHand(c, t), err
+		case FromPayoff:
+			if j.Card != "" || j.Side != nil {
+				return Action{}, errNoMove
+			}
+			return PlayPayoff(t), nil
+		case FromSide:
+			if j.Card != "" {
+				return Action{}, errNoMove
+			}
+			s, err := side()
+			return PlaySide(s, t), err
+		}
+	case Discard:
+		if j.From != "" || j.To != nil {
+			return Action{}, errNoMove
+		}
+		c, err := card()
+		if err != nil {
+			return Action{}, err
+		}
+		s, err := side()
+		return DiscardTo(c, s), err
+	case Pass:
+		if j.From != "" || j.Card != "" || j.Side != nil || j.To != nil {
+			return Action{}, errNoMove
+		}
+		return Action{Do: Pass}, nil
+	}
+	return Action{}, errNoMove
+}
+
+type wireSeat struct {
+	HandCount  int                          `json:"handCount"`
+	PayoffTop  string                       `json:"payoffTop,omitempty"` // "" once the pile is empty
+	PayoffLeft int                          `json:"payoffLeft"`
+	Sides      [SideStacks]engine.WireCards `json:"sides"`
+}
+
+type wireView struct {
+	Seat    int                `json:"seat"`
+	Turn    int                `json:"turn"`
+	Payoff  int                `json:"payoff"`
+	Centres int                `json:"centres"`
+	KingAce bool               `json:"kingAce"`
+	Hand    engine.WireCards   `json:"hand"` // null for a spectator
+	Players [2]wireSeat        `json:"players"`
+	Stacks  []engine.WireCards `json:"stacks"`
+	Stock   int                `json:"stock"`
+	Recycle engine.WireCards   `json:"recycle"`
+	Barren  int                `json:"barren"`
+	Played  bool               `json:"played"`
+	Over    bool               `json:"over"`
+	Winner  int                `json:"winner"`
+	Score   [2]int             `json:"score"`
+}
+
+// EncodeView writes a view.
+func EncodeView(v View) ([]byte, error) {
+	w := wireView{Seat: v.Seat, Turn: v.Turn, Payoff: v.Payoff, Centres: v.Centres, KingAce: v.KingAce,
+		Hand: engine.WireCards(v.Hand), Stock: v.Stock, Recycle: engine.WireCards(v.Recycle), Barren: v.Barren,
+		Played: v.Played, Over: v.Over, Winner: v.Winner, Score: v.Score}
+	for p, sv := range v.Players {
+		ws := wireSeat{HandCount: sv.HandCount, PayoffLeft: sv.PayoffLeft}
+		if sv.PayoffTop != engine.NoCard {
+			ws.PayoffTop = sv.PayoffTop.ASCII()
+		}
+		for i, st := range sv.Sides {
+			ws.Sides[i] = engine.WireCards(st)
+		}
+		w.Players[p] = ws
+	}
+	if v.Stacks != nil {
+		w.Stacks = make([]engine.WireCards, len(v.Stacks))
+		for i, st := range v.Stacks {
+			w.Stacks[i] = engine.WireCards(st)
+		}
+	}
+	return json.Marshal(w)
+}
+
+// errBadView is the sentence for bytes that are no view of this game.
+var errBadView = errors.New("That is not a view of a Spite and Malice table.")
+
+// DecodeView reads a view, refusing one that no table of this game could
+// show: a seat or a turn past the two, settings the game does not have,
+// more cards than two packs hold.
+func DecodeView(b []byte) (View, error) {
+	var w wireView
+	if err := json.Unmarshal(b, &w); err != nil {
+		return View{}, errBadView
+	}
+	seat := func(s int, none int) bool { return s == none || s == 0 || s == 1 }
+	payoffs := []int{13, 20, 26, 30}
+	switch {
+	case !seat(w.Seat, engine.Spectator), !seat(w.Turn, engine.NoSeat), !seat(w.Winner, engine.NoSeat),
+		!slices.Contains(payoffs, w.Payoff), w.Centres != 3 && w.Centres != maxCentres,
+		len(w.Stacks) != w.Centres, (w.Hand == nil) != (w.Seat == engine.Spectator), len(w.Hand) > HandSize,
+		w.Stock < 0, w.Barren < 0, w.Score[0] < 0, w.Score[1] < 0:
+		return View{}, errBadView
+	}
+	v := View{Seat: w.Seat, Turn: w.Turn, Payoff: w.Payoff, Centres: w.Centres, KingAce: w.KingAce,
+		Hand: []engine.Card(w.Hand), Stock: w.Stock, Recycle: []engine.Card(w.Recycle), Barren: w.Barren,
+		Played: w.Played, Over: w.Over, Winner: w.Winner, Score: w.Score}
+	cards := len(w.Hand) + len(w.Recycle) + w.Stock
+	for p, ws := range w.Players {
+		if ws.HandCount < 0 || ws.HandCount > HandSize || ws.PayoffLeft < 0 || ws.PayoffLeft > w.Payoff ||
+			(ws.PayoffTop == "") != (ws.PayoffLeft == 0) {
+			return View{}, errBadView
+		}
+		sv := SeatView{HandCount: ws.HandCount, PayoffLeft: ws.PayoffLeft}
+		if ws.PayoffTop != "" {
+			c, err := engine.ParseRecordCard(ws.PayoffTop)
+			if err != nil {
+				return View{}, errBadView
+			}
+			sv.PayoffTop = c
+		}
+		for i, st := range ws.Sides {
+			sv.Sides[i] = []engine.Card(st)
+			cards += len(st)
+		}
+		cards += ws.HandCount + ws.PayoffLeft
+		v.Players[p] = sv
+	}
+	if w.Stacks != nil {
+		v.Stacks = make([][]engine.Card, len(w.Stacks))
+		for i, st := range w.Stacks {
+			if len(st) > int(engine.Queen) {
+				return View{}, errBadView
+			}
+			v.Stacks[i] = []engine.Card(st)
+			cards += len(st)
+		}
+	}
+	if w.Seat >= 0 && len(w.Hand) != w.Players[w.Seat].HandCount {
+		return View{}, errBadView
+	}
+	// A seat's own hand is counted in its HandCount as well.
+	if cards-len(w.Hand) > 104 {
+		return View{}, errBadView
+	}
+	return v, nil
+}

@@ -1,0 +1,37 @@
+package games
+
+import (
+	"sshuffle/engine"
+	"sshuffle/games/kings"
+	"sshuffle/games/spite"
+)
+
+// SpiteKit is Spite and Malice as the server holds it.
+func SpiteKit() engine.TableKit {
+	return TablePackage[spite.Action, spite.View, *spite.Game, *spite.Match]{
+		Info: engine.TableInfo{Name: spite.Name, Title: "Spite and Malice", Settings: spite.Settings,
+			MinPlayers: spite.MinPlayers, MaxPlayers: spite.MaxPlayers, Strengths: spite.Strengths,
+			StandIn: "normal"}, // the one TABLEGAMES.md names
+		NewMatch: spite.NewMatch, Resume: spite.Resume, ResumeMatch: spite.ResumeMatch,
+		NewPlayer: spite.NewPlayer, Describe: spite.Describe, Replay: spite.Replay,
+		Record:       func(g *spite.Game, seats []string) any { return g.Record(seats) },
+		NotYourTurn:  spite.ErrNotYourTurn,
+		EncodeAction: spite.EncodeAction, DecodeAction: spite.DecodeAction,
+		EncodeView: spite.EncodeView, DecodeView: spite.DecodeView,
+	}.Kit()
+}
+
+// KingsKit is Kings in the Corner as the server holds it.
+func KingsKit() engine.TableKit {
+	return TablePackage[kings.Action, kings.View, *kings.Game, *kings.Match]{
+		Info: engine.TableInfo{Name: kings.Name, Title: "Kings in the Corner", Settings: kings.Settings,
+			MinPlayers: kings.MinPlayers, MaxPlayers: kings.MaxPlayers, Strengths: kings.Strengths,
+			StandIn: "normal", WinsAre: "hands gone out (matches won, with a match setting)", PointsAre: "penalty points"},
+		NewMatch: kings.NewMatch, Resume: kings.Resume, ResumeMatch: kings.ResumeMatch,
+		NewPlayer: kings.NewPlayer, Describe: kings.Describe, Replay: kings.Replay,
+		Record:       func(g *kings.Game, seats []string) any { return g.Record(seats) },
+		NotYourTurn:  kings.ErrNotYourTurn,
+		EncodeAction: kings.EncodeAction, DecodeAction: kings.DecodeAction,
+		EncodeView: kings.EncodeView, DecodeView: kings.DecodeView,
+	}.Kit()
+}
