@@ -93,8 +93,6 @@ type weights struct {
 	splits                              bool // also split suited groups onto their own suit
 }
 
-var defaultWeights = weights{down: 8, block: 4, cross: 2, row: 40, run: 60, empty: 3}
-
 // A solver move packed in 32 bits keeps the search's node list small:
 // bit 31 a deal, else from | index<<4 | to<<12.
 type smove uint32
