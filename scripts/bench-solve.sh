@@ -2,13 +2,21 @@
 # Makes the solver reports the README and the strategy screens quote.
 # Each file starts with the command that made it; won deals are listed one
 # per line after the report (they seed the winnable-deal pools).
+#
+#   scripts/bench-solve.sh                 every report
+#   scripts/bench-solve.sh pyramid spider-2suit    only those (file names
+#                                          without .txt)
 set -euo pipefail
+only=" $* "
 cd "$(dirname "$0")/.."
 go build -o bin/sshuffle ./cmd/sshuffle
 out=reports
 TIMEFORMAT='cpu user %U s, sys %S s, wall %R s'
 report() { # file, args...
   local file=$1; shift
+  if [ "$only" != "  " ] && [[ "$only" != *" ${file%.txt} "* ]]; then
+    return
+  fi
   echo "== $file: sshuffle $*" >&2
   { echo "\$ sshuffle $*"; { time bin/sshuffle "$@"; } 2>&1; } > "$out/$file.tmp"
   mv "$out/$file.tmp" "$out/$file"

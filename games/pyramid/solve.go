@@ -286,11 +286,17 @@ func (v *solver) dead(n node) bool {
 // that can meet (see dead): pyramid slots a and b, waste cards wa and wb,
 // other talon cards ta and tb. A rank has at most four cards.
 func pairsUp(a uint32, wa, ta int, b uint32, wb, tb int) bool {
+	na, nb := bits.OnesCount32(a), bits.OnesCount32(b)
+	if wa == 0 && wb == 0 && na <= tb && nb <= ta {
+		// Each pyramid card takes a talon card, and the talon cards left
+		// over (as many on each side) pair among themselves.
+		return na+ta == nb+tb
+	}
 	// Left side: up to 4 nodes, each with a bitmask of right nodes it can
 	// meet. Right nodes are numbered: b's slots, then wb waste, then tb.
 	var left [4]uint8
 	var slotsB [4]int
-	nb := 0
+	nb = 0
 	for m := b; m != 0; m &= m - 1 {
 		slotsB[nb] = bits.TrailingZeros32(m)
 		nb++
