@@ -30,6 +30,9 @@ type solver struct {
 	slots [NumSlots]engine.Card
 	seq   []engine.Card // the talon in turning order
 	all   uint32        // every talon bit
+	// byRank[r] is the talon cards of rank r, by turning order.
+	byRank    [14]uint32
+	leftCache [1 << leftCacheBits]leftEntry
 
 	nodes, maxNodes int
 	kids            []kid // the children of every position on the path
@@ -60,11 +63,43 @@ func (v *solver) canonical(n node) node {
 	return n
 }
 
-// when orders positions with the same cards gone by how far the talon has
+// Suits play no part in Pyramid, so two positions with the same pyramid
+// cards gone and the same ranks left in the talon, in the same order and
+// turned as far, are the same game. tkey names the talon's ranks left by
+// where they first fit in the talon's turning order (the leftmost way to
+// pick them out of it), and counts the cards left that this pass has turned.
+func (v *solver) tkey(n node) (left uint32, turned int) {
+	rest := v.all &^ n.tgone
+	turned = bits.OnesCount32(rest & (1<<n.p - 1))
+	// The children of one position share most talon sets: a small cache
+	// saves most of the fitting.
+	e := &v.leftCache[(n.tgone*0x9E3779B1)>>(32-leftCacheBits)]
+	if e.set && e.tgone == n.tgone {
+		return e.left, turned
+	}
+	j := 0
+	for m := rest; m != 0; m &= m - 1 {
+		// The real cards fit, so the leftmost fit never passes this one.
+		j += bits.TrailingZeros32(v.byRank[v.seq[bits.TrailingZeros32(m)].Rank()] >> j)
+		left |= 1 << j
+		j++
+	}
+	*e = leftEntry{n.tgone, left, true}
+	return left, turned
+}
+
+const leftCacheBits = 10
+
+type leftEntry struct {
+	tgone, left uint32
+	set         bool
+}
+
+// when orders positions with the same cards left by how far the talon has
 // been turned: from an earlier one, turning (and redealing) alone reaches a
 // later one, or one that has the same cards in play plus the turned card.
-func when(n node) uint8 {
-	t := (uint8(n.pass)*32 + uint8(n.p)) * 2
+func when(n node, turned int) uint8 {
+	t := (uint8(n.pass)*32 + uint8(turned)) * 2
 	if !n.turned {
 		t++
 	}
@@ -72,17 +107,19 @@ func when(n node) uint8 {
 }
 
 // fresh records n and reports whether no earlier-or-equal time with the
-// same cards gone was seen.
+// same cards left was seen.
 func (v *solver) fresh(n node) bool {
-	return v.best.lower(uint64(n.gone)|uint64(n.tgone)<<NumSlots, when(n))
+	left, turned := v.tkey(n)
+	return v.best.lower(uint64(n.gone)|uint64(left)<<NumSlots, when(n, turned))
 }
 
 // current reports whether n's time is still the earliest known for its
-// cards gone: a sibling's line may have reached them sooner since n was
+// cards left: a sibling's line may have reached them sooner since n was
 // recorded, and then n is dominated.
 func (v *solver) current(n node) bool {
-	t, _ := v.best.get(uint64(n.gone) | uint64(n.tgone)<<NumSlots)
-	return t == when(n)
+	left, turned := v.tkey(n)
+	t, _ := v.best.get(uint64(n.gone) | uint64(left)<<NumSlots)
+	return t == when(n, turned)
 }
 
 // timeTable maps a 52-bit key to a time: open addressing, linear probing,
@@ -177,6 +214,9 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 		v.seq = append(v.seq, s.stock[i])
 	}
 	v.all = 1<<len(v.seq) - 1
+	for i, c := range v.seq {
+		v.byRank[c.Rank()] |= 1 << i
+	}
 	for i := range NumSlots {
 		if s.slots[i] == engine.NoCard {
 			start.gone |= 1 << i
