@@ -20,7 +20,7 @@ func replayWins(t testing.TB, spec engine.Spec, moves []engine.Action) {
 func TestSolveReplays(t *testing.T) {
 	solved := 0
 	for seed := uint64(1); seed <= 6; seed++ {
-		for _, v := range []string{"1suit", "2suit"} {
+		for _, v := range []string{"1suit", "2suit", "4suit"} {
 			spec := engine.Spec{Game: "spider", Variant: v, Seed: seed}
 			res := Solve(spec, 50_000)
 			if res.Outcome == engine.Solved {
@@ -62,4 +62,14 @@ func BenchmarkSolveRates(b *testing.B) {
 			b.ReportMetric(float64(nodes)/float64(deals), "positions/deal")
 		})
 	}
+}
+
+// Four suits search with their own weight sets: deal 1 is won within a
+// budget the two-suit sets (nineteen small shares) run out of, and the win
+// replays.
+func TestSolveFourSuits(t *testing.T) {
+	spec := engine.Spec{Game: "spider", Variant: "4suit", Seed: 1}
+	res := Solve(spec, 50_000)
+	require.Equal(t, engine.Solved, res.Outcome)
+	replayWins(t, spec, res.Moves)
 }
