@@ -62,15 +62,20 @@ var suitedWeights = []weights{
 	{down: 4, block: 4, cross: 8, row: 30, run: 60, empty: 3},
 }
 
-// fourSuitWeights are eight of suitedWeights picked greedily the same way on
-// 4suit seeds 1001..1050 at 40k positions each: 34 of those 50 deals are
-// won by some set within 80k, and the whole list in its two-suit order at
-// 15.8k each (the share of the default budget) won 27. On seeds 1..60 at
-// 320k these eight won 32 and the whole list 30. Four suits make many
-// more rank-only links, and the sets that weigh them most come first.
+// fourSuitWeights are eight weight sets picked greedily the same way on
+// 4suit seeds 1001..1050 at 80k positions each, from suitedWeights and six
+// more candidates that weigh rank-only links more (two of those made it):
+// 38 of the 50 deals are won, against 27 for the whole two-suit list at
+// 15.8k each (its share of the default budget). Held out, on seeds 1..60 at
+// 640k a deal, these eight won 40 and the first pick from suitedWeights
+// alone 38. Four suits make many more rank-only links, and the sets that
+// weigh them most come first.
 var fourSuitWeights = []weights{
-	suitedWeights[12], suitedWeights[0], suitedWeights[3], suitedWeights[1],
-	suitedWeights[15], suitedWeights[13], suitedWeights[10], suitedWeights[14],
+	suitedWeights[12],
+	{down: 6, block: 4, cross: 10, row: 30, run: 60, splits: true},
+	suitedWeights[3], suitedWeights[1], suitedWeights[13],
+	{down: 4, block: 4, cross: 12, row: 30, run: 60, empty: 3},
+	suitedWeights[15], suitedWeights[10],
 }
 
 // oneSuitWeights are picked the same way on 1suit seeds 201..300 (the best
