@@ -6,12 +6,18 @@
 #
 #   scripts/vs-fcsolve.sh 1-32000
 #
+# Peak memory is also taken on MEMRANGE (1-4000 unless set), where fc-solve
+# needs far less than on ranges with deal 11982, and for our binary solving
+# deal 1 alone: that is the floor of the whole arcade binary (its code and
+# runtime), below which no search can bring the process.
+#
 # Mean solution lengths are over the first 1000 deals of the range (fewer
 # if the range is shorter), counted in moves as each program writes them
 # (fc-solve -m -snx; ours with --check, which also replays every one).
 set -euo pipefail
 range=${1:-1-32000}
 runs=${RUNS:-3}
+memrange=${MEMRANGE:-1-4000}
 lo=${range%-*}
 hi=${range#*-}
 cd "$(dirname "$0")/.."
@@ -46,6 +52,9 @@ for i in $(seq "$runs"); do
 	echo "run $i of $runs" >&2
 	run ours "$tmp/sshuffle" solve freecell --deals "$range" --workers 1
 	run fcs freecell-solver-range-parallel-solve "$lo" "$hi" 1000 -l lg
+	run ours_m "$tmp/sshuffle" solve freecell --deals "$memrange" --workers 1
+	run fcs_m freecell-solver-range-parallel-solve "${memrange%-*}" "${memrange#*-}" 1000 -l lg
+	run ours_1 "$tmp/sshuffle" solve freecell --deals 1 --workers 1
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -53,6 +62,11 @@ ours_cpu=$(cut -d' ' -f1 "$tmp/ours.times" | median)
 fcs_cpu=$(cut -d' ' -f1 "$tmp/fcs.times" | median)
 ours_mem=$(cut -d' ' -f2 "$tmp/ours.times" | median)
 fcs_mem=$(cut -d' ' -f2 "$tmp/fcs.times" | median)
+ours_m_cpu=$(cut -d' ' -f1 "$tmp/ours_m.times" | median)
+fcs_m_cpu=$(cut -d' ' -f1 "$tmp/fcs_m.times" | median)
+ours_m_mem=$(cut -d' ' -f2 "$tmp/ours_m.times" | median)
+fcs_m_mem=$(cut -d' ' -f2 "$tmp/fcs_m.times" | median)
+ours_1_mem=$(cut -d' ' -f2 "$tmp/ours_1.times" | median)
 
 ours_solved=$(sed -n 's/^solved \([0-9]*\) .*/\1/p' "$tmp/ours.out")
 ours_imp=$(sed -n 's/.*impossible \([0-9]*\) .*/\1/p' "$tmp/ours.out" | head -1)
@@ -73,7 +87,8 @@ fcs_len=$(for n in $(seq "$lo" "$lhi"); do
 done | awk '$1 > 0 {s += $1; n++} END {printf "%.1f", s / n}')
 
 ratio=$(awk -v a="$ours_cpu" -v b="$fcs_cpu" 'BEGIN {printf "%.2f", a / b}')
-mib() { awk -v k="$1" 'BEGIN {printf "%.0f MiB", k / 1024}'; }
+mib() { awk -v k="$1" 'BEGIN {printf "%.1f MiB", k / 1024}'; }
+ratio_m=$(awk -v a="$ours_m_cpu" -v b="$fcs_m_cpu" 'BEGIN {printf "%.2f", a / b}')
 echo "FreeCell deals $range, whole processes, medians of $runs runs ($(nproc) cores; $(date -u +%F))"
 echo
 echo "| | sshuffle \`solve freecell --deals $range --workers 1\` | \`freecell-solver-range-parallel-solve $lo $hi 1000 -l lg\` |"
@@ -81,6 +96,9 @@ echo "|---|---|---|"
 echo "| solved | $ours_solved of $total; impossible (proved): ${ours_imp} (${ours_which:-none}); undecided $ours_und | $((total - fcs_unsolved)) of $total; \"unsolved\": $fcs_unsolved (${fcs_which% }) |"
 echo "| CPU (user+sys) | $ours_cpu s | $fcs_cpu s (sshuffle/fc-solve $ratio) |"
 echo "| peak memory | $(mib "$ours_mem") | $(mib "$fcs_mem") |"
+echo "| deals $memrange: peak memory | $(mib "$ours_m_mem") | $(mib "$fcs_m_mem") |"
+echo "| deals $memrange: CPU (user+sys) | $ours_m_cpu s | $fcs_m_cpu s (sshuffle/fc-solve $ratio_m) |"
+echo "| deal 1 alone: peak memory (the binary's floor) | $(mib "$ours_1_mem") | |"
 echo "| slowest deal | $ours_slow | |"
 echo "| mean solution length, deals $lo-$lhi | $ours_len moves | $fcs_len moves |"
 echo

@@ -1,15 +1,7 @@
 package freecell
 
 import (
-	"fmt"
-	"os"
-	"runtime"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"sshuffle/engine"
@@ -67,61 +59,25 @@ func TestSolveGameMidway(t *testing.T) {
 	}
 }
 
-// TestSolveRange measures the solver over a range of deals when asked:
-//
-//	FREECELL_SOLVE=1-32000 go test -run TestSolveRange -v ./games/freecell/
-//
-// It reports totals; speed is measured here, never asserted.
-func TestSolveRange(t *testing.T) {
-	rng := os.Getenv("FREECELL_SOLVE")
-	if rng == "" {
-		t.Skip("set FREECELL_SOLVE=from-to to measure")
-	}
-	lo, hi, _ := strings.Cut(rng, "-")
-	from, _ := strconv.Atoi(lo)
-	to, _ := strconv.Atoi(hi)
-	if to == 0 {
-		to = from
-	}
-	budget := testBudget
-	if b := os.Getenv("FREECELL_BUDGET"); b != "" {
-		budget, _ = strconv.Atoi(b)
-	}
-	var next atomic.Int64
-	next.Store(int64(from))
-	var mu sync.Mutex
-	counts := map[engine.Outcome]int{}
-	var nodes, worst int
-	var worstDeal int64
-	begin := time.Now()
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				n := next.Add(1) - 1
-				if n > int64(to) {
-					return
-				}
-				r := Solve(spec(uint64(n)), budget)
-				mu.Lock()
-				counts[r.Outcome]++
-				nodes += r.Nodes
-				if r.Nodes > worst {
-					worst, worstDeal = r.Nodes, n
-				}
-				if r.Outcome != engine.Solved {
-					fmt.Printf("deal %d: %v after %d nodes\n", n, r.Outcome, r.Nodes)
-				}
-				mu.Unlock()
+// BenchmarkSolveRange solves deals 1-200 and reports what the range
+// report (sshuffle solve freecell --deals A-B) measures at scale: deals
+// solved and positions per deal. Speed is measured here, never asserted.
+func BenchmarkSolveRange(b *testing.B) {
+	const first, last = 1, 200
+	var solved, nodes, deals int
+	for b.Loop() {
+		for n := uint64(first); n <= last; n++ {
+			r := Solve(spec(n), testBudget)
+			deals++
+			nodes += r.Nodes
+			if r.Outcome == engine.Solved {
+				solved++
 			}
-		}()
+		}
 	}
-	wg.Wait()
-	fmt.Printf("deals %d-%d: solved %d, impossible %d, undecided %d; %d nodes (most %d, deal %d); %.1fs\n",
-		from, to, counts[engine.Solved], counts[engine.Impossible], counts[engine.Undecided],
-		nodes, worst, worstDeal, time.Since(begin).Seconds())
+	b.ReportMetric(100*float64(solved)/float64(deals), "%solved")
+	b.ReportMetric(float64(nodes)/float64(deals), "positions/deal")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(deals), "ns/deal")
 }
 
 func BenchmarkSolve(b *testing.B) {

@@ -1,9 +1,6 @@
 package klondike
 
 import (
-	"fmt"
-	"os"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -13,7 +10,7 @@ import (
 	"sshuffle/engine"
 )
 
-func replayWins(t *testing.T, spec engine.Spec, moves []engine.Action) {
+func replayWins(t testing.TB, spec engine.Spec, moves []engine.Action) {
 	t.Helper()
 	g, err := New(spec)
 	require.NoError(t, err)
@@ -67,64 +64,47 @@ func TestSolveImpossible(t *testing.T) {
 	require.Equal(t, engine.Undecided, Solve(engine.Spec{Game: "spider"}, 1000).Outcome)
 }
 
-// TestSolveStats measures win rates; it runs only when KLONDIKE_SOLVE_N is
-// set, e.g. KLONDIKE_SOLVE_N=1000 go test -run SolveStats -v ./games/klondike/
-// cpuTime is the process's user+system time: the machine the tests run on
-// is shared, so wall time says little about the solver.
+// cpuTime is the process's user+system time: the machine the benchmarks
+// run on is shared, so wall time says little about the solver.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func TestSolveStats(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("KLONDIKE_SOLVE_N"))
-	if n == 0 {
-		t.Skip("set KLONDIKE_SOLVE_N")
-	}
-	budget := 3_000_000
-	if b, _ := strconv.Atoi(os.Getenv("KLONDIKE_SOLVE_NODES")); b > 0 {
-		budget = b
-	}
-	variants := []string{"draw1", "draw3"}
-	if v := os.Getenv("KLONDIKE_SOLVE_VARIANT"); v != "" {
-		variants = []string{v}
-	}
-	for _, v := range variants {
-		var won, lost, undecided, slow int
-		var total, worst, cpu, cpuWorst time.Duration
-		var nodes int
-		for seed := 1; seed <= n; seed++ {
-			spec := engine.Spec{Game: "klondike", Variant: v, Seed: uint64(seed)}
-			t0, c0 := time.Now(), cpuTime()
-			r := Solve(spec, budget)
-			d, c := time.Since(t0), cpuTime()-c0
-			cpu += c
-			cpuWorst = max(cpuWorst, c)
-			nodes += r.Nodes
-			if r.Outcome == engine.Solved {
-				replayWins(t, spec, r.Moves)
-			}
-			total += d
-			worst = max(worst, d)
-			if c > 2*time.Second {
-				slow++
-			}
-			switch r.Outcome {
-			case engine.Solved:
-				won++
-			case engine.Impossible:
-				lost++
-			default:
-				undecided++
-				if os.Getenv("KLONDIKE_SOLVE_VERBOSE") != "" {
-					fmt.Printf("%s seed %d undecided after %d nodes, %v\n", v, seed, r.Nodes, d)
+// BenchmarkSolveStats solves deals 1-50 of each variant with the default
+// budget and reports the share won and decided, positions and CPU time per
+// deal (sshuffle solve klondike --deals A-B measures the same at scale).
+// Every win must replay.
+//
+//	go test -run '^$' -bench SolveStats ./games/klondike/
+func BenchmarkSolveStats(b *testing.B) {
+	for _, v := range []string{"draw1", "draw3"} {
+		b.Run(v, func(b *testing.B) {
+			var deals, won, decided, nodes int
+			var cpu time.Duration
+			for b.Loop() {
+				for seed := uint64(1); seed <= 50; seed++ {
+					spec := engine.Spec{Game: "klondike", Variant: v, Seed: seed}
+					c0 := cpuTime()
+					r := Solve(spec, DefaultNodes)
+					cpu += cpuTime() - c0
+					deals++
+					nodes += r.Nodes
+					if r.Outcome != engine.Undecided {
+						decided++
+					}
+					if r.Outcome == engine.Solved {
+						won++
+						replayWins(b, spec, r.Moves)
+					}
 				}
 			}
-		}
-		fmt.Printf("%s deals 1..%d budget %d nodes: won %d (%.1f%%), impossible %d, undecided %d; decided %.1f%%; wall mean %v worst %v; cpu mean %v worst %v, over 2s cpu %d; mean nodes %d\n",
-			v, n, budget, won, 100*float64(won)/float64(n), lost, undecided, 100*float64(won+lost)/float64(n),
-			total/time.Duration(n), worst, cpu/time.Duration(n), cpuWorst, slow, nodes/n)
+			b.ReportMetric(100*float64(won)/float64(deals), "%won")
+			b.ReportMetric(100*float64(decided)/float64(deals), "%decided")
+			b.ReportMetric(float64(nodes)/float64(deals), "positions/deal")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(deals), "cpu-ns/deal")
+		})
 	}
 }
 
