@@ -27,6 +27,33 @@ func TestMarkdownLinksResolve(t *testing.T) {
 	}
 }
 
+// The README is for players and operators: what it is, how to play, how to
+// run it. Everything longer belongs in docs/ or reports/, where it links.
+func TestReadmeIsShort(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "README.md"))
+	require.NoError(t, err)
+	lines := strings.Count(string(data), "\n")
+	require.LessOrEqual(t, lines, 250, "README.md has %d lines; move the detail to docs/", lines)
+}
+
+// An unclosed code fence swallows the rest of a page, links and headings
+// with it, and the link check would pass over them unseen.
+func TestMarkdownFencesClose(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	for _, page := range markdownPages(t, root) {
+		data, err := os.ReadFile(page)
+		require.NoError(t, err)
+		fences := 0
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "```") {
+				fences++
+			}
+		}
+		require.Zero(t, fences%2, "%s: a code fence is not closed", rel(root, page))
+	}
+}
+
 // The checker itself: each kind of dead link it must catch, and the live
 // ones it must let through.
 func TestBrokenLinksFindsDeadLinks(t *testing.T) {

@@ -1,6 +1,9 @@
 package reports
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,5 +40,19 @@ func TestKeptReports(t *testing.T) {
 		if r.Won != nil {
 			require.Len(t, r.Won, r.Solved, e.Name())
 		}
+	}
+}
+
+// A Markdown report, like a solver report, starts with the command that
+// remakes it, so a reader can check a figure instead of trusting it.
+func TestMarkdownReportsNameTheirCommand(t *testing.T) {
+	names, err := filepath.Glob("*.md")
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		first, _, _ := strings.Cut(string(data), "\n")
+		require.True(t, strings.HasPrefix(first, "$ ") && len(first) > 2, "%s: first line %q is no command", name, first)
 	}
 }
