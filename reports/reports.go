@@ -1,6 +1,7 @@
-// Package reports holds the solver reports that the README and the
-// strategy screens quote, each made by the command on its first line
-// (`make bench-solve` makes them all), and the solver-won deals they list.
+// Package reports holds the solver reports that the strategy screens and
+// solvers.md quote, each made by the command on its first line (`make
+// bench-solve` makes them all), and the solver-won deals they list. The
+// Markdown reports beside them are for readers and are not embedded.
 package reports
 
 import (
