@@ -65,3 +65,7 @@ func (r *refusal) Unwrap() error        { return r.kind }
 func refuse(kind error, format string, args ...any) error {
 	return &refusal{kind: kind, text: fmt.Sprintf(format, args...)}
 }
+
+// TurnOf is the room's refusal of a move made out of turn: whose turn it
+// is. A screen that checks before it sends shows the same sentence.
+func TurnOf(name string) error { return refuse(ErrNotYourTurn, "It is %s's turn.", name) }

@@ -119,7 +119,7 @@ func (t *Table) act(me *tmember, a []byte) error {
 			return nil
 		}
 		if t.game.NotYourTurn(err) {
-			err = refuse(ErrNotYourTurn, "It is %s's turn.", t.name(t.game.Turn()))
+			err = TurnOf(t.name(t.game.Turn()))
 		}
 	}
 	// Only the one who tried hears of it; the table did not change.
@@ -131,7 +131,7 @@ func (t *Table) act(me *tmember, a []byte) error {
 
 func (t *Table) refusal(me *tmember) error {
 	if me.seat < 0 {
-		return refuse(ErrNotSeated, "You are watching; only the players at the table can move.")
+		return ErrNotSeated
 	}
 	switch t.phase {
 	case TableSeating:
@@ -145,7 +145,7 @@ func (t *Table) refusal(me *tmember) error {
 		return refuse(ErrNotPlaying, "The table is waiting for everyone to come back.")
 	}
 	if turn := t.game.Turn(); turn != me.seat {
-		return refuse(ErrNotYourTurn, "It is %s's turn.", t.name(turn))
+		return TurnOf(t.name(turn))
 	}
 	if t.auto {
 		return refuse(ErrNotYourTurn, "Your time ran out: the computer is playing this turn for you.")

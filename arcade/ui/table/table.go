@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
@@ -320,15 +321,16 @@ func (c *core) move(dx, dy int) {
 	c.cursor = c.sc.step(c.cursor, dx, dy)
 }
 
-// mayAct says why the seat can't act now, or "".
+// mayAct says why the seat can't act now, or "": the room's sentence, so
+// that nothing is sent that the room would refuse.
 func (c *core) mayAct() string {
 	switch t := c.fam.turn(); {
 	case c.watching():
-		return "You are watching this table."
+		return hub.ErrNotSeated.Error()
 	case t == engine.NoSeat:
-		return "This game is over."
+		return hub.ErrNotPlaying.Error()
 	case t != c.fam.seatNo():
-		return fmt.Sprintf("It is %s's turn.", c.name(t))
+		return hub.TurnOf(c.name(t)).Error()
 	}
 	return ""
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games/kings"
@@ -379,7 +380,7 @@ func TestWatcherSeesNoHand(t *testing.T) {
 		uitest.Press(rg.r, k)
 	}
 	require.Empty(t, rg.take())
-	require.Contains(t, rg.frame(), "You are watching this table.")
+	require.Contains(t, rg.frame(), hub.ErrNotSeated.Error())
 
 	sg := spiteGame(t, 3)
 	srg := newSpiteRig(t, sg, engine.Spectator, false)
@@ -593,7 +594,7 @@ func TestGameOverShowsOutcomeTotalsAndRematch(t *testing.T) {
 	require.Contains(t, f, "(match total)")
 	require.Contains(t, lineWith(t, f, "dee (away)"), "(25)")
 	uitest.Press(r, "e", "1", "space")
-	require.Contains(t, uitest.Frame(r), "This game is over.")
+	require.Contains(t, uitest.Frame(r), hub.ErrNotPlaying.Error())
 	uitest.Press(r, "r")
 	require.Equal(t, 1, rematches)
 	require.Contains(t, uitest.Frame(r), "Asked for a rematch")
