@@ -293,23 +293,3 @@ func mix(k uint64) uint64 {
 	k ^= k >> 33
 	return k
 }
-
-// Hasher builds a 64-bit position key from bytes (FNV-1a, then mixed).
-type Hasher uint64
-
-// NewHasher starts a key.
-func NewHasher() Hasher { return 14695981039346656037 }
-
-// Byte adds one byte.
-func (h Hasher) Byte(b byte) Hasher { return (h ^ Hasher(b)) * 1099511628211 }
-
-// Cards adds a run of cards and a separator so that piles stay distinct.
-func (h Hasher) Cards(cs []Card) Hasher {
-	for _, c := range cs {
-		h = h.Byte(byte(c))
-	}
-	return h.Byte(0xff)
-}
-
-// Sum finishes the key.
-func (h Hasher) Sum() uint64 { return mix(uint64(h)) }
