@@ -17,9 +17,9 @@ import (
 // is saved is the runtime's syscall bookkeeping: each write through
 // syscall.Write wakes the runtime's monitor thread, which then polls every
 // 20 µs until the process is idle again. At a few thousand sessions, each
-// sent a clock frame a second, those wake-ups were about a tenth of the
-// server's CPU on the 2-core VM (issue 15's perf profiles). Nil when c is
-// not a TCP connection.
+// sent a clock frame a second, those wake-ups are about a tenth of the
+// server's CPU in perf profiles (reports/capacity.md). Nil when c is not a
+// TCP connection.
 func directWriter(c net.Conn) func([]byte) (int, error) {
 	tc, ok := c.(*net.TCPConn)
 	if !ok {

@@ -115,7 +115,8 @@ func TestGuestAndCommands(t *testing.T) {
 	require.NoError(t, err)
 	out, err := sess.Output("help")
 	require.NoError(t, err)
-	// The address the client reached, not a fixed 2222 (issue 11).
+	// The address the client reached, not a fixed 2222: help must print a
+	// line the player can paste.
 	_, port, _ := net.SplitHostPort(ts.addr)
 	require.Contains(t, string(out), "ssh -p "+port+" 127.0.0.1 help")
 

@@ -21,9 +21,9 @@ func createdBy(fn string) int {
 }
 
 // An idle session in a game holds one goroutine of the program middleware
-// (the input reader), not a window watcher beside it for its whole life
-// (issue 15: goroutines a session); a resize starts a sender that ends once
-// the size is taken.
+// (the input reader), not a window watcher beside it for its whole life:
+// goroutines a session are memory at thousands of sessions; a resize starts
+// a sender that ends once the size is taken.
 func TestIdleSessionHoldsNoWindowWatcher(t *testing.T) {
 	ts := startServerWith(t, Config{MaxPerAddr: 10})
 	const n = 3

@@ -94,8 +94,9 @@ func (g *guard) latest(w ssh.Window) {
 
 // takeSizes hands the waiting size and every later one to send, from a
 // goroutine that runs only while a size waits: a session's sizes need no
-// goroutine of their own for its whole life (issue 15: goroutines a
-// session), and the request loop never waits on the program.
+// goroutine of their own for its whole life (a goroutine a session is
+// stack memory and wake-ups at thousands of sessions), and the request loop
+// never waits on the program.
 func (g *guard) takeSizes(send func(ssh.Window)) {
 	g.mu.Lock()
 	g.sendSize = send

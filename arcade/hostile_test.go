@@ -17,8 +17,9 @@ import (
 	"sshuffle/internal/sshtest"
 )
 
-// Tests of what a hostile client does on the wire (issue 10, items 1-6).
-// Each drives the server with golang.org/x/crypto/ssh on loopback.
+// Tests of what a hostile client does on the wire: windows, env floods,
+// channels, idle slots, early resizes, long commands. Each drives the
+// server with golang.org/x/crypto/ssh on loopback.
 
 // syncBuffer is a log sink safe for the server's goroutines.
 type syncBuffer struct {
@@ -65,7 +66,7 @@ func waitSizes(t *testing.T, ts *testServer, want func([2]int) bool) [2]int {
 	return [2]int{}
 }
 
-// Item 1: the first size comes from the pty-req, and a later one from a
+// The first size comes from the pty-req, and a later one from a
 // window-change; both are clamped before anything is allocated for them.
 func TestHugeWindowIsClamped(t *testing.T) {
 	ts := startServer(t)
@@ -88,7 +89,7 @@ func TestHugeWindowIsClamped(t *testing.T) {
 	waitSizes(t, ts, func(wh [2]int) bool { return wh == [2]int{400, 200} })
 }
 
-// Item 2: env requests are capped in number and size, and only the
+// Env requests are capped in number and size, and only the
 // variables sshuffle reads are kept.
 func TestEnvRequestsAreBounded(t *testing.T) {
 	ts := startServer(t)
@@ -115,7 +116,7 @@ func TestEnvRequestsAreBounded(t *testing.T) {
 	waitSizes(t, ts, func(wh [2]int) bool { return wh == [2]int{80, 24} })
 }
 
-// Item 3: session channels are capped per connection, and count against
+// Session channels are capped per connection, and count against
 // the per-address cap.
 func TestChannelsAreCapped(t *testing.T) {
 	ts := startServerWith(t, Config{MaxPerAddr: 6})
@@ -149,7 +150,7 @@ func waitClosed(t *testing.T, c *gossh.Client, what string) {
 	within(t, what, func() { _ = c.Wait() })
 }
 
-// Item 4: a connection that holds its slot without running a session is
+// A connection that holds its slot without running a session is
 // closed after the start deadline, whatever it did or did not open.
 func TestIdleConnectionsLoseTheirSlot(t *testing.T) {
 	ts := startServerWith(t, Config{StartTimeout: 300 * time.Millisecond})
@@ -189,7 +190,7 @@ func TestIdleConnectionsLoseTheirSlot(t *testing.T) {
 	})
 }
 
-// Item 4: the idle timeout runs from the last input wherever the client
+// The idle timeout runs from the last input wherever the client
 // is, not only inside the program: a command session with a PTY that
 // never reads nor ends is closed too.
 func TestIdleBackstopClosesAConnection(t *testing.T) {
@@ -205,7 +206,7 @@ func TestIdleBackstopClosesAConnection(t *testing.T) {
 	waitClosed(t, c, "an idle connection")
 }
 
-// Item 4: refusals of one address within a minute are logged once, then
+// Refusals of one address within a minute are logged once, then
 // counted.
 func TestRefusalsAreLoggedOnceAMinute(t *testing.T) {
 	var logs syncBuffer
@@ -240,7 +241,7 @@ func TestAddrKeyGroupsIPv6By64(t *testing.T) {
 	require.Equal(t, "192.0.2.7", addrKey(&net.TCPAddr{IP: net.ParseIP("::ffff:192.0.2.7")}))
 }
 
-// Item 5: a window-change between pty-req and shell must not keep the
+// A window-change between pty-req and shell must not keep the
 // shell from being answered.
 func TestResizeBeforeShellStarts(t *testing.T) {
 	ts := startServer(t)
@@ -257,7 +258,7 @@ func TestResizeBeforeShellStarts(t *testing.T) {
 	waitSizes(t, ts, func(wh [2]int) bool { return wh == [2]int{101, 31} })
 }
 
-// Item 6: a command longer than MaxCommandLen is refused before it is
+// A command longer than MaxCommandLen is refused before it is
 // split, and the log keeps a short prefix of it.
 func TestLongCommandIsRefusedUnsplit(t *testing.T) {
 	var logs syncBuffer

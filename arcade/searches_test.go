@@ -73,7 +73,7 @@ func runAll(cmds []tea.Cmd) []tea.Msg {
 	return msgs
 }
 
-// Item 7: 60 hint presses on deal 11982 (no hint exists, so each one is
+// 60 hint presses on deal 11982 (no hint exists, so each one is
 // free) start one search, and its answer is kept for the position.
 func TestHintFloodRunsOneSearch(t *testing.T) {
 	var c hintCounter
@@ -98,7 +98,7 @@ func TestHintFloodRunsOneSearch(t *testing.T) {
 	require.Equal(t, int64(1), c.calls.Load(), "one search for one position")
 }
 
-// Item 7: hints of several sessions never run more searches at once than
+// Hints of several sessions never run more searches at once than
 // the server-wide cap.
 func TestSearchesAreCappedServerWide(t *testing.T) {
 	var c hintCounter

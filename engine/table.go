@@ -70,7 +70,7 @@ type Player[A any, V any] interface {
 	Choose(view V) A
 }
 
-// Setting is one table option as TABLEGAMES.md lists it: Values[0] is the
+// Setting is one table option as docs/tablegames.md lists it: Values[0] is the
 // default, and the only values a spec may hold are the ones listed.
 type Setting struct {
 	Key    string

@@ -57,7 +57,7 @@ type TableKit interface {
 	NewMatch(spec Spec, seats int) (TableMatch, error)
 	// ResumeMatch rebuilds a match in progress: game is the current
 	// game's number from 0, totals the points counted so far, record the
-	// current game's record so far (TABLEGAMES.md's form).
+	// current game's record so far (docs/tablegames.md's form).
 	ResumeMatch(spec Spec, game int, totals []int, record []byte) (TableMatch, error)
 	// NewPlayer makes a computer player of one of Info().Strengths.
 	NewPlayer(strength string, seed uint64) (TablePlayer, error)
@@ -103,7 +103,7 @@ type TableGame interface {
 	Describe(names []string) []string
 	// Actions counts the entries of the game's history.
 	Actions() int
-	// Record is the game so far as a TABLEGAMES.md record value, with the
+	// Record is the game so far as a docs/tablegames.md record value, with the
 	// given seat words: a value of its own, which another goroutine may
 	// marshal to JSON while the game plays on.
 	Record(seats []string) any

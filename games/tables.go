@@ -11,7 +11,7 @@ func SpiteKit() engine.TableKit {
 	return TablePackage[spite.Action, spite.View, *spite.Game, *spite.Match]{
 		Info: engine.TableInfo{Name: spite.Name, Title: "Spite and Malice", Settings: spite.Settings,
 			MinPlayers: spite.MinPlayers, MaxPlayers: spite.MaxPlayers, Strengths: spite.Strengths,
-			StandIn: "normal"}, // the one TABLEGAMES.md names
+			StandIn: "normal"}, // the one docs/tablegames.md names
 		NewMatch: spite.NewMatch, Resume: spite.Resume, ResumeMatch: spite.ResumeMatch,
 		NewPlayer: spite.NewPlayer, Describe: spite.Describe, Replay: spite.Replay,
 		Record:       func(g *spite.Game, seats []string) any { return g.Record(seats) },

@@ -267,7 +267,7 @@ type TableGame struct {
 	Game   string `json:"game"` // spite or kings
 	Spec   string `json:"spec"` // the match's deal spec (its seed dealt game 0)
 	GameNo int    `json:"gameNo"`
-	// Record is the game as one TABLEGAMES.md record line: it replays
+	// Record is the game as one docs/tablegames.md record line: it replays
 	// through the game package's Replay.
 	Record json.RawMessage `json:"record"`
 	Seats  []TableSeat     `json:"seats"`

@@ -9,7 +9,7 @@ import (
 	"sshuffle/engine"
 )
 
-// Defaults of a table's timings. TABLEGAMES.md asks for a 60 s turn clock
+// Defaults of a table's timings. docs/tablegames.md asks for a 60 s turn clock
 // and for computer players a person can follow; a player who dropped gets
 // three minutes to come back, long enough to reconnect after a network blip
 // or a laptop lid.
@@ -162,7 +162,7 @@ type TableResult struct {
 	Spec     engine.Spec // the match's spec: its seed dealt game 0
 	GameNo   int
 	Seats    []ResultSeat
-	Record   []byte // the game as one TABLEGAMES.md record line (no newline)
+	Record   []byte // one docs/tablegames.md record line (no newline)
 	Outcome  engine.TableResult
 	Totals   []int // match totals including this game
 	MatchEnd bool  // this game ended the match

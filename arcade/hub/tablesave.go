@@ -12,7 +12,7 @@ const SnapshotFormat = 1
 
 // TableSnapshot is a table in play, as the wiring stores it to restore
 // after a restart: the current game as its record so far (the
-// TABLEGAMES.md form, with an unfinished result), which the game package
+// docs/tablegames.md form, with an unfinished result), which the game package
 // replays from its start, plus what the room adds: seats, settings, the
 // match so far and the clocks. It holds every hidden card (the record's
 // start) and the seed: it is for the store, never for a screen.

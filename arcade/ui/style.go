@@ -24,8 +24,7 @@ var KeyCodes, FaintCodes = CodesOf(KeyStyle), CodesOf(FaintStyle)
 // Codes is a style reduced to the escape codes it puts around a text.
 // lipgloss's Render works out borders, margins and widths again on every
 // call; for the few dozen styled runs of every frame of every session that
-// was most of a frame's time (BenchmarkGameFrame: 246 µs and 730
-// allocations a Klondike frame before, 76 µs and 203 after). A style whose
+// is most of a frame's time (BenchmarkGameFrame shows it). A style whose
 // output is more than Codes around the text keeps going through Render.
 type Codes struct {
 	Style     lipgloss.Style

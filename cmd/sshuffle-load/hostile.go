@@ -13,8 +13,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// hostile is one client that loops through what issue 10 found a client
-// could do to the server: a huge window, floods of env requests and
+// hostile is one client that loops through what a client could do to the
+// server: a huge window, floods of env requests and
 // channels, connections that hold a slot, a resize before the shell, a
 // 100 KB command, and a hint flood on FreeCell deal 11982. It dials from
 // its own loopback address, so the per-address caps apply to it alone.
@@ -136,7 +136,8 @@ func (h *hostile) run(stopAt time.Time) {
 }
 
 // shell opens a session, applies setup, starts the shell (with a 15 s
-// limit: a hang here is what item 5 was), runs act, and closes it.
+// limit: a window-change before the shell must not keep the shell from
+// being answered), runs act, and closes it.
 func (h *hostile) shell(setup func(*gossh.Session) error, act func(io.Writer)) error {
 	c, err := h.dial()
 	if err != nil {

@@ -1,11 +1,11 @@
 // Command sshuffle-load drives many SSH sessions against a running sshuffle
 // server (or the bare Wish + Bubble Tea server of ../shared/bench/bare) on
-// loopback and measures what issue 15 asks: key-echo latency (from sending
-// a cursor key to the frame that shows the cursor moved), the server's CPU
-// and resident memory (read from /proc for -pid), idle CPU per session,
-// bytes per key and for the first screens. It ramps in steps (-steps
-// 500,1000,...) and prints one line per step. Its loops are bounded in count
-// and time, and it only dials the address it is given.
+// loopback and measures key-echo latency (from sending a cursor key to the
+// frame that shows the cursor moved), the server's CPU and resident memory
+// (read from /proc for -pid), idle CPU per session, bytes per key and for
+// the first screens. It ramps in steps (-steps 500,1000,...) and prints one
+// line per step (reports/capacity.md says how the runs use it). Its loops
+// are bounded in count and time, and it only dials the address it is given.
 package main
 
 import (

@@ -19,7 +19,7 @@ import (
 	store "sshuffle/store/badger"
 )
 
-// Item 10: a backup taken from a running server (a second process: the
+// A backup taken from a running server (a second process: the
 // store is locked by the server), restored into a new directory, holds
 // every account and result.
 func TestBackupOfARunningServerRestores(t *testing.T) {
@@ -121,7 +121,7 @@ func TestBackupOfARunningServerRestores(t *testing.T) {
 	require.Contains(t, stderr.String(), "not empty")
 }
 
-// Item 8: a data directory whose store lost its MANIFEST stops the
+// A data directory whose store lost its MANIFEST stops the
 // server with exit code 3 and a sentence, before Badger empties it.
 func TestDamagedStoreStopsTheStart(t *testing.T) {
 	data := t.TempDir()

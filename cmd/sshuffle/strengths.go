@@ -34,7 +34,7 @@ type strengthPair struct {
 }
 
 // strengths measures the computer players against one another: what the
-// strength targets in TABLEGAMES.md are checked with.
+// strength targets in docs/tablegames.md are checked with.
 func strengths(args []string, cat *games.Catalogue, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, strengthsUsage)

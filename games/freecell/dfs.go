@@ -1033,12 +1033,10 @@ func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 	if !pruned {
 		return moves
 	}
-	// A short line has few detours to cut: over deals 1-32000 the lines
-	// of fewer than shortenFrom moves off the foundations (110 in the
-	// notation, which writes the 52 foundation moves too) were 86% of
-	// all and shorten took 0.21 moves off each on average, against 2.9
-	// off the rest. Leaving them as found costs 0.17 moves on the mean
-	// over deals 1-1000 (96.51 -> 96.68) and most of shorten's time.
+	// A short line has few detours to cut, and most lines are short:
+	// below shortenFrom moves off the foundations (110 in the notation,
+	// which writes the 52 foundation moves too) shortening costs most of
+	// shorten's time for a fraction of a move.
 	off := 0
 	for _, m := range moves {
 		if m.to < firstFound || m.to >= firstCol {
@@ -1112,22 +1110,19 @@ func (d *dfs) shorten(start board, moves []smove, pruned bool) []smove {
 // column when it fits on a column's top or a cell is free; a column
 // that is one run moved, but for its bottom card, to an empty column;
 // and one card other than a king moved from a column to an empty column
-// while a cell is free. On every 8th deal of 1-32000 the first two made
-// up 40% of the first stage's children; leaving them out took the whole
-// search over deals 1-32000 from 42.5M positions to 23.7M, and the mean
-// solution over 1-1000 from 101.0 moves to 96.9; the third took 6% more
-// off (every 8th deal), the "a cell is free" 5.0% (all deals; 2.4% when
-// it was "two cells"), the last 2-3% (every 8th deal, three offsets).
-// One stage (dstages) keeps the cell move of a card that fits on a
-// column: without it, a position of deal 1647 (move 20 of its line)
+// while a cell is free. On every 8th deal of 1-32000 the first two make
+// up 40% of the first stage's children; leaving them out, and the others,
+// makes the whole search far smaller and its lines shorter
+// (reports/solvers.md). One stage (dstages) keeps the cell move of a card
+// that fits on a column: without it, a position of deal 1647 (move 20 of its line)
 // that every pruned stage ran dry on took the complete stage 373,830
 // positions (a hint over 0.5 s); with it, 10,577 at most over the
 // hint benchmark's positions. The first stage alone (strict) also
 // leaves out the move of a column's only card to a cell, and the move
 // into one of the last two free cells, with no empty column, of a card
 // whose removal uncovers one that can neither go up nor onto a column;
-// and when a card can go up it makes only the moves to the foundations.
-// These took 21-25% off (every 8th deal, offsets 1, 5, 3). In every
+// and when a card can go up it makes only the moves to the foundations,
+// which makes the first stage smaller again. In every
 // stage, the lone king's move left out made deal 13996 take 1.25M
 // positions, and the last-cell rule deal 31465 358k.
 
@@ -1177,10 +1172,8 @@ const shortenFrom = 110 - 52
 // part of a column's top run onto a card, and part of it into an empty
 // column (the pruned generator moves only the longest such run). The
 // moves to a free place the pruning policy leaves out (see
-// leftOutOfCell) are not tried: when the policy was only its first two
-// kinds, trying them made shorten make twice the moves (deals 1-1000:
-// 354,489 against 157,964) and the lines were no shorter (mean 96.95
-// moves against 96.88).
+// leftOutOfCell) are not tried: trying them doubles shorten's moves and
+// makes the lines no shorter.
 func (d *dfs) shortMoves(out []move) []move {
 	b := &d.b
 	free, empty := b.freeCells(), b.emptyCols()

@@ -102,14 +102,12 @@ var dfsPool = sync.Pool{New: func() any { return new(dfs) }}
 // dstages are the pruned stages, a portfolio tried in turn: different
 // weights and beams go wrong on different deals, and a small budget for
 // each loses little, since a pruned search that finds a line finds it
-// early. Chosen on deals 1-32000 (every 8th, and every deal the first
-// three stages of the round before missed) to make the fewest positions
-// in all, counting a deal that reaches the last stage heavily. Then,
-// with the pruning of leftOutOfCell (dfs.go), the budgets after the
-// first stage were tuned again (coordinate descent, each halved, doubled
-// or the stage dropped) on the 1,096 deals the first stage missed: five
-// of the eleven stages went, and deals 1-32000 took 19.9M positions
-// instead of 20.7M.
+// early. Chosen on deals 1-32000 (every 8th, and the deals the first
+// stages miss) to make the fewest positions in all, counting a deal that
+// reaches the last stage heavily; the budgets after the first stage by
+// coordinate descent (each halved, doubled or the stage dropped) on the
+// deals the first stage misses, with the pruning of leftOutOfCell
+// (dfs.go).
 var dstages = []struct {
 	w          weights
 	nodes      int
@@ -126,17 +124,13 @@ var dstages = []struct {
 
 // The weight sets of the stages.
 var (
-	// wS was tuned for the first stage by coordinate descent on every
-	// 8th deal of 1-32000, with the pruning of leftOutOfCell (dfs.go):
-	// 7% fewer positions there than round 2's {3,1,5,6,2,3,1}, 6% on
-	// the deals 4 past them. The wBase bonus of 2 took 4-6% more off
-	// (every 8th deal at offsets 1, 5 and 3); the descent, run again
-	// with it, moved nothing. Run again once the first stage was strict
-	// (dfs.strict): {5,1,6,5,2,3,1,2} -> {8,1,8,5,2,2,0,1}, 9% fewer
-	// positions there, 5% and 3% at offsets 5 and 3.
+	// wS is tuned for the first stage (strict, dfs.strict) by coordinate
+	// descent on every 8th deal of 1-32000, with the pruning of
+	// leftOutOfCell (dfs.go), and checked on the deals at other offsets.
+	// Its wBase bonus makes that stage's search smaller.
 	wS = weights{8, 1, 8, 5, 2, 2, 0, 1}
 	// wT is wB tuned for the second stage (coordinate descent on the
-	// 1,077 deals the first stage misses: 5.23M -> 4.97M positions).
+	// deals the first stage misses).
 	wT = weights{1, 2, 3, 3}
 	wA = weights{2, 2, 5, 6, 2, 2, 1}
 	wB = weights{1, 2, 3, 3, 1}

@@ -1,5 +1,5 @@
 // Package kings is Kings in the Corner for two to four seats, as
-// ../shared/TABLEGAMES.md defines it: seven cards each, four face-up piles at
+// docs/tablegames.md defines it: seven cards each, four face-up piles at
 // N, E, S and W, Kings into the corners, building down in alternate colours,
 // whole piles moving onto one another, and penalty points for the cards left
 // when someone goes out.
@@ -25,8 +25,8 @@ const MinPlayers, MaxPlayers = 2, 4
 // HandSize is the deal: seven cards to each seat.
 const HandSize = 7
 
-// Settings are TABLEGAMES.md's table options, the default first, the values
-// as a record writes them.
+// Settings are docs/tablegames.md's table options, the default first, the
+// values as a record writes them.
 var Settings = []engine.Setting{
 	{Key: "draw", Label: "Draw a card", Values: []string{"start", "end"}},
 	{Key: "kingsAtOnce", Label: "Kings must be played at once", Values: []string{"false", "true"}},
@@ -184,7 +184,8 @@ func (h *hand) king() engine.Card {
 	return engine.NoCard
 }
 
-// penalty is TABLEGAMES.md's scoring: 10 for each King, 1 for any other card.
+// penalty is docs/tablegames.md's scoring: 10 for each King, 1 for any
+// other card.
 func penalty(cards []engine.Card) int {
 	p := 0
 	for _, c := range cards {
@@ -560,7 +561,7 @@ func (st *state) apply(seat int, a Action, drawEnd bool) {
 	}
 	// A round of turns that neither drew nor played leaves the table as it
 	// was a round before, so nothing will ever change unless someone
-	// chooses to: TABLEGAMES.md ends the hand there with nobody out.
+	// chooses to: docs/tablegames.md ends the hand there with nobody out.
 	if st.idle >= st.players {
 		st.over, st.turn = true, engine.NoSeat
 		return

@@ -208,7 +208,7 @@ func checkViews(t testing.TB, g *Game) {
 }
 
 // TestRecordForm checks the record line field by field against
-// TABLEGAMES.md's example form.
+// docs/tablegames.md's example form.
 func TestRecordForm(t *testing.T) {
 	g := mustNew(t, 11, 2, "kingsAtOnce=true")
 	playOut(t, g, newPlayers(t, []string{"normal", "easy"}, 11), nil)
@@ -255,7 +255,7 @@ func TestRecordForm(t *testing.T) {
 			t.Fatalf("action %v", am)
 		}
 	}
-	// The example start of TABLEGAMES.md reads back.
+	// The example start of docs/tablegames.md reads back.
 	var st Start
 	require.NoError(t, json.Unmarshal([]byte(`{"hands": [["AS","2S","3S","4S","5S","6S","7S"]], "piles": {"N":"5C","E":"KD","S":"2H","W":"TS"}, "stock": ["8S"], "first": 1}`), &st))
 	require.Equal(t, StartPiles{card("5C"), card("KD"), card("2H"), card("TS")}, st.Piles)

@@ -11,7 +11,7 @@ import (
 	"sshuffle/engine"
 )
 
-// Start is a record's "start": the deal as TABLEGAMES.md writes it. Hands
+// Start is a record's "start": the deal as docs/tablegames.md writes it. Hands
 // are in dealt order, the stock top first (its first card is drawn next).
 type Start struct {
 	Hands []Cards    `json:"hands"`
@@ -125,7 +125,7 @@ type RecordResult struct {
 	Penalty []int `json:"penalty"`
 }
 
-// Record is one finished hand as a TABLEGAMES.md record line.
+// Record is one finished hand as a docs/tablegames.md record line.
 type Record struct {
 	Game     string         `json:"game"`
 	Settings RecordSettings `json:"settings"`

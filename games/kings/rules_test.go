@@ -71,7 +71,7 @@ func card(s string) engine.Card { return engine.MustCards(s)[0] }
 func play(c string, to Place) Action { return Action{Do: Play, Card: card(c), To: to} }
 func move(from, to Place) Action     { return Action{Do: Move, From: from, To: to} }
 
-// TestRules plays one action on a position per rule of TABLEGAMES.md and
+// TestRules plays one action on a position per rule of docs/tablegames.md and
 // checks it is taken or refused with the sentence a player reads.
 func TestRules(t *testing.T) {
 	full := map[Place]string{N: "6S", E: "8C", S: "AH", W: "JD", NE: "KS QH", SE: "KH", SW: "KC", NW: "KD"}

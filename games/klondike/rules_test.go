@@ -244,7 +244,7 @@ func TestWorkedExample(t *testing.T) {
 	require.EqualError(t, g.Do(mv(col(1), 0, fnd(2))), "4♠ can't go on 2♠: a foundation goes up one rank at a time")
 }
 
-// 004 "Standard scoring", each row, with RULES.md's "never below 0".
+// 004 "Standard scoring", each row, with docs/rules.md's "never below 0".
 func TestScoringTable(t *testing.T) {
 	// Waste pile to a column: 5. Waste pile to a foundation: 10.
 	g := mustLayout(t, Layout{Waste: cards("AD 7C"), Columns: [7][]engine.Card{cards("8H")}})

@@ -188,7 +188,7 @@ func TestLayDownWaits(t *testing.T) {
 	sv.expand(*laid, func(m smove, _ sstate) { after = append(after, m) })
 	require.NotContains(t, after, sixOnSeven, "the 6D onto the 7C touches neither the 7H nor the talon")
 	require.Contains(t, after, smove{kind: mColCol, a: 3, b: 1, to: 0}, "the 6S builds on the 7H")
-	// Deals the first version of this rule lost, without the exceptions.
+	// Deals the rule loses without its exceptions: each must still be won.
 	for _, seed := range []uint64{18, 428} {
 		spec := engine.Spec{Game: "klondike", Variant: "draw3", Seed: seed}
 		r := Solve(spec, DefaultNodes)

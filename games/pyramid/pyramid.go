@@ -1,4 +1,4 @@
-// Package pyramid is Pyramid as the rule page (seed 004) and RULES.md
+// Package pyramid is Pyramid as the rule page (seed 004) and docs/rules.md
 // define it: 28 cards face up in seven rows, pairs adding to 13 come off
 // (a King alone), a 24-card stock turned one card at a time, 3 passes.
 //

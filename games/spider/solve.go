@@ -32,14 +32,13 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 // when there are suits to untangle. Best-first search with one cost gets
 // stuck on a plateau in most deals it fails, and which deals depends
 // chaotically on the weights; another cost usually goes elsewhere. The sets
-// were picked greedily to cover 2suit seeds 201..300 at 25k positions each
-// (the best single set solved 63, these 99) and checked on seeds 1..200
-// (190 solved at 200k in all, against 87 with one set). More sets with
-// smaller shares did better still: the next four best alone, then seven
-// (three with splits) that solved deals the first twelve missed, took
-// held-out seeds 301..500 from 188 to 196 at 300k (501..700: 197). A rank-only link
-// (cross) costs about as much as a break or more: it has to be undone
-// before its suit can be joined.
+// were picked greedily to cover 2suit seeds 201..300 and checked on seeds
+// 1..200; more sets with smaller shares cover more deals than fewer with
+// larger ones, so the list is long. Seeds 501..700, on which none was
+// chosen, are the clean measure (reports/solvers.md,
+// reports/spider-2suit-501.txt). A rank-only link (cross) costs about as
+// much as a break or more: it has to be undone before its suit can be
+// joined.
 var suitedWeights = []weights{
 	{down: 6, block: 4, cross: 8, row: 30, run: 60},
 	{down: 10, block: 4, cross: 6, row: 30, run: 60, empty: 3},
@@ -63,13 +62,11 @@ var suitedWeights = []weights{
 }
 
 // fourSuitWeights are eight weight sets picked greedily the same way on
-// 4suit seeds 1001..1050 at 80k positions each, from suitedWeights and six
-// more candidates that weigh rank-only links more (two of those made it):
-// 38 of the 50 deals are won, against 27 for the whole two-suit list at
-// 15.8k each (its share of the default budget). Held out, on seeds 1..60 at
-// 640k a deal, these eight won 40 and the first pick from suitedWeights
-// alone 38. Four suits make many more rank-only links, and the sets that
-// weigh them most come first.
+// 4suit seeds 1001..1050, from suitedWeights and six more candidates that
+// weigh rank-only links more (two of those made it), and checked on seeds
+// 1..60: they win more four-suit deals than the whole two-suit list does
+// (reports/spider-4suit.txt has the solver's figures). Four suits make many
+// more rank-only links, and the sets that weigh them most come first.
 var fourSuitWeights = []weights{
 	suitedWeights[12],
 	{down: 6, block: 4, cross: 10, row: 30, run: 60, splits: true},

@@ -59,7 +59,7 @@ func (s Start) clone() Start {
 }
 
 // RecordSettings are a record's settings, written with every key and
-// typed as TABLEGAMES.md shows them (numbers, a boolean, a string).
+// typed as docs/tablegames.md shows them (numbers, a boolean, a string).
 type RecordSettings struct {
 	Payoff  int    `json:"payoff"`
 	Centres int    `json:"centres"`
@@ -189,7 +189,7 @@ type Result struct {
 	Score  []int `json:"score"`
 }
 
-// Record is one game as a TABLEGAMES.md record line.
+// Record is one game as a docs/tablegames.md record line.
 type Record struct {
 	Game     string         `json:"game"`
 	Settings RecordSettings `json:"settings"`

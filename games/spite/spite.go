@@ -1,4 +1,4 @@
-// Package spite is Spite and Malice for two as TABLEGAMES.md plays it: two
+// Package spite is Spite and Malice for two as docs/tablegames.md plays it: two
 // packs, a pay-off pile each, shared centre stacks built up from the Ace
 // with Kings wild, four side stacks a player fed only from the hand, and
 // the first to empty the pay-off pile wins. The package is pure: the deal
@@ -31,7 +31,7 @@ const (
 	maxPayoff = 30
 )
 
-// Settings are the table options of TABLEGAMES.md, Values[0] the default.
+// Settings are the table options of docs/tablegames.md, Values[0] the default.
 var Settings = []engine.Setting{
 	{Key: "payoff", Label: "Pay-off pile", Values: []string{"20", "26", "30", "13"}},
 	{Key: "centres", Label: "Centre stacks", Values: []string{"4", "3"}},

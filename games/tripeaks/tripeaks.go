@@ -1,4 +1,4 @@
-// Package tripeaks is TriPeaks as the rule page (seed 004) and RULES.md
+// Package tripeaks is TriPeaks as the rule page (seed 004) and docs/rules.md
 // define it: 28 cards in three overlapping peaks, one pass through a
 // 24-card stock, plays one rank up or down onto the waste with King and Ace
 // connecting, and BVS scoring in points.

@@ -19,7 +19,8 @@ import (
 	"sshuffle/store"
 )
 
-// Tests of a damaged or replaced store directory (issue 10, items 8-10).
+// Tests of a damaged or replaced store directory: markers, unreadable
+// tables, the free-space floor, backups.
 
 type logBuf struct {
 	mu sync.Mutex
@@ -59,7 +60,7 @@ func files(t *testing.T, dir, ext string) []string {
 	return m
 }
 
-// Item 8: a brand-new directory gets markers; reopening the same store is fine.
+// A brand-new directory gets markers; reopening the same store is fine.
 func TestFreshStoreWritesMarkers(t *testing.T) {
 	dir := storeDir(t)
 	s, err := Open(dir, nil)
@@ -77,7 +78,7 @@ func TestFreshStoreWritesMarkers(t *testing.T) {
 	require.NoError(t, s.Close())
 }
 
-// Item 8: with its MANIFEST gone Badger would open empty and delete the
+// With its MANIFEST gone Badger would open empty and delete the
 // tables; the store refuses before Badger touches anything.
 func TestMissingManifestIsRefusedBeforeBadgerOpens(t *testing.T) {
 	dir := storeDir(t)
@@ -129,7 +130,7 @@ func waitMarkers(t *testing.T, s *Store) {
 	t.Fatal("the markers were never rewritten after the writes")
 }
 
-// Item 8: a truncated memtable log silently drops the writes in it; the
+// A truncated memtable log silently drops the writes in it; the
 // markers show that acknowledged writes are missing, and the open is
 // refused with when they were made.
 func TestTruncatedLogIsRefusedAndReported(t *testing.T) {
@@ -169,7 +170,7 @@ func TestTruncatedLogIsRefusedAndReported(t *testing.T) {
 	require.NoError(t, again.Close())
 }
 
-// Item 8: another store put in the place of this one, or a store whose
+// Another store put in the place of this one, or a store whose
 // marker file went missing, is refused.
 func TestMarkersMustAgree(t *testing.T) {
 	a, b := storeDir(t), storeDir(t)
@@ -224,7 +225,7 @@ func TestStoreWithoutMarkersIsAdopted(t *testing.T) {
 	require.NotNil(t, m)
 }
 
-// Item 9: a truncated table makes Badger panic on open; that is an error
+// A truncated table makes Badger panic on open; that is an error
 // that names the damage, not a crash.
 func TestTruncatedTableIsAnError(t *testing.T) {
 	dir := storeDir(t)
@@ -243,7 +244,7 @@ func TestTruncatedTableIsAnError(t *testing.T) {
 	require.ErrorIs(t, err, ErrDamaged)
 }
 
-// Item 9: below the free-space floor the store does not open, and while
+// Below the free-space floor the store does not open, and while
 // running it refuses writes (the callers tell the player) and takes them
 // again when space is back.
 func TestFreeSpaceFloor(t *testing.T) {
@@ -280,7 +281,7 @@ func TestFreeSpaceFloor(t *testing.T) {
 	require.NoError(t, s.RecordResult(context.Background(), store.Result{Account: "SHA256:acct000", Spec: "freecell 2", Key: "freecell", Finished: t0}))
 }
 
-// Item 10: a backup taken while the store serves, restored into a new
+// A backup taken while the store serves, restored into a new
 // directory, has every account and result; restoring over a store is refused.
 func TestBackupAndRestore(t *testing.T) {
 	dir := storeDir(t)

@@ -348,8 +348,8 @@ func testStats(t *testing.T, open Opener) {
 	for i, r := range rs {
 		r.Account, r.Key, r.Spec, r.Finished = "a", "tripeaks", fmt.Sprintf("tripeaks/w/%d", i), t0.Add(time.Duration(i)*time.Hour)
 		require.NoError(t, s.RecordResult(ctx, r))
-		// Best score and best time come from won games only (issue 11): a
-		// lost game's score is no best, and a negative first won score is.
+		// Best score and best time come from won games only: a lost
+		// game's score is no best, and a negative first won score is.
 		if i == 0 {
 			st, err := s.StatsFor(ctx, "a", "tripeaks")
 			require.NoError(t, err)

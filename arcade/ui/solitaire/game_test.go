@@ -376,7 +376,7 @@ func TestRecoveringCommand(t *testing.T) {
 	require.Equal(t, ok, recovering(e, "hint", failed, func() tea.Msg { return ok })())
 }
 
-// Item 9: a write the store refuses reaches the player as "not saved"
+// A write the store refuses reaches the player as "not saved"
 // (the session goes on), and the log as an error.
 func TestFailedWritesSayNotSaved(t *testing.T) {
 	var logs strings.Builder
