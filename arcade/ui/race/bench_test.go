@@ -1,10 +1,11 @@
 package race
 
 import (
-	"sshuffle/internal/uitest"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"sshuffle/internal/uitest"
 )
 
 // BenchmarkRaceFrame is a racer's frame in a race of Klondike at 80x24
@@ -19,7 +20,7 @@ func BenchmarkRaceFrame(b *testing.B) {
 			var pieces []string
 			view := func() { pieces = s.ViewPieces(pieces[:0]) }
 			view()
-			frameSteps(b, step == "clock", clk, func(m tea.Msg) { s.Update(m) }, view)
+			uitest.FrameSteps(b, step == "clock", clk, func(m tea.Msg) { s.Update(m) }, view)
 		})
 	}
 }

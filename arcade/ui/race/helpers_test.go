@@ -3,8 +3,6 @@ package race
 import (
 	"fmt"
 	"math/rand/v2"
-	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -91,24 +89,4 @@ func playLegal(r *ui.Router, g Board, rnd *rand.Rand) string {
 		}
 	}
 	return "legal move not on screen"
-}
-
-// frameSteps times b.N frames: clock turns (the clock a second on, then the
-// view alone, as ui.Ticking draws them) or cursor keys, right then left.
-func frameSteps(b *testing.B, clock bool, clk *uitest.Clock, update func(tea.Msg), view func()) {
-	right := tea.KeyPressMsg{Code: tea.KeyRight}
-	left := tea.KeyPressMsg{Code: tea.KeyLeft}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		switch {
-		case clock:
-			clk.T = clk.T.Add(time.Second)
-		case i%2 == 0:
-			update(right)
-		default:
-			update(left)
-		}
-		view()
-	}
 }

@@ -1,13 +1,14 @@
 package race
 
 import (
-	"sshuffle/internal/uitest"
 	"strings"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
+
+	"sshuffle/internal/uitest"
 )
 
 // TestKeptRaceFramesAreFresh is TestKeptFramesAreFresh for a racer's

@@ -1,13 +1,8 @@
 package solitaire
 
 import (
-	"bytes"
-	"compress/gzip"
-	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,8 +19,6 @@ import (
 	"sshuffle/internal/format"
 	"sshuffle/internal/uitest"
 )
-
-var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames/*.txt.gz from the code as it is")
 
 // frameGames are the games TestFramesAsBefore plays, with the deal each
 // plays.
@@ -191,7 +184,7 @@ func TestFramesAsBefore(t *testing.T) {
 	for _, c := range frameGames {
 		t.Run(strings.ReplaceAll(c.key, "/", "_"), func(t *testing.T) {
 			got := playFrames(t, c.key, c.seed, c.daily, nil)
-			compareFrames(t, filepath.Join("testdata", "frames", strings.ReplaceAll(c.key, "/", "_")+".txt.gz"), got)
+			uitest.CompareFrames(t, filepath.Join("testdata", "frames", strings.ReplaceAll(c.key, "/", "_")+".txt.gz"), got)
 		})
 	}
 }
@@ -288,62 +281,4 @@ func headerEdge(g *gameScreen) int {
 		stats = fmt.Sprintf("Score %d  ", g.g.Score()) + stats
 	}
 	return lipgloss.Width(head+"  "+stats) + 2 + lipgloss.Width(ui.HelpBar(200, "?", "help", "q", "menu"))
-}
-
-var sameBytes = flag.Bool("same-bytes", false, "frames must also be the same bytes as testdata/frames, not only show the same")
-
-// compareFrames compares frames with the golden file at path (or, with
-// -update-frames, writes them there): they must show the same screens
-// (and with -same-bytes be the same views, byte for byte).
-func compareFrames(t *testing.T, path, got string) {
-	t.Helper()
-	if *updateFrames {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		_, _ = zw.Write([]byte(got))
-		_ = zw.Close()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// What a terminal shows, whether or not the views are the same bytes:
-	// this also checks arcade/render's frames against the views drawn whole.
-	sameScreens(t, string(want), got)
-	if got == string(want) || !*sameBytes {
-		return
-	}
-	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-	step := ""
-	for i := range max(len(g), len(w)) {
-		gl, wl := "", ""
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if strings.HasPrefix(wl, "=== ") {
-			step = wl
-		}
-		if gl != wl {
-			t.Fatalf("frames differ at line %d (after %q):\n got %q\nwant %q", i+1, step, gl, wl)
-		}
-	}
 }

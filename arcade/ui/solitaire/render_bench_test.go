@@ -5,14 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"sshuffle/arcade/render"
-
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/render"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/uitest"
@@ -54,29 +52,9 @@ func BenchmarkGameFrame(b *testing.B) {
 				var pieces []string
 				view := func() { _, pieces = a.ViewPieces(pieces[:0]) }
 				view()
-				frameSteps(b, step != "cursor", clk, func(m tea.Msg) { a.Update(m) }, view)
+				uitest.FrameSteps(b, step != "cursor", clk, func(m tea.Msg) { a.Update(m) }, view)
 			})
 		}
-	}
-}
-
-// frameSteps times b.N frames: clock turns (the clock a second on, then the
-// view alone, as ui.Ticking draws them) or cursor keys, right then left.
-func frameSteps(b *testing.B, clock bool, clk *uitest.Clock, update func(tea.Msg), view func()) {
-	right := tea.KeyPressMsg{Code: tea.KeyRight}
-	left := tea.KeyPressMsg{Code: tea.KeyLeft}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		switch {
-		case clock:
-			clk.T = clk.T.Add(time.Second)
-		case i%2 == 0:
-			update(right)
-		default:
-			update(left)
-		}
-		view()
 	}
 }
 

@@ -1,11 +1,12 @@
 package solitaire
 
 import (
-	"sshuffle/internal/uitest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"sshuffle/internal/uitest"
 )
 
 // A solo game keeps its timeline with its result, at the pace it was

@@ -1,12 +1,18 @@
-package solitaire
+package uitest
 
 import (
+	"bytes"
+	"compress/gzip"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -16,6 +22,69 @@ import (
 
 	"sshuffle/arcade/render"
 )
+
+// Golden frames: a screen's recorded frames, one after another, kept gzipped
+// in its testdata and compared by what a terminal shows.
+
+var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames/*.txt.gz from the code as it is")
+
+var sameBytes = flag.Bool("same-bytes", false, "frames must also be the same bytes as testdata/frames, not only show the same")
+
+// CompareFrames compares frames with the golden file at path (or, with
+// -update-frames, writes them there): they must show the same screens
+// (and with -same-bytes be the same views, byte for byte).
+func CompareFrames(t *testing.T, path, got string) {
+	t.Helper()
+	if *updateFrames {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write([]byte(got))
+		_ = zw.Close()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a terminal shows, whether or not the views are the same bytes:
+	// this also checks arcade/render's frames against the views drawn whole.
+	sameScreens(t, string(want), got)
+	if got == string(want) || !*sameBytes {
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	step := ""
+	for i := range max(len(g), len(w)) {
+		gl, wl := "", ""
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if strings.HasPrefix(wl, "=== ") {
+			step = wl
+		}
+		if gl != wl {
+			t.Fatalf("frames differ at line %d (after %q):\n got %q\nwant %q", i+1, step, gl, wl)
+		}
+	}
+}
 
 // recorded is one frame of a recording (playFrames, playRaceFrames): the
 // line naming its step and the view.
@@ -161,4 +230,24 @@ func rowText(e *vt.Emulator, y, w int) string {
 		}
 	}
 	return sb.String()
+}
+
+// FrameSteps times b.N frames: clock turns (the clock a second on, then the
+// view alone, as ui.Ticking draws them) or cursor keys, right then left.
+func FrameSteps(b *testing.B, clock bool, clk *Clock, update func(tea.Msg), view func()) {
+	right := tea.KeyPressMsg{Code: tea.KeyRight}
+	left := tea.KeyPressMsg{Code: tea.KeyLeft}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		switch {
+		case clock:
+			clk.T = clk.T.Add(time.Second)
+		case i%2 == 0:
+			update(right)
+		default:
+			update(left)
+		}
+		view()
+	}
 }
