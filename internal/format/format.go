@@ -70,3 +70,18 @@ func AppendDuration(dst []byte, d time.Duration) []byte {
 func append2(dst []byte, n int64) []byte {
 	return append(dst, byte('0'+n/10), byte('0'+n%10))
 }
+
+// Ordinal is n as a place: 1st, 2nd, 3rd, 4th, 11th, 21st.
+func Ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/store/badger"
@@ -181,4 +182,21 @@ func PageOf(t testing.TB, s ui.Screen) ui.Route {
 	p, ok := s.(*Page)
 	require.True(t, ok, "want a page of another package, got %T", s)
 	return p.Route
+}
+
+// KingsTable is a table of Kings in the Corner in play, seen by ann in
+// seat 1, with a seat of each kind: ann here, bob away with a stand-in
+// playing, a computer, cy gone, a seat kept for dee; wes watches.
+func KingsTable() hub.TableState {
+	ann, bob := hub.Person{ID: "a", Name: "ann"}, hub.Person{ID: "b", Name: "bob"}
+	st := hub.TableState{Code: "ABCDE", Game: "kings", Host: "a", You: "a", Seat: 0, Turn: 1,
+		Seats: []hub.SeatInfo{
+			{Person: ann, Here: true},
+			{Person: bob, StandIn: true},
+			{Computer: "hard"},
+			{Person: hub.Person{ID: "c", Name: "cy"}, Gone: true},
+			{Reserved: hub.Person{ID: "d", Name: "dee"}},
+		},
+		Watchers: []hub.Person{{ID: "w", Name: "wes"}}, Phase: hub.TablePlaying}
+	return st
 }

@@ -76,7 +76,7 @@ func (p *profileScreen) raceLines(n int) []string {
 		}
 		place := "out"
 		if me.Place > 0 {
-			place = ordinal(me.Place)
+			place = format.Ordinal(me.Place)
 		}
 		lines = append(lines, fmt.Sprintf("  %-5s of %d  %-28s %s  %6s  %d moves", place, len(r.Racers), r.Spec, r.Finished.Format("Jan 2"), format.Duration(me.Time), me.Moves))
 	}
@@ -94,20 +94,6 @@ func (p *profileScreen) tableRow(title string, st store.TableStats) string {
 		matches = fmt.Sprintf("%d/%d", st.MatchesWon, st.Matches)
 	}
 	return fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", title, st.Played, st.Won, pct, "-", "-", matches)
-}
-
-func ordinal(n int) string {
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-		return fmt.Sprintf("%dth", n)
-	case n%10 == 1:
-		return fmt.Sprintf("%dst", n)
-	case n%10 == 2:
-		return fmt.Sprintf("%dnd", n)
-	case n%10 == 3:
-		return fmt.Sprintf("%drd", n)
-	}
-	return fmt.Sprintf("%dth", n)
 }
 
 func (p *profileScreen) MinSize() (int, int) { return 76, 16 }

@@ -24,9 +24,9 @@ func (s *raceScreen) clock() time.Duration {
 func standing(x hub.Standing) string {
 	switch {
 	case x.Status == hub.Won:
-		return fmt.Sprintf("won %s %s", ordinal(x.Place), format.Duration(x.Time))
+		return fmt.Sprintf("won %s %s", format.Ordinal(x.Place), format.Duration(x.Time))
 	case x.Place > 0:
-		return fmt.Sprintf("%d/%d %s", x.Home, x.Total, ordinal(x.Place))
+		return fmt.Sprintf("%d/%d %s", x.Home, x.Total, format.Ordinal(x.Place))
 	case x.Status == hub.GaveUp:
 		return "out (gave up)"
 	case x.Status == hub.Dropped:
@@ -40,20 +40,6 @@ func standing(x hub.Standing) string {
 		return "starting"
 	}
 	return fmt.Sprintf("%d/%d %dm", x.Home, x.Total, x.Moves)
-}
-
-func ordinal(n int) string {
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-		return fmt.Sprintf("%dth", n)
-	case n%10 == 1:
-		return fmt.Sprintf("%dst", n)
-	case n%10 == 2:
-		return fmt.Sprintf("%dnd", n)
-	case n%10 == 3:
-		return fmt.Sprintf("%drd", n)
-	}
-	return fmt.Sprintf("%dth", n)
 }
 
 // who is a racer's name with what marks them.
@@ -243,7 +229,7 @@ func (s *raceScreen) resultsView() string {
 	for i, x := range s.st.Racers {
 		place := "  -  "
 		if x.Place > 0 {
-			place = fmt.Sprintf("%4s ", ordinal(x.Place))
+			place = fmt.Sprintf("%4s ", format.Ordinal(x.Place))
 		}
 		status := x.Status.String()
 		if x.Status.Out() {

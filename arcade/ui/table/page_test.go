@@ -9,19 +9,11 @@ import (
 	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/games/kings"
+	"sshuffle/internal/uitest"
 )
 
 func TestTableStateOnTheScreen(t *testing.T) {
-	ann, bob := hub.Person{ID: "a", Name: "ann"}, hub.Person{ID: "b", Name: "bob"}
-	st := hub.TableState{Code: "ABCDE", Game: "kings", Host: "a", You: "a", Seat: 0, Turn: 1,
-		Seats: []hub.SeatInfo{
-			{Person: ann, Here: true},
-			{Person: bob, StandIn: true},
-			{Computer: "hard"},
-			{Person: hub.Person{ID: "c", Name: "cy"}, Gone: true},
-			{Reserved: hub.Person{ID: "d", Name: "dee"}},
-		},
-		Watchers: []hub.Person{{ID: "w", Name: "wes"}}, Phase: hub.TablePlaying}
+	st := uitest.KingsTable()
 	require.Equal(t, []Seat{
 		{Name: "ann"}, {Name: "bob", Away: true}, {Computer: true, Strength: "hard"},
 		{Name: "cy", Computer: true, Strength: "normal"}, {Name: "dee"},
