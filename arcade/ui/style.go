@@ -121,3 +121,27 @@ func helpBar(width int, pairs ...string) string {
 	}
 	return ""
 }
+
+// Tone is how a screen's message line reads: news, an error, a warning,
+// or good news.
+type Tone uint8
+
+const (
+	ToneInfo Tone = iota
+	ToneErr
+	ToneWarn
+	ToneOK
+)
+
+// Style is the style a message line of the tone is drawn in.
+func (t Tone) Style() lipgloss.Style {
+	switch t {
+	case ToneErr:
+		return ErrStyle
+	case ToneWarn:
+		return WarnStyle
+	case ToneOK:
+		return OkStyle
+	}
+	return FaintStyle
+}

@@ -34,7 +34,7 @@ type raceParts struct {
 
 	msgOK    bool
 	msgText  string
-	msgKind  msgKind
+	msgKind  ui.Tone
 	msgWidth int
 	msgLine  string
 

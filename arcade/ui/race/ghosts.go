@@ -15,20 +15,20 @@ import (
 func (s *raceScreen) addGhost() {
 	runs, err := GhostRuns(s.env, s.st.Spec)
 	if err != nil {
-		s.setMsg(msgErr, "Stored runs could not be read just now.")
+		s.setMsg(ui.ToneErr, "Stored runs could not be read just now.")
 		return
 	}
 	if s.ghosts >= len(runs) {
-		s.setMsg(msgInfo, "No stored run of this deal to race: ghosts come from your friends' games and the day's best.")
+		s.setMsg(ui.ToneInfo, "No stored run of this deal to race: ghosts come from your friends' games and the day's best.")
 		return
 	}
 	run := runs[s.ghosts]
 	if err := s.m.AddGhost(run); err != nil {
-		s.setMsg(msgErr, err.Error())
+		s.setMsg(ui.ToneErr, err.Error())
 		return
 	}
 	s.ghosts++
-	s.setMsg(msgOK, fmt.Sprintf("Added the ghost of %s's run.", run.Name))
+	s.setMsg(ui.ToneOK, fmt.Sprintf("Added the ghost of %s's run.", run.Name))
 }
 
 // GhostRuns are the stored runs of spec a race can replay, best first: the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/ui"
 	"sshuffle/internal/uitest"
 )
 
@@ -47,9 +48,9 @@ func TestKeptRaceFrameFollowsEveryInput(t *testing.T) {
 		change func()
 	}{
 		{"a message too long for the line", func() {
-			s.setMsg(msgWarn, "A message from the room that is rather longer than the line it is given, so that it is cut.")
+			s.setMsg(ui.ToneWarn, "A message from the room that is rather longer than the line it is given, so that it is cut.")
 		}},
-		{"the same words, another kind", func() { s.kind = msgErr }},
+		{"the same words, another kind", func() { s.kind = ui.ToneErr }},
 		{"narrower", func() { e.Width = 64 }},
 		{"wider", func() { e.Width = 120 }},
 		{"no message", func() { s.msg = "" }},

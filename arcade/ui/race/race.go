@@ -21,16 +21,6 @@ import (
 	"sshuffle/store"
 )
 
-// msgKind is how a message line is styled.
-type msgKind uint8
-
-const (
-	msgInfo msgKind = iota
-	msgErr
-	msgWarn
-	msgOK
-)
-
 // panelWidth is the width of the panel beside the board; narrower windows
 // fold it to one line under the board.
 const panelWidth = 24
@@ -50,7 +40,7 @@ type raceScreen struct {
 	viewOf []byte
 
 	msg     string
-	kind    msgKind
+	kind    ui.Tone
 	confirm string
 	prompt  *string // typing a name to invite
 	ghosts  int     // ghost runs offered so far
@@ -104,7 +94,7 @@ func Open(e *ui.Env, r ui.Route, boards Boards) (ui.Screen, error) {
 	live, err := ui.Join(e, func(sink func(hub.RaceState)) (*hub.RaceMember, error) {
 		m, err := race.Join(p, role, sink)
 		if errors.Is(err, hub.ErrStarted) || errors.Is(err, hub.ErrFull) {
-			s.setMsg(msgInfo, err.Error()+" You are watching.")
+			s.setMsg(ui.ToneInfo, err.Error()+" You are watching.")
 			m, err = race.Join(p, hub.Watcher, sink)
 		}
 		return m, err
@@ -133,7 +123,7 @@ func (s *raceScreen) Init() tea.Cmd {
 	}
 }
 
-func (s *raceScreen) setMsg(k msgKind, text string) { s.kind, s.msg = k, text }
+func (s *raceScreen) setMsg(k ui.Tone, text string) { s.kind, s.msg = k, text }
 
 func (s *raceScreen) MinSize() (int, int) {
 	if s.game != nil {
@@ -220,7 +210,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 		if reason == "" {
 			reason = "The race room has closed."
 		}
-		s.setMsg(msgWarn, reason+" Press any key for the menu.")
+		s.setMsg(ui.ToneWarn, reason+" Press any key for the menu.")
 	case hub.Running:
 		if s.m.Role() == hub.Racer && s.game == nil {
 			s.startGame()
@@ -247,17 +237,17 @@ func (s *raceScreen) startGame() {
 	if kept := s.m.Resume(); kept != nil {
 		if g, err := s.boards.Resume(s.env, s.info, kept); err == nil && g.Game().Spec() == s.st.Spec {
 			gs = g
-			s.setMsg(msgOK, "Back in the race: your game continues where it was.")
+			s.setMsg(ui.ToneOK, "Back in the race: your game continues where it was.")
 		}
 	}
 	if gs == nil {
 		var err error
 		gs, err = s.boards.Deal(s.env, s.info, s.st.Spec)
 		if err != nil {
-			s.setMsg(msgErr, err.Error())
+			s.setMsg(ui.ToneErr, err.Error())
 			return
 		}
-		s.setMsg(msgOK, "Go!")
+		s.setMsg(ui.ToneOK, "Go!")
 	}
 	gs.OnMove(func() { s.report(hub.Playing) })
 	s.game = gs
@@ -281,7 +271,7 @@ func (s *raceScreen) report(status hub.Status) {
 	case err == nil:
 	case errors.Is(err, hub.ErrDone), errors.Is(err, hub.ErrNotRunning):
 	default:
-		s.setMsg(msgErr, err.Error())
+		s.setMsg(ui.ToneErr, err.Error())
 	}
 }
 
@@ -301,7 +291,7 @@ func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		case "q":
 			if s.confirm != "q" {
 				s.confirm = "q"
-				s.setMsg(msgWarn, "Press q again to give up this race (you can watch the rest).")
+				s.setMsg(ui.ToneWarn, "Press q again to give up this race (you can watch the rest).")
 				return nil
 			}
 			s.confirm = ""
@@ -310,13 +300,13 @@ func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
 				status = hub.Over // ended without a win: placed by cards home
 			}
 			s.report(status)
-			s.setMsg(msgInfo, "You are out of this race; the others race on. q leaves.")
+			s.setMsg(ui.ToneInfo, "You are out of this race; the others race on. q leaves.")
 			return nil
 		case "n", "r", "#", "o":
-			s.setMsg(msgWarn, "Not during a race: every racer plays this one deal. q gives up.")
+			s.setMsg(ui.ToneWarn, "Not during a race: every racer plays this one deal. q gives up.")
 			return nil
 		case "t":
-			s.setMsg(msgWarn, "No hints in a race.")
+			s.setMsg(ui.ToneWarn, "No hints in a race.")
 			return nil
 		}
 		s.msg = ""
@@ -328,7 +318,7 @@ func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		switch key {
 		case "s", "enter":
 			if err := s.m.Start(); err != nil {
-				s.setMsg(msgErr, err.Error())
+				s.setMsg(ui.ToneErr, err.Error())
 			}
 			return nil
 		case "g":
@@ -364,13 +354,13 @@ func (s *raceScreen) follow(n int) tea.Cmd {
 		}
 		x := s.st.Racers[n-1]
 		if x.Ghost {
-			s.setMsg(msgInfo, "A ghost has no board to follow, only its pace.")
+			s.setMsg(ui.ToneInfo, "A ghost has no board to follow, only its pace.")
 			return nil
 		}
 		id = x.ID
 	}
 	if err := s.m.Follow(id); err != nil {
-		s.setMsg(msgErr, err.Error())
+		s.setMsg(ui.ToneErr, err.Error())
 	}
 	return nil
 }
@@ -388,23 +378,23 @@ func (s *raceScreen) invite(name string) {
 		return
 	}
 	if err := store.ValidName(name); err != nil {
-		s.setMsg(msgErr, err.Error())
+		s.setMsg(ui.ToneErr, err.Error())
 		return
 	}
 	acc, err := s.env.Store.AccountByName(s.env.Ctx(), store.NormalName(name))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		s.setMsg(msgErr, fmt.Sprintf("Nobody here is called %s.", name))
+		s.setMsg(ui.ToneErr, fmt.Sprintf("Nobody here is called %s.", name))
 		return
 	case err != nil:
-		s.setMsg(msgErr, "The players could not be looked up just now; try again.")
+		s.setMsg(ui.ToneErr, "The players could not be looked up just now; try again.")
 		return
 	}
 	if err := s.env.Live.Invite(hub.Person{ID: acc.ID, Name: acc.Name}, s.m.Race().Code()); err != nil {
-		s.setMsg(msgErr, err.Error())
+		s.setMsg(ui.ToneErr, err.Error())
 		return
 	}
-	s.setMsg(msgOK, fmt.Sprintf("Invited %s.", acc.Name))
+	s.setMsg(ui.ToneOK, fmt.Sprintf("Invited %s.", acc.Name))
 }
 
 // The race screen draws its clock through ui.Ticking.

@@ -147,17 +147,7 @@ func (s *raceScreen) followedName() string {
 	return "a racer"
 }
 
-func (s *raceScreen) styled(text string) string {
-	switch s.kind {
-	case msgErr:
-		return ui.ErrStyle.Render(text)
-	case msgWarn:
-		return ui.WarnStyle.Render(text)
-	case msgOK:
-		return ui.OkStyle.Render(text)
-	}
-	return ui.FaintStyle.Render(text)
-}
+func (s *raceScreen) styled(text string) string { return s.kind.Style().Render(text) }
 
 func (s *raceScreen) lobbyView() string {
 	e := s.env

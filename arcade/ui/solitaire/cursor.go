@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
 )
@@ -44,7 +45,7 @@ func (s *gameScreen) jumpPlace(n int) {
 		if !columns {
 			what = "free card"
 		}
-		s.setMsg(msgWarn, fmt.Sprintf("There is no %s %d here: there are %d.", what, n, len(idx)))
+		s.setMsg(ui.ToneWarn, fmt.Sprintf("There is no %s %d here: there are %d.", what, n, len(idx)))
 		return
 	}
 	i := idx[n-1]

@@ -48,7 +48,7 @@ type frameParts struct {
 
 	// The message lines, styled, and what they were made from.
 	msgText  string
-	msgKind  msgKind
+	msgKind  ui.Tone
 	msgWidth int
 	msgMax   int
 	msgLines int
@@ -65,7 +65,7 @@ type frameKey struct {
 	version                uint64 // the position (see piles)
 	cursor, sel            board.Hit
 	msg                    string
-	kind                   msgKind
+	kind                   ui.Tone
 	prompting              bool
 	prompt                 string
 	withMenu               bool // the header had no room for "? help q menu"
@@ -186,7 +186,7 @@ func (s *gameScreen) frameInputs() (st []byte, pad int, k frameKey) {
 	// The stats are ASCII: their width is their length.
 	pad = e.Width - (f.headW + 2 + len(st)) - f.extraW
 	if s.prompt != nil {
-		s.kind = msgInfo
+		s.kind = ui.ToneInfo
 	}
 	k = frameKey{
 		width: e.Width, height: e.Height, reserve: s.reserve, color: e.Color, unicode: e.Unicode,
@@ -208,24 +208,24 @@ func (s *gameScreen) drawRest(b *bytes.Buffer, withMenu bool) {
 	bw := s.size[0]
 	msg := s.msg
 	if s.prompt != nil {
-		s.kind = msgInfo
+		s.kind = ui.ToneInfo
 		msg = "Deal number (enter to deal, esc to cancel): " + *s.prompt + "_"
 	}
-	if s.kind == msgErr && !e.Color {
+	if s.kind == ui.ToneErr && !e.Color {
 		msg = "! " + msg
 	}
 	kind := s.kind
 	if msg == "" && s.sel.OK {
 		// Said in words as well as drawn: a terminal without colour may
 		// show no highlight at all.
-		msg, kind = s.holding(piles), msgInfo
+		msg, kind = s.holding(piles), ui.ToneInfo
 	}
 	if msg == "" {
 		// The deal number, so friends can race the same deal (#).
 		if f.deal == "" {
 			f.deal = fmt.Sprintf("Deal #%d", s.g.Spec().Seed)
 		}
-		msg, kind = f.deal, msgInfo
+		msg, kind = f.deal, ui.ToneInfo
 	}
 	// A message is wrapped whole, never cut: the board gives up lines to
 	// a long one (its columns fold), and the key bar keeps its own line.
@@ -234,16 +234,7 @@ func (s *gameScreen) drawRest(b *bytes.Buffer, withMenu bool) {
 		lines := ui.FitLines(msg, e.Width, maxLines)
 		var mb strings.Builder
 		for _, l := range lines {
-			switch kind {
-			case msgErr:
-				mb.WriteString(ui.ErrStyle.Render(l))
-			case msgWarn:
-				mb.WriteString(ui.WarnStyle.Render(l))
-			case msgOK:
-				mb.WriteString(ui.OkStyle.Render(l))
-			default:
-				mb.WriteString(ui.FaintStyle.Render(l))
-			}
+			mb.WriteString(kind.Style().Render(l))
 			mb.WriteString("\n")
 		}
 		f.msgText, f.msgKind, f.msgWidth, f.msgMax = msg, kind, e.Width, maxLines

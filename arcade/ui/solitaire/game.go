@@ -21,15 +21,6 @@ import (
 	"sshuffle/store"
 )
 
-type msgKind uint8
-
-const (
-	msgInfo msgKind = iota
-	msgErr
-	msgWarn
-	msgOK
-)
-
 // stuckMsg says whether the position after moves moves is stuck.
 type stuckMsg struct {
 	screen *gameScreen
@@ -66,7 +57,7 @@ type gameScreen struct {
 	sel     board.Hit
 	drag    board.Hit // card pressed with the mouse, waiting for its release
 	msg     string
-	kind    msgKind
+	kind    ui.Tone
 	confirm string  // "r" or "n" waiting for a second press
 	prompt  *string // non-nil: typing a deal number
 
@@ -129,7 +120,7 @@ func (s *gameScreen) elapsed() time.Duration {
 	return s.prior + s.env.Now().Sub(s.start)
 }
 
-func (s *gameScreen) setMsg(k msgKind, text string) { s.kind, s.msg = k, text }
+func (s *gameScreen) setMsg(k ui.Tone, text string) { s.kind, s.msg = k, text }
 
 func (s *gameScreen) MinSize() (int, int) {
 	s.piles()
@@ -184,14 +175,14 @@ func (s *gameScreen) Update(msg tea.Msg) tea.Cmd {
 		}
 		if current {
 			if msg.failed {
-				s.setMsg(msgWarn, "Sorry: the hint search board.Hit an internal error (that one was free).")
+				s.setMsg(ui.ToneWarn, "Sorry: the hint search board.Hit an internal error (that one was free).")
 			} else {
 				s.showHint(msg.a, msg.why, msg.ok)
 			}
 		}
 	case stuckMsg:
 		if msg.screen == s && msg.moves == len(s.g.History()) && msg.stuck && s.msg == "" {
-			s.setMsg(msgWarn, stuckText)
+			s.setMsg(ui.ToneWarn, stuckText)
 		}
 	}
 	return nil
@@ -213,7 +204,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		case "?":
 			return s.env.Push(ui.Route{Page: ui.Help, Game: s.info})
 		}
-		s.setMsg(msgWarn, takenText)
+		s.setMsg(ui.ToneWarn, takenText)
 		return nil
 	}
 	switch key {
@@ -232,7 +223,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 			s.sel = board.Hit{}
 			return s.do(engine.Action{Kind: engine.Auto, From: s.cursor.Pile, Index: s.cursor.Index})
 		}
-		s.setMsg(msgWarn, "Put the cursor on a card first.")
+		s.setMsg(ui.ToneWarn, "Put the cursor on a card first.")
 	case "d", "s":
 		s.sel = board.Hit{}
 		return s.do(engine.Action{Kind: engine.Draw})
@@ -242,7 +233,7 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		undone := s.g.Undo()
 		s.changed()
 		if !undone {
-			s.setMsg(msgWarn, "Nothing to undo.")
+			s.setMsg(ui.ToneWarn, "Nothing to undo.")
 		} else if !s.keep() {
 			_ = s.g.Do(hist[len(hist)-1]) // taken over: the undo must not stand either
 			s.changed()
@@ -256,21 +247,21 @@ func (s *gameScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	case "r":
 		if s.confirm != "r" && s.g.Moves() > 0 {
 			s.confirm = "r"
-			s.setMsg(msgWarn, "Press r again to restart this deal (it counts as a game played).")
+			s.setMsg(ui.ToneWarn, "Press r again to restart this deal (it counts as a game played).")
 			return nil
 		}
 		return s.restart()
 	case "n":
 		if s.confirm != "n" && s.g.Moves() > 0 {
 			s.confirm = "n"
-			s.setMsg(msgWarn, "Press n again for a new deal (this one counts as a game played).")
+			s.setMsg(ui.ToneWarn, "Press n again for a new deal (this one counts as a game played).")
 			return nil
 		}
 		return s.redeal(ui.Route{Spec: deals.Fresh(s.env.Pools, s.info, ui.LoadOptions(s.env, s.info))})
 	case "esc":
 		if s.sel.OK {
 			s.sel = board.Hit{}
-			s.setMsg(msgInfo, "Put back.")
+			s.setMsg(ui.ToneInfo, "Put back.")
 			return nil
 		}
 		return s.askLeave(key)
@@ -307,7 +298,7 @@ const takenText = "This game continued in another session, with every move: q go
 func (s *gameScreen) checkTaken() bool {
 	if !s.taken && s.hold.Taken() {
 		s.taken, s.done, s.sel = true, true, board.Hit{}
-		s.setMsg(msgWarn, takenText)
+		s.setMsg(ui.ToneWarn, takenText)
 	}
 	return s.taken
 }
@@ -317,7 +308,7 @@ func (s *gameScreen) checkTaken() bool {
 func (s *gameScreen) askLeave(key string) tea.Cmd {
 	if s.env.Player.Guest && s.g.Moves() > 0 && s.confirm != key {
 		s.confirm = key
-		s.setMsg(msgWarn, fmt.Sprintf("A guest's game is not kept: press %s again to leave it, any other key to play on.", key))
+		s.setMsg(ui.ToneWarn, fmt.Sprintf("A guest's game is not kept: press %s again to leave it, any other key to play on.", key))
 		return nil
 	}
 	return s.leave()
@@ -333,7 +324,7 @@ func (s *gameScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	n, err := strconv.ParseUint(text, 10, 64)
 	if err != nil || n == 0 {
-		s.setMsg(msgErr, "A deal number is a whole number from 1 up.")
+		s.setMsg(ui.ToneErr, "A deal number is a whole number from 1 up.")
 		return nil
 	}
 	spec := s.info.Spec(n)

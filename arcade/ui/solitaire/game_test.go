@@ -119,7 +119,7 @@ func TestMouseClickDragAndDoubleClick(t *testing.T) {
 	x2, y2 := cellOf(t, s, klondike.PileTableau0+2, -1) // the empty third column
 	uitest.Click(rt, x2, y2)
 	require.Equal(t, 0, s.g.Moves())
-	require.Equal(t, msgErr, s.kind)
+	require.Equal(t, ui.ToneErr, s.kind)
 	require.Contains(t, s.View(), s.msg)
 	require.NotEmpty(t, s.msg)
 
@@ -184,7 +184,7 @@ func TestCorruptSaveLosesNothingElse(t *testing.T) {
 	require.NoError(t, e.Store.PutSave(e.Ctx(), e.Player.ID, info.Key(), []byte("{not json")))
 	s, err := openGame(e, info)
 	require.NoError(t, err)
-	require.Equal(t, msgWarn, s.kind)
+	require.Equal(t, ui.ToneWarn, s.kind)
 	require.Contains(t, s.msg, "could not be restored")
 	require.Equal(t, 0, s.g.Moves())
 
@@ -231,7 +231,7 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 		sc = uitest.Press(rt, k)
 	}
 	require.Equal(t, uint64(617), sc.(*gameScreen).g.Spec().Seed, "out of range: refused")
-	require.Equal(t, msgErr, sc.(*gameScreen).kind)
+	require.Equal(t, ui.ToneErr, sc.(*gameScreen).kind)
 
 	// A refused number leaves a game in progress alone: not counted lost.
 	uitest.Press(rt, "1")
@@ -244,7 +244,7 @@ func TestFreeCellDealNumberAndOptions(t *testing.T) {
 		sc = uitest.Press(rt, k)
 	}
 	require.Equal(t, 1, sc.(*gameScreen).g.Moves())
-	require.Equal(t, msgErr, sc.(*gameScreen).kind, "FreeCell deals stop at 1,000,000")
+	require.Equal(t, ui.ToneErr, sc.(*gameScreen).kind, "FreeCell deals stop at 1,000,000")
 	st, err := e.Store.StatsFor(e.Ctx(), e.Player.ID, "freecell")
 	require.NoError(t, err)
 	require.Zero(t, st.Played)
@@ -271,7 +271,7 @@ func TestHints(t *testing.T) {
 	require.NoError(t, err)
 	rt := drive(s)
 	uitest.Press(rt, "t")
-	require.Equal(t, msgOK, s.kind, s.msg)
+	require.Equal(t, ui.ToneOK, s.kind, s.msg)
 	require.Contains(t, s.msg, "Hint 1/6")
 	s.hints = ui.HintsPerGame
 	uitest.Press(rt, "t")
@@ -286,7 +286,7 @@ func TestHints(t *testing.T) {
 	require.Contains(t, f.msg, "Looking for a hint")
 	msg := cmd()
 	f.Update(msg)
-	require.Equal(t, msgOK, f.kind, f.msg)
+	require.Equal(t, ui.ToneOK, f.kind, f.msg)
 	require.Contains(t, f.msg, "Hint 1/6")
 	// An answer for a position that has changed since is dropped.
 	stale := msg.(hintMsg)

@@ -45,13 +45,13 @@ func TestKeptFrameFollowsEveryInput(t *testing.T) {
 		what   string
 		change func()
 	}{
-		{"a message", func() { s.setMsg(msgWarn, "Same words") }},
-		{"the same words, another kind", func() { s.setMsg(msgErr, "Same words") }},
+		{"a message", func() { s.setMsg(ui.ToneWarn, "Same words") }},
+		{"the same words, another kind", func() { s.setMsg(ui.ToneErr, "Same words") }},
 		{"no colour", func() { e.Color = false }},
 		{"the words gone, the error's kind kept", func() { s.msg = "" }},
 		{"colour again", func() { e.Color = true }},
 		{"a long message", func() {
-			s.setMsg(msgOK, "A rather long message that takes more than one line at eighty columns, and a third at sixty four or so.")
+			s.setMsg(ui.ToneOK, "A rather long message that takes more than one line at eighty columns, and a third at sixty four or so.")
 		}},
 		{"narrower", func() { e.Width = 64 }},
 		{"shorter", func() { e.Height = 16 }},

@@ -36,9 +36,9 @@ func (s *gameScreen) pick(h board.Hit) tea.Cmd {
 	case p.Kind == engine.Stock:
 		return s.do(engine.Action{Kind: engine.Draw})
 	case len(p.Cards) == 0 || h.Index < 0:
-		s.setMsg(msgWarn, "There is no card there to pick up.")
+		s.setMsg(ui.ToneWarn, "There is no card there to pick up.")
 	case h.Index < p.FaceDown:
-		s.setMsg(msgWarn, "That card is face down.")
+		s.setMsg(ui.ToneWarn, "That card is face down.")
 	default:
 		s.sel = h
 	}
@@ -84,7 +84,7 @@ func (s *gameScreen) do(a engine.Action) tea.Cmd {
 	err := s.g.Do(a)
 	s.changed()
 	if err != nil {
-		s.setMsg(msgErr, err.Error())
+		s.setMsg(ui.ToneErr, err.Error())
 		return nil
 	}
 	if !s.keep() {
@@ -101,7 +101,7 @@ func (s *gameScreen) do(a engine.Action) tea.Cmd {
 		return s.stuckLater()
 	}
 	if s.g.Stuck() {
-		s.setMsg(msgWarn, stuckText)
+		s.setMsg(ui.ToneWarn, stuckText)
 	}
 	return nil
 }
@@ -165,7 +165,7 @@ func recovering(e *ui.Env, what string, failed tea.Msg, cmd func() tea.Msg) tea.
 // position changed meanwhile.
 func (s *gameScreen) hint() tea.Cmd {
 	if s.hints >= ui.HintsPerGame {
-		s.setMsg(msgWarn, "No hints left in this game.")
+		s.setMsg(ui.ToneWarn, "No hints left in this game.")
 		return nil
 	}
 	if !s.info.Game.HintAside {
@@ -187,11 +187,11 @@ func (s *gameScreen) hint() tea.Cmd {
 		return nil
 	}
 	if !b.HintBusy.CompareAndSwap(false, true) {
-		s.setMsg(msgInfo, "Still looking for a hint…")
+		s.setMsg(ui.ToneInfo, "Still looking for a hint…")
 		return nil
 	}
 	rebuild, moves := s.replayed(), len(s.g.History())
-	s.setMsg(msgInfo, "Looking for a hint…")
+	s.setMsg(ui.ToneInfo, "Looking for a hint…")
 	return recovering(s.env, "hint", hintMsg{screen: s, moves: moves, pos: pos, failed: true}, func() tea.Msg {
 		defer b.HintBusy.Store(false)
 		m := hintMsg{screen: s, moves: moves, pos: pos, failed: true}
@@ -214,12 +214,12 @@ func (s *gameScreen) showHintAgain(a engine.Action, why string) {
 	hints := s.hints
 	s.showHint(a, why, true)
 	s.hints = hints
-	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d (again): %s", s.hints, ui.HintsPerGame, why))
+	s.setMsg(ui.ToneOK, fmt.Sprintf("Hint %d/%d (again): %s", s.hints, ui.HintsPerGame, why))
 }
 
 func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
 	if !ok {
-		s.setMsg(msgInfo, "No hint found here (that one was free).")
+		s.setMsg(ui.ToneInfo, "No hint found here (that one was free).")
 		return
 	}
 	s.hints++
@@ -234,5 +234,5 @@ func (s *gameScreen) showHint(a engine.Action, why string, ok bool) {
 	} else if a.From >= 0 && a.From < len(piles) {
 		s.cursor = board.Hit{Pile: a.From, Index: a.Index, OK: true}
 	}
-	s.setMsg(msgOK, fmt.Sprintf("Hint %d/%d: %s", s.hints, ui.HintsPerGame, why))
+	s.setMsg(ui.ToneOK, fmt.Sprintf("Hint %d/%d: %s", s.hints, ui.HintsPerGame, why))
 }

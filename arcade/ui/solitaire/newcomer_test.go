@@ -180,7 +180,7 @@ func TestLongMessageWrapsAndKeepsTheBar(t *testing.T) {
 	require.NoError(t, err)
 	rt := drive(s)
 	long := strings.Repeat("This sentence is long enough that it wraps over several lines of the screen. ", 3)
-	s.setMsg(msgErr, strings.TrimSpace(long))
+	s.setMsg(ui.ToneErr, strings.TrimSpace(long))
 	lines := strings.Split(plain(rt), "\n")
 	require.Len(t, lines, 24)
 	require.Contains(t, lines[23], "u undo", "the key bar is the last line")

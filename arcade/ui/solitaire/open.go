@@ -63,7 +63,7 @@ func openGame(e *ui.Env, info games.Entry) (*gameScreen, error) {
 			s.prior = sv.Elapsed
 			s.hints = min(sv.Hints, ui.HintsPerGame)
 			s.hold, s.saved = hold, true
-			s.setMsg(msgInfo, "Resumed your saved game. n deals a new one.")
+			s.setMsg(ui.ToneInfo, "Resumed your saved game. n deals a new one.")
 			return s, nil
 		}
 		e.Log.Warn("unreadable save", "account", e.Player.ID, "key", info.Key(), "error", err.Error())
@@ -73,7 +73,7 @@ func openGame(e *ui.Env, info games.Entry) (*gameScreen, error) {
 		}
 		// saved: the damaged save is replaced even at move 0.
 		s.hold, s.saved = hold, true
-		s.setMsg(msgWarn, "Your saved game could not be restored ("+err.Error()+"); here is a new deal.")
+		s.setMsg(ui.ToneWarn, "Your saved game could not be restored ("+err.Error()+"); here is a new deal.")
 		return s, nil
 	case !errors.Is(err, store.ErrNotFound):
 		e.Log.Error("reading save", "error", err.Error())
@@ -111,7 +111,7 @@ func openDaily(e *ui.Env, info games.Entry) (*gameScreen, error) {
 			s := newGameScreen(e, info, g, sv.Options)
 			s.daily, s.day, s.hold, s.saved = true, day, hold, true
 			s.prior, s.hints = sv.Elapsed, min(sv.Hints, ui.HintsPerGame)
-			s.setMsg(msgInfo, "Resumed today's deal.")
+			s.setMsg(ui.ToneInfo, "Resumed today's deal.")
 			return s, nil
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -126,6 +126,6 @@ func openDaily(e *ui.Env, info games.Entry) (*gameScreen, error) {
 	if d, ok := e.Pools.Rated(spec); ok {
 		text += " Difficulty: " + d.Text() + "."
 	}
-	s.setMsg(msgInfo, text)
+	s.setMsg(ui.ToneInfo, text)
 	return s, nil
 }

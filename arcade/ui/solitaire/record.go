@@ -60,7 +60,7 @@ func (s *gameScreen) redeal(r ui.Route) tea.Cmd {
 	// Deal first: a deal number the game refuses must leave this game as
 	// it was, not count it as lost.
 	if _, err := s.info.Game.New(r.Spec, ui.LoadOptions(s.env, s.info)); err != nil {
-		s.setMsg(msgErr, err.Error())
+		s.setMsg(ui.ToneErr, err.Error())
 		return nil
 	}
 	if s.g.Moves() > 0 {

@@ -84,14 +84,6 @@ type Config[A any] struct {
 	Rematch func()
 }
 
-type msgKind uint8
-
-const (
-	msgInfo msgKind = iota
-	msgErr
-	msgWarn
-)
-
 // family is what differs between the games: how the table is drawn, and
 // what a gesture means.
 type family interface {
@@ -134,7 +126,7 @@ type core struct {
 
 	cursor, held, drag spot
 	msg                string
-	kind               msgKind
+	kind               ui.Tone
 	confirm            bool // q was pressed once
 	left               bool
 	help               bool // the keys are shown over the table
@@ -162,7 +154,7 @@ func (c *core) setCommon(m Common) {
 	c.got = c.env.Now()
 }
 
-func (c *core) setMsg(k msgKind, text string) { c.kind, c.msg = k, text }
+func (c *core) setMsg(k ui.Tone, text string) { c.kind, c.msg = k, text }
 
 // name is seat's name as shown.
 func (c *core) name(seat int) string {
@@ -214,7 +206,7 @@ func (c *core) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case Refused:
 		if msg.Table == c.table {
-			c.setMsg(msgErr, msg.Text)
+			c.setMsg(ui.ToneErr, msg.Text)
 		}
 	case tea.KeyPressMsg:
 		return c.key(msg)
@@ -279,10 +271,10 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case c.fam.turn() != engine.NoSeat || c.watching():
 		case c.rematch == nil || !c.common.CanRematch:
-			c.setMsg(msgWarn, "No rematch is on offer here now.")
+			c.setMsg(ui.ToneWarn, "No rematch is on offer here now.")
 		default:
 			c.rematch()
-			c.setMsg(msgInfo, "Asked for a rematch with the same seats…")
+			c.setMsg(ui.ToneInfo, "Asked for a rematch with the same seats…")
 		}
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
@@ -302,7 +294,7 @@ func (c *core) quit() tea.Cmd {
 	playing := !c.watching() && c.fam.turn() != engine.NoSeat
 	if playing && !c.confirm {
 		c.confirm = true
-		c.setMsg(msgWarn, "Press q again to leave the table (a computer plays your seat until you rejoin).")
+		c.setMsg(ui.ToneWarn, "Press q again to leave the table (a computer plays your seat until you rejoin).")
 		return nil
 	}
 	c.left = true
@@ -350,7 +342,7 @@ func (c *core) pick(at spot) {
 	}
 	if why := c.mayAct(); why != "" {
 		c.held = spot{}
-		c.setMsg(msgWarn, why)
+		c.setMsg(ui.ToneWarn, why)
 		return
 	}
 	if c.held.ok() {
@@ -360,12 +352,12 @@ func (c *core) pick(at spot) {
 			return
 		}
 		if why, ok := c.fam.drop(from, at); !ok {
-			c.setMsg(msgErr, why)
+			c.setMsg(ui.ToneErr, why)
 		}
 		return
 	}
 	if why := c.fam.canHold(at); why != "" {
-		c.setMsg(msgWarn, why)
+		c.setMsg(ui.ToneWarn, why)
 		return
 	}
 	c.held = at
@@ -373,11 +365,11 @@ func (c *core) pick(at spot) {
 
 func (c *core) endTurn() {
 	if why := c.mayAct(); why != "" {
-		c.setMsg(msgWarn, why)
+		c.setMsg(ui.ToneWarn, why)
 		return
 	}
 	if why, ok := c.fam.end(); !ok {
-		c.setMsg(msgErr, why)
+		c.setMsg(ui.ToneErr, why)
 	}
 }
 
@@ -502,13 +494,13 @@ func (c *core) keys() []string {
 func (c *core) drawMessage(sc *scene, y int) {
 	msg, st := c.msg, plain
 	switch c.kind {
-	case msgErr:
+	case ui.ToneErr:
 		st = ui.ErrStyle
 		if !c.env.Color {
 			// Red is all that tells an error without colour: say it.
 			msg = "! " + msg
 		}
-	case msgWarn:
+	case ui.ToneWarn:
 		st = ui.WarnStyle
 	}
 	if msg == "" {
