@@ -13,7 +13,7 @@
 //
 // Each room is owned by one goroutine that takes commands on a channel. A
 // member never receives state from that goroutine directly: the room puts
-// each fresh value in the member's Outbox (one slot, newest value wins) and a
+// each fresh value in the member's outbox (one slot, newest value wins) and a
 // small goroutine per member hands it to the member's sink. A member whose
 // screen is stuck therefore costs the room nothing but a replaced value.
 //

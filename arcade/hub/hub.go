@@ -377,7 +377,7 @@ func (h *Hub) Online() []Presence {
 type Session struct {
 	h        *Hub
 	person   Person
-	out      *Outbox[Notice]
+	out      *outbox[Notice]
 	activity Activity // under h.mu
 	changed  uint64   // under h.mu: when activity was set, on the hub's counter
 	closed   bool     // under h.mu
@@ -385,9 +385,9 @@ type Session struct {
 
 // Connect puts a session of p online. invitations is the player's stored
 // preference; the latest session's word counts for the account. sink gets
-// the session's notices and follows the Outbox rules.
+// the session's notices and follows the outbox rules.
 func (h *Hub) Connect(p Person, invitations bool, sink func(Notice)) *Session {
-	s := &Session{h: h, person: p, out: NewOutbox(sink)}
+	s := &Session{h: h, person: p, out: newOutbox(sink)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	a, ok := h.accounts[p.ID]

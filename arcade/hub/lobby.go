@@ -24,12 +24,12 @@ type lobby struct {
 // after every change of a table's seats, phase, host or watchers.
 type LobbyWatch struct {
 	h   *Hub
-	out *Outbox[TableList]
+	out *outbox[TableList]
 }
 
-// WatchLobby subscribes sink (Outbox rules) to the lobby list.
+// WatchLobby subscribes sink (outbox rules) to the lobby list.
 func (h *Hub) WatchLobby(sink func(TableList)) *LobbyWatch {
-	w := &LobbyWatch{h: h, out: NewOutbox(sink)}
+	w := &LobbyWatch{h: h, out: newOutbox(sink)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {

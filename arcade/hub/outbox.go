@@ -2,7 +2,7 @@ package hub
 
 import "sync"
 
-// Outbox hands values to one member without ever making the sender wait.
+// outbox hands values to one member without ever making the sender wait.
 // It holds a single value: a Put while the previous value is still unread
 // replaces it, because a member only ever needs the newest state of a
 // room. A goroutine of the outbox's own drains it into the member's sink,
@@ -10,7 +10,7 @@ import "sync"
 // goroutine alone, never the room and never the other members. The
 // goroutine runs only while there is something to deliver: a member
 // online but quiet (most of a server's players) costs no goroutine.
-type Outbox[T any] struct {
+type outbox[T any] struct {
 	mu       sync.Mutex
 	sink     func(T)
 	val      T
@@ -22,17 +22,17 @@ type Outbox[T any] struct {
 	replaced uint64
 }
 
-// NewOutbox is an outbox that calls sink with each value, in the order they
+// newOutbox is an outbox that calls sink with each value, in the order they
 // were put, minus the ones a newer value replaced, one at a time. The sink
 // must return once its reader is gone (Bubble Tea's Program.Send does when
 // the program has quit); a sink that never returns keeps its goroutine
 // forever.
-func NewOutbox[T any](sink func(T)) *Outbox[T] {
-	return &Outbox[T]{sink: sink, done: make(chan struct{})}
+func newOutbox[T any](sink func(T)) *outbox[T] {
+	return &outbox[T]{sink: sink, done: make(chan struct{})}
 }
 
 // Put never blocks. It does nothing once the outbox is closed.
-func (o *Outbox[T]) Put(v T) {
+func (o *outbox[T]) Put(v T) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
@@ -51,7 +51,7 @@ func (o *Outbox[T]) Put(v T) {
 
 // Close lets the drain deliver what is unread and then return. A value put
 // just before Close is the last one the sink sees.
-func (o *Outbox[T]) Close() {
+func (o *outbox[T]) Close() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.closed {
@@ -63,17 +63,17 @@ func (o *Outbox[T]) Close() {
 }
 
 // Done is closed once the outbox is closed and its drain has returned.
-func (o *Outbox[T]) Done() <-chan struct{} { return o.done }
+func (o *outbox[T]) Done() <-chan struct{} { return o.done }
 
 // Counts reports how many values were put and how many of those were
 // replaced before the sink read them.
-func (o *Outbox[T]) Counts() (puts, replaced uint64) {
+func (o *outbox[T]) Counts() (puts, replaced uint64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.puts, o.replaced
 }
 
-func (o *Outbox[T]) drain() {
+func (o *outbox[T]) drain() {
 	var zero T
 	for {
 		o.mu.Lock()

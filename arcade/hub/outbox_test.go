@@ -11,7 +11,7 @@ func TestOutboxNewestWins(t *testing.T) {
 	entered := make(chan int)
 	release := make(chan struct{})
 	var got []int
-	o := NewOutbox(func(v int) {
+	o := newOutbox(func(v int) {
 		entered <- v
 		<-release
 		got = append(got, v)
@@ -42,7 +42,7 @@ func TestOutboxNewestWins(t *testing.T) {
 
 func TestOutboxCloseDeliversTheLastValue(t *testing.T) {
 	var got []string
-	o := NewOutbox(func(v string) { got = append(got, v) })
+	o := newOutbox(func(v string) { got = append(got, v) })
 	o.Put("closing")
 	o.Close()
 	o.Put("after close")
@@ -57,10 +57,10 @@ func TestOutboxCloseDeliversTheLastValue(t *testing.T) {
 func TestQuietOutboxesHoldNoGoroutine(t *testing.T) {
 	base := runtime.NumGoroutine()
 	var wg sync.WaitGroup
-	var boxes []*Outbox[int]
+	var boxes []*outbox[int]
 	for range 1000 {
 		wg.Add(1)
-		boxes = append(boxes, NewOutbox(func(int) { wg.Done() }))
+		boxes = append(boxes, newOutbox(func(int) { wg.Done() }))
 	}
 	if n := runtime.NumGoroutine() - base; n > 10 {
 		t.Fatalf("%d goroutines for 1000 quiet outboxes", n)

@@ -218,7 +218,7 @@ type member struct {
 	Person
 	role   Role
 	token  uint64
-	out    *Outbox[RaceState]
+	out    *outbox[RaceState]
 	follow string
 }
 
@@ -269,10 +269,10 @@ type RaceMember struct {
 // second session, which takes over from the first) gets their place back
 // whatever role they ask for, and Resume returns the last Save they
 // reported. A new racer can join until the race starts; after that
-// ErrStarted says to watch instead. sink follows the Outbox rules and gets
+// ErrStarted says to watch instead. sink follows the outbox rules and gets
 // the first state at once.
 func (r *Race) Join(p Person, role Role, sink func(RaceState)) (*RaceMember, error) {
-	out := NewOutbox(sink)
+	out := newOutbox(sink)
 	m, err := call(&r.loop, func() (*RaceMember, error) { return r.join(p, role, out) })
 	if err != nil {
 		out.Close()

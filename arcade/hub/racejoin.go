@@ -15,7 +15,7 @@ func (r *Race) racer(id string) *racer {
 	return nil
 }
 
-func (r *Race) join(p Person, role Role, out *Outbox[RaceState]) (*RaceMember, error) {
+func (r *Race) join(p Person, role Role, out *outbox[RaceState]) (*RaceMember, error) {
 	if role != Racer {
 		role = Watcher
 	}

@@ -193,7 +193,7 @@ type Table struct {
 	opened time.Time
 	loop   loop
 	done   chan struct{}
-	saves  *Outbox[tableSave]
+	saves  *outbox[tableSave]
 	spy    func(*Table)
 
 	// Everything below belongs to the room's goroutine.
@@ -242,7 +242,7 @@ type tmember struct {
 	Person
 	seat    int
 	token   uint64
-	out     *Outbox[TableState]
+	out     *outbox[TableState]
 	refused string
 	sent    uint64 // the version of the last state put in out
 }
@@ -332,7 +332,7 @@ func (h *Hub) newTable(code string, k engine.TableKit, cfg TableConfig) *Table {
 		spy: h.tableSpy, turnSeat: engine.NoSeat, host: cfg.Host.ID}
 	if h.saveTable != nil {
 		save := h.saveTable
-		t.saves = NewOutbox(func(s tableSave) {
+		t.saves = newOutbox(func(s tableSave) {
 			if s.snap != nil {
 				// JSON is made here rather than on the table's goroutine,
 				// and only for the snapshots the store gets: a newer one

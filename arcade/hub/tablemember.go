@@ -27,9 +27,9 @@ func (m *TableMember) Seat() int { return m.seat }
 // restart, or from a second session, which takes over from the first) gets
 // it back whatever is asked. Otherwise seat is a seat number, AnySeat, or
 // Watch; a seat can be taken only while the table is seating. sink follows
-// the Outbox rules and gets the first state at once.
+// the outbox rules and gets the first state at once.
 func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, error) {
-	out := NewOutbox(sink)
+	out := newOutbox(sink)
 	m, err := call(&t.loop, func() (*TableMember, error) { return t.join(p, seat, out) })
 	if err != nil {
 		out.Close()

@@ -47,7 +47,7 @@ func (t *Table) watchers() int {
 	return n
 }
 
-func (t *Table) join(p Person, want int, out *Outbox[TableState]) (*TableMember, error) {
+func (t *Table) join(p Person, want int, out *outbox[TableState]) (*TableMember, error) {
 	seat := t.seatOf(p.ID)
 	prev := slices.IndexFunc(t.members, func(x *tmember) bool { return x.ID == p.ID })
 	if seat < 0 {
