@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
 	"io"
 	"net"
+	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -22,17 +25,90 @@ type hostile struct {
 	addr  string
 	local net.IP
 	stats map[string]*atomic.Int64
+	idle  []*gossh.Client // connections item 4 holds open
 }
 
 func newHostile(addr string, local net.IP) *hostile {
 	h := &hostile{addr: addr, local: local, stats: map[string]*atomic.Int64{}}
-	for _, k := range hostileItems {
-		h.stats[k] = &atomic.Int64{}
+	for _, it := range hostileItems {
+		h.stats[it.name] = &atomic.Int64{}
 	}
 	return h
 }
 
-var hostileItems = []string{"1-huge-window", "2-env-flood", "3-channel-flood", "4-idle-conns", "5-early-resize", "6-long-command", "7-hint-flood"}
+// hostileItem is one thing the hostile client tries, again and again.
+// Items in other files add themselves with addHostile.
+type hostileItem struct {
+	name string // "N-what": the loop runs them in the order of N
+	try  func(h *hostile) error
+}
+
+var hostileItems []hostileItem
+
+// addHostile adds an item to the loop, in the order of its number.
+func addHostile(name string, try func(h *hostile) error) {
+	hostileItems = append(hostileItems, hostileItem{name, try})
+	slices.SortFunc(hostileItems, func(a, b hostileItem) int { return cmp.Compare(itemNumber(a.name), itemNumber(b.name)) })
+}
+
+func itemNumber(name string) int {
+	n, _ := strconv.Atoi(name[:strings.IndexByte(name, '-')])
+	return n
+}
+
+func init() {
+	addHostile("1-huge-window", func(h *hostile) error {
+		return h.shell(func(s *gossh.Session) error { return s.RequestPty("xterm", 65535, 65535, nil) }, nil)
+	})
+	addHostile("2-env-flood", func(h *hostile) error {
+		return h.shell(func(s *gossh.Session) error {
+			big := strings.Repeat("x", 200<<10)
+			for i := range 200 {
+				_ = s.Setenv(fmt.Sprintf("LC_%d", i), big)
+			}
+			return s.RequestPty("xterm", 24, 80, nil)
+		}, nil)
+	})
+	addHostile("3-channel-flood", (*hostile).channels)
+	addHostile("4-idle-conns", func(h *hostile) error {
+		// Hold a few logged-in connections open with no session; the
+		// server closes them at its start deadline.
+		for range 3 {
+			if c, err := h.dial(); err == nil {
+				h.idle = append(h.idle, c)
+			}
+		}
+		if len(h.idle) > 12 {
+			for _, c := range h.idle[:len(h.idle)-12] {
+				c.Close()
+			}
+			h.idle = h.idle[len(h.idle)-12:]
+		}
+		return nil
+	})
+	addHostile("5-early-resize", func(h *hostile) error {
+		return h.shell(func(s *gossh.Session) error {
+			if err := s.RequestPty("xterm", 24, 80, nil); err != nil {
+				return err
+			}
+			return s.WindowChange(40, 120)
+		}, nil)
+	})
+	addHostile("6-long-command", func(h *hostile) error { return h.exec(strings.Repeat("'a b' ", 100<<10/6)) })
+	addHostile("7-hint-flood", func(h *hostile) error {
+		return h.shell(func(s *gossh.Session) error { return s.RequestPty("xterm-256color", 24, 80, nil) },
+			func(in io.Writer) {
+				_, _ = io.WriteString(in, "3")
+				time.Sleep(300 * time.Millisecond)
+				_, _ = io.WriteString(in, "#11982\r")
+				time.Sleep(300 * time.Millisecond)
+				for range 60 {
+					_, _ = io.WriteString(in, "t")
+					time.Sleep(20 * time.Millisecond)
+				}
+			})
+	})
+}
 
 func (h *hostile) dial() (*gossh.Client, error) {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
@@ -67,9 +143,8 @@ func dialFrom(addr string, local net.IP, user string, signer gossh.Signer) (*gos
 
 // run loops until stopAt; each item's count of completed tries is kept.
 func (h *hostile) run(stopAt time.Time) {
-	var idle []*gossh.Client
 	defer func() {
-		for _, c := range idle {
+		for _, c := range h.idle {
 			c.Close()
 		}
 	}()
@@ -78,58 +153,8 @@ func (h *hostile) run(stopAt time.Time) {
 			if !time.Now().Before(stopAt) {
 				return
 			}
-			var err error
-			switch item {
-			case "1-huge-window":
-				err = h.shell(func(s *gossh.Session) error { return s.RequestPty("xterm", 65535, 65535, nil) }, nil)
-			case "2-env-flood":
-				err = h.shell(func(s *gossh.Session) error {
-					big := strings.Repeat("x", 200<<10)
-					for i := range 200 {
-						_ = s.Setenv(fmt.Sprintf("LC_%d", i), big)
-					}
-					return s.RequestPty("xterm", 24, 80, nil)
-				}, nil)
-			case "3-channel-flood":
-				err = h.channels()
-			case "4-idle-conns":
-				// Hold a few logged-in connections open with no session;
-				// the server closes them at its start deadline.
-				for range 3 {
-					if c, derr := h.dial(); derr == nil {
-						idle = append(idle, c)
-					}
-				}
-				if len(idle) > 12 {
-					for _, c := range idle[:len(idle)-12] {
-						c.Close()
-					}
-					idle = idle[len(idle)-12:]
-				}
-			case "5-early-resize":
-				err = h.shell(func(s *gossh.Session) error {
-					if err := s.RequestPty("xterm", 24, 80, nil); err != nil {
-						return err
-					}
-					return s.WindowChange(40, 120)
-				}, nil)
-			case "6-long-command":
-				err = h.exec(strings.Repeat("'a b' ", 100<<10/6))
-			case "7-hint-flood":
-				err = h.shell(func(s *gossh.Session) error { return s.RequestPty("xterm-256color", 24, 80, nil) },
-					func(in io.Writer) {
-						_, _ = io.WriteString(in, "3")
-						time.Sleep(300 * time.Millisecond)
-						_, _ = io.WriteString(in, "#11982\r")
-						time.Sleep(300 * time.Millisecond)
-						for range 60 {
-							_, _ = io.WriteString(in, "t")
-							time.Sleep(20 * time.Millisecond)
-						}
-					})
-			}
-			if err == nil {
-				h.stats[item].Add(1)
+			if item.try(h) == nil {
+				h.stats[item.name].Add(1)
 			}
 		}
 	}
@@ -206,7 +231,7 @@ func (h *hostile) exec(cmd string) error {
 func (h *hostile) report() string {
 	var b strings.Builder
 	for _, k := range hostileItems {
-		fmt.Fprintf(&b, " %s=%d", k, h.stats[k].Load())
+		fmt.Fprintf(&b, " %s=%d", k.name, h.stats[k.name].Load())
 	}
 	return strings.TrimSpace(b.String())
 }

@@ -59,7 +59,7 @@ func main() {
 	flag.StringVar(&o.marker, "marker", "48;5;220", "bytes that show the cursor was drawn (the cursor's background at 256 colours)")
 	flag.StringVar(&o.label, "label", "", "a name for the server, printed on every result line")
 	flag.StringVar(&o.metrics, "metrics", "", "sshuffle's metrics URL (http://127.0.0.1:PORT/metrics): also report the server's own key-to-frame p99 (a histogram bucket bound)")
-	hostileOn := flag.Bool("hostile", false, "also run one hostile client (issue 10's items 1-7 in a loop) from 127.0.0.254")
+	hostileOn := flag.Bool("hostile", false, "also run one hostile client (what a client could do to the server, in a loop) from 127.0.0.254")
 	flag.BoolVar(&o.spread, "spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
 	gcPercent := flag.Int("gogc", 800, "the load generator's own GOGC: its collector must not pause the readers whose clocks time the echoes")
 	races := flag.Int("races", 0, "put the sessions in this many races instead (each of --racers), and time a move's progress reaching every other racer's screen")
