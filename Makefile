@@ -18,6 +18,6 @@ test:
 	$(GO) tool staticcheck ./...
 	$(GO) test -race -timeout 15m ./...
 
-# The solver reports quoted in the README (reports/*.txt). Takes a while.
+# The solver reports (reports/*.txt; reports/solvers.md quotes them). Takes a while.
 bench-solve:
 	bash scripts/bench-solve.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the solver reports the README and the strategy screens quote.
+# Makes the solver reports that reports/solvers.md and the strategy screens quote.
 # Each file starts with the command that made it; won deals are listed one
 # per line after the report (they seed the winnable-deal pools).
 #

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Issue 15's side by side: sshuffle and the bare Wish + Bubble Tea server
+# The side by side: sshuffle and the bare Wish + Bubble Tea server
 # (../shared/bench/bare), one after the other in the same run, each pinned to
 # core 1 with the same GOMEMLIMIT, the load generator pinned to core 0. The
 # sessions enter Klondike (the bare server has one board) and press a cursor
 # key every 2 s; each server is ramped through steps of sessions and measured
-# at each. Prints every step's line, then the issue's table for both.
+# at each. Prints every step's line, then the comparison table for both.
 # Not part of `make test`; it takes about 15 minutes (TWO_CORES=0: 10).
 #   bash scripts/capacity.sh
 #   STEPS_SSHUFFLE=100,500,1000 STEPS_BARE=100,500 DURATION=10s bash scripts/capacity.sh
@@ -87,7 +87,7 @@ mport=$(( sport + 2 ))
 run sshuffle "$sport" "$STEPS_SSHUFFLE" "http://127.0.0.1:$mport/metrics" "$work/sshuffle" serve --addr "127.0.0.1:$sport" \
   --data "$work/data" --metrics-addr "127.0.0.1:$mport" --fill-pools=false --max-sessions 6000 --max-per-addr 6000 --max-channels-per-conn 4 --start-timeout 2m
 run bare "$bport" "$STEPS_BARE" "" "$work/bare" -addr "127.0.0.1:$bport" -hostkey "$work/bare_host_ed25519"
-# The issue's "5,000 on the two cores": each server on both cores, the load
+# The two-core run: each server on both cores, the load
 # generator beside it on the same two (it has no third), no idle window.
 if [ "$TWO_CORES" = 1 ]; then
   rm -rf "$work/data"

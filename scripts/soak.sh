@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Soak (issue 10): 200 honest sessions play for 2 minutes, each from its own
-# loopback address, while one hostile client loops through items 1-7.
+# Soak: 200 honest sessions play for 2 minutes, each from its own
+# loopback address, while one hostile client loops through what a client could do to the server (sshuffle-load --hostile).
 # Reports the server's RSS before and after and whether every key sent by an
 # honest session was answered by a frame. Not part of `make test`.
 #   SESSIONS=200 DURATION=120s bash scripts/soak.sh
