@@ -6,10 +6,11 @@
 #
 #   scripts/vs-fcsolve.sh 1-32000
 #
-# Peak memory is also taken on MEMRANGE (1-4000 unless set), where fc-solve
-# needs far less than on ranges with deal 11982, and for our binary solving
-# deal 1 alone: that is the floor of the whole arcade binary (its code and
-# runtime), below which no search can bring the process.
+# Ours runs as sshuffle-solve: the solve command in a binary of its own,
+# without the server's code (fc-solve is a solver alone too). Peak memory
+# is also taken on MEMRANGE (1-4000 unless set), where fc-solve needs far
+# less than on ranges with deal 11982, and for ours solving deal 1 alone:
+# the floor of the binary (its code and runtime).
 #
 # Mean solution lengths are over the first 1000 deals of the range (fewer
 # if the range is shorter), counted in moves as each program writes them
@@ -38,7 +39,7 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/sshuffle" ./cmd/sshuffle
+go build -o "$tmp/sshuffle-solve" ./cmd/sshuffle-solve
 
 # run NAME CMD...: one timed run; appends "cpu_seconds peak_kib" to
 # $tmp/NAME.times and keeps the last output in $tmp/NAME.out.
@@ -50,11 +51,11 @@ run() {
 }
 for i in $(seq "$runs"); do
 	echo "run $i of $runs" >&2
-	run ours "$tmp/sshuffle" solve freecell --deals "$range" --workers 1
+	run ours "$tmp/sshuffle-solve" freecell --deals "$range" --workers 1
 	run fcs freecell-solver-range-parallel-solve "$lo" "$hi" 1000 -l lg
-	run ours_m "$tmp/sshuffle" solve freecell --deals "$memrange" --workers 1
+	run ours_m "$tmp/sshuffle-solve" freecell --deals "$memrange" --workers 1
 	run fcs_m freecell-solver-range-parallel-solve "${memrange%-*}" "${memrange#*-}" 1000 -l lg
-	run ours_1 "$tmp/sshuffle" solve freecell --deals 1 --workers 1
+	run ours_1 "$tmp/sshuffle-solve" freecell --deals 1 --workers 1
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -79,7 +80,7 @@ total=$((hi - lo + 1))
 
 # Lengths over the first 1000 deals.
 lhi=$((lo + 999 < hi ? lo + 999 : hi))
-check=$("$tmp/sshuffle" solve freecell --deals "$lo-$lhi" --workers 1 --check | grep '^checked')
+check=$("$tmp/sshuffle-solve" freecell --deals "$lo-$lhi" --workers 1 --check | grep '^checked')
 ours_len=$(sed -n 's/.*mean length \([0-9.]*\) .*/\1/p' <<<"$check")
 fcs_len=$(for n in $(seq "$lo" "$lhi"); do
 	make-microsoft-freecell-board -t "$n" | FREECELL_SOLVER_QUIET=1 fc-solve -l lg -m -snx |
@@ -91,7 +92,7 @@ mib() { awk -v k="$1" 'BEGIN {printf "%.1f MiB", k / 1024}'; }
 ratio_m=$(awk -v a="$ours_m_cpu" -v b="$fcs_m_cpu" 'BEGIN {printf "%.2f", a / b}')
 echo "FreeCell deals $range, whole processes, medians of $runs runs ($(nproc) cores; $(date -u +%F))"
 echo
-echo "| | sshuffle \`solve freecell --deals $range --workers 1\` | \`freecell-solver-range-parallel-solve $lo $hi 1000 -l lg\` |"
+echo "| | \`sshuffle-solve freecell --deals $range --workers 1\` | \`freecell-solver-range-parallel-solve $lo $hi 1000 -l lg\` |"
 echo "|---|---|---|"
 echo "| solved | $ours_solved of $total; impossible (proved): ${ours_imp} (${ours_which:-none}); undecided $ours_und | $((total - fcs_unsolved)) of $total; \"unsolved\": $fcs_unsolved (${fcs_which% }) |"
 echo "| CPU (user+sys) | $ours_cpu s | $fcs_cpu s (sshuffle/fc-solve $ratio) |"

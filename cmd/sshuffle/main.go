@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"sshuffle/games"
+	"sshuffle/internal/solve"
 )
 
 func main() {
@@ -25,7 +26,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "deal":
 		return deal(args, stdout, stderr)
 	case "solve":
-		return solve(args, stdout, stderr)
+		return solve.Run(args, stdout, stderr)
 	case "replay":
 		if len(args) > 0 {
 			if kit, ok := games.Default().TableKit(args[0]); ok {

@@ -145,10 +145,16 @@ var (
 // make by itself, one action each.
 func expandMoves(g *Game, moves []smove) []engine.Action {
 	sim := &Game{spec: g.spec, set: g.set, b: g.b}
-	out := make([]engine.Action, 0, 2*len(moves))
+	// Each card goes home by an automatic move at most once, so this is
+	// the most the line can take: one allocation, never grown.
+	out := make([]engine.Action, 0, len(moves)+52)
+	// The board autoStep looks at reaches the safe check through a func
+	// value, so it lives on the heap: one for the whole line, not one a
+	// step.
+	probe := new(board)
 	flush := func() {
 		for {
-			probe := sim.b
+			*probe = sim.b
 			s, ok := probe.autoStep((*board).safeStrong)
 			if !ok {
 				return

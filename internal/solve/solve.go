@@ -1,10 +1,16 @@
-package main
+// Package solve is the solve command: deals of a game run through its
+// solver, reported as solved, impossible or undecided with the time taken.
+// Both the arcade's binary (sshuffle solve) and the lean sshuffle-solve,
+// which holds the games and nothing of the server, run it.
+package solve
 
 import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,9 +80,17 @@ type solveJob struct {
 	check     bool
 }
 
-// solve solves a range of deals (or one) with the game's solver and
+// Run solves a range of deals (or one) with the game's solver and
 // reports how it went, or prints one deal's solution.
-func solve(args []string, stdout, stderr io.Writer) int {
+func Run(args []string, stdout, stderr io.Writer) int {
+	if os.Getenv("GOGC") == "" {
+		// Between deals almost nothing is live (the solver's pooled
+		// tables, a few hundred KB), and the collector's default lets
+		// the heap reach twice that but at least 4 MB: most of the
+		// process. Half costs little, the searches making little
+		// garbage.
+		debug.SetGCPercent(50)
+	}
 	j, code := parseSolve(args, stderr)
 	if code != 0 {
 		return code
@@ -107,12 +121,17 @@ func solve(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// Usage is the command's words and flags.
+const Usage = `usage: solve freecell|klondike|spider|tripeaks|pyramid [DEAL] [--deals A-B] [--draw 1|3] [--suits 1|2|4]
+        [--nodes N] [--workers N] [--threads N] [--moves] [--notation fcs] [--list-won] [--check]
+`
+
 // parseSolve reads solve's words and flags into a job; a non-zero code
 // says they were wrong (said on stderr).
 func parseSolve(args []string, stderr io.Writer) (solveJob, int) {
 	var j solveJob
 	if len(args) < 1 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, Usage)
 		return j, 2
 	}
 	game, args := args[0], args[1:]
