@@ -308,6 +308,23 @@ func TestEndToEndSpiteToTheEndOnTheClock(t *testing.T) {
 	replays(t, recorded(t, ts, aliceID, code))
 }
 
+// The turn clock counts down on the screens with no key pressed: the
+// table's screen is behind its page, and the router asks the page when it
+// next changes.
+func TestEndToEndTurnClockTicks(t *testing.T) {
+	ts := startTableServer(t, t.TempDir())
+	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
+	ts.connect(t, alice, "table spite normal")
+	alice.tm.WaitFor("Invite: ")
+	alice.tm.Send("s")
+	clock := regexp.MustCompile(`turn (\d+:\d\d)`)
+	first := clock.FindStringSubmatch(alice.tm.WaitFunc("a turn clock", func(s string) bool { return clock.MatchString(s) }))
+	alice.tm.WaitFunc("the clock turning by itself", func(s string) bool {
+		m := clock.FindStringSubmatch(s)
+		return m != nil && m[1] != first[1]
+	})
+}
+
 // A restart in the middle of a table: the table is saved as its record so
 // far, restored by the new server under the same code, paused until both
 // people are back (by code), and then played to its end.

@@ -4,6 +4,7 @@ package table
 
 import (
 	"errors"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -209,6 +210,15 @@ func (p *Page) View() string {
 		return "Joining table " + p.code + "…\n\nq: the menu"
 	}
 	return p.inner.View()
+}
+
+// NextChange is the table screen's: the router asks the page, and the
+// turn clock turns only when someone asks.
+func (p *Page) NextChange() time.Duration {
+	if t, ok := p.inner.(ui.Ticking); ok {
+		return t.NextChange()
+	}
+	return 0
 }
 
 func (p *Page) MinSize() (int, int) {

@@ -612,4 +612,5 @@ func plural(n int, one, many string) string {
 var (
 	_ ui.Ticking = (*KingsScreen)(nil)
 	_ ui.Ticking = (*SpiteScreen)(nil)
+	_ ui.Ticking = (*Page)(nil)
 )
