@@ -2,8 +2,11 @@ GO ?= go
 
 .PHONY: run test build vet fmt bench-solve
 
-run:
-	$(GO) run ./cmd/sshuffle serve --addr :2222 --data ./data
+# Built first and run as make's own child (not under go run, which does
+# not pass SIGTERM on): a process manager's or a shell's SIGTERM to make
+# reaches the server, which closes the store.
+run: build
+	exec ./bin/sshuffle serve --addr :2222 --data ./data
 
 build:
 	$(GO) build -o bin/sshuffle ./cmd/sshuffle
