@@ -35,6 +35,9 @@ var (
 	ErrDamaged = errors.New("store: damaged")
 	// ErrNoSpace: the disk has less free space than the floor.
 	ErrNoSpace = errors.New("store: disk too full")
+	// ErrInUse is a store another process has open: its directory is
+	// locked. Nothing is wrong with it.
+	ErrInUse = errors.New("store: in use")
 )
 
 // DefaultMinFree is the free-space floor: below it the store refuses to

@@ -122,6 +122,9 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if err := o.checkFree(dir); err != nil {
 		return nil, err
 	}
+	if err := checkUnlocked(dir); err != nil {
+		return nil, err
+	}
 	beside, err := readMarkerFile(markerPath(dir))
 	if err != nil {
 		return nil, err
