@@ -51,7 +51,8 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 		Health: s.Health, Log: s.log, Now: s.cfg.Now, Host: sess.LocalAddr().String(),
 		Presence: s.hub.Presence, Tables: s.hub.Tables,
 		InviteLine: func(code string) string {
-			return hub.InviteLine(s.cfg.InviteHost, int(s.invitePort.Load()), code)
+			host, port := s.inviteAddr(sess.LocalAddr())
+			return hub.InviteLine(host, port, code)
 		},
 	})
 }

@@ -111,9 +111,8 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		Done:         make(chan struct{}),
 		GameFinished: s.metrics.gameFinished,
 		Hub:          s.hub,
-		InviteHost:   s.cfg.InviteHost,
-		InvitePort:   int(s.invitePort.Load()),
 	}
+	e.InviteHost, e.InvitePort = s.inviteAddr(sess.LocalAddr())
 	e.Prepare()
 	id := identityOf(sess)
 	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -62,8 +61,9 @@ type Config struct {
 	// deals; off, winnable deals come from the kept solver reports only.
 	FillPools bool
 	// InviteHost and InvitePort are where players reach the server, for
-	// invite lines; empty and 0 mean this machine's name and the port
-	// Serve listens on.
+	// invite lines; empty and 0 mean the address and port the inviting
+	// client reached, as help prints them (this machine's own name may
+	// not resolve for a friend). Set them behind NAT or a balancer.
 	InviteHost string
 	InvitePort int
 	// HubClock is the live rooms' clock; nil means the wall clock.
@@ -120,13 +120,6 @@ func (c *Config) defaults() {
 	}
 	if c.Games == nil {
 		c.Games = games.Default()
-	}
-	if c.InviteHost == "" {
-		if h, err := os.Hostname(); err == nil && h != "" {
-			c.InviteHost = h
-		} else {
-			c.InviteHost = "localhost"
-		}
 	}
 }
 
@@ -245,6 +238,27 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.ssh = srv
 	return s, nil
+}
+
+// inviteAddr is the host and port an invite line names for a client that
+// reached the server at local.
+func (s *Server) inviteAddr(local net.Addr) (string, int) {
+	host, port := s.cfg.InviteHost, s.cfg.InvitePort
+	if a, ok := local.(*net.TCPAddr); ok {
+		if host == "" && !a.IP.IsUnspecified() {
+			host = a.IP.String()
+		}
+		if port == 0 {
+			port = a.Port
+		}
+	}
+	if host == "" {
+		host = "localhost"
+	}
+	if port == 0 {
+		port = int(s.invitePort.Load())
+	}
+	return host, port
 }
 
 // Serve accepts connections on l until Shutdown.

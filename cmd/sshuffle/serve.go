@@ -68,8 +68,8 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, bool) {
 		startTimeout: fs.Duration("start-timeout", 30*time.Second, "close a connection that runs no session for this long"),
 		maxChannels:  fs.Int("max-channels-per-conn", 4, "most session channels open at once on one connection"),
 		maxWindow:    fs.String("max-window", "400x200", "largest window drawn (columns x rows); bigger terminals are drawn at this size"),
-		inviteHost:   fs.String("invite-host", envOr("SSHUFFLE_INVITE_HOST", ""), "the host name players reach this server by, for invite lines (ssh -t -p PORT HOST join CODE); default: this machine's name"),
-		invitePort:   fs.Int("invite-port", 0, "the port players reach this server on, for invite lines; 0: the port listened on"),
+		inviteHost:   fs.String("invite-host", envOr("SSHUFFLE_INVITE_HOST", ""), "the host name players reach this server by, for invite lines (ssh -t -p PORT HOST join CODE); default: the address the inviting player reached"),
+		invitePort:   fs.Int("invite-port", 0, "the port players reach this server on, for invite lines; 0: the port the inviting player reached"),
 		maxSearches:  fs.Int("max-searches", 0, "most background searches (hints, stuck checks, deal pools) at once; 0: one fewer than the cores, at least 1"),
 	}
 	if err := fs.Parse(args); err != nil {
