@@ -80,6 +80,22 @@ type refusal struct {
 
 func (e refusal) Error() string { return e.msg }
 
+// unknownGame refuses a game name, listing what the player may have
+// meant: a game's variants when the name is the game's ("klondike"),
+// else every game.
+func unknownGame(c *games.Catalogue, name string) error {
+	var like []string
+	for _, k := range keys(c) {
+		if strings.HasPrefix(k, name+"/") {
+			like = append(like, k)
+		}
+	}
+	if len(like) > 0 {
+		return refuse("", "unknown game %q: name one of its variants: %s", format.Clean(name, 40), strings.Join(like, ", "))
+	}
+	return refuse("", "unknown game %q; the games are: %s", format.Clean(name, 40), strings.Join(keys(c), ", "))
+}
+
 func refuse(usage, format string, a ...any) error {
 	return refusal{msg: fmt.Sprintf(format, a...), usage: usage}
 }

@@ -37,4 +37,14 @@ func TestUnknownCommandAndGame(t *testing.T) {
 	out, code = Run(Request{Games: games.Default()})
 	require.Equal(t, 1, code)
 	require.Contains(t, out, "needs a terminal")
+	// A game's own name lists its variants; any other lists the games.
+	out, code = Run(Request{Args: []string{"leaderboard", "klondike"}, Games: games.Default()})
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "klondike/draw1, klondike/draw3")
+	out, _ = Run(Request{Args: []string{"top", "chess"}, Games: games.Default()})
+	require.Contains(t, out, "the games are: klondike/draw1")
+	// help takes nothing after it.
+	out, code = Run(Request{Args: []string{"help", "--bogus"}, Games: games.Default()})
+	require.Equal(t, 1, code)
+	require.Contains(t, out, `not "--bogus"`)
 }

@@ -3,6 +3,8 @@ package command
 import (
 	"net"
 	"strconv"
+
+	"sshuffle/internal/format"
 )
 
 func init() {
@@ -28,7 +30,10 @@ type helpCommand struct {
 
 func (h helpValue) Text() string { return h.text }
 
-func help(r Request, _ string, _ []string) (value, error) {
+func help(r Request, _ string, args []string) (value, error) {
+	if len(args) > 0 {
+		return nil, refuse("help", "help takes nothing after it, not %q.", format.Clean(args[0], 40))
+	}
 	v := helpValue{Commands: []helpCommand{}, Games: keys(r.Games), text: UsageAt(r.Games, r.Host)}
 	if h, p, err := net.SplitHostPort(r.Host); err == nil {
 		v.Host = h

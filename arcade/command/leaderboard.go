@@ -93,7 +93,7 @@ func leaderboard(r Request, name string, args []string) (value, error) {
 	}
 	g, ok := entry(r.Games, rest[0])
 	if !ok {
-		return nil, refuse("", "unknown game %q", format.Clean(rest[0], 40))
+		return nil, unknownGame(r.Games, rest[0])
 	}
 	v := boardValue{Game: g.Key(), Title: g.Title(), Board: "all-time", Friends: friends, Points: g.Game.Points, Rows: []boardRow{}}
 	day := ""
