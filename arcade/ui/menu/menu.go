@@ -280,7 +280,13 @@ func (m *menu) View() string {
 	default:
 		b.WriteString("\n")
 	}
-	b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "r", "race", "b", "boards") + "\n")
+	if it := m.items[m.cursor]; it.table {
+		// Table games have no deal of the day, races or boards: only what
+		// works is offered.
+		b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "the tables") + "\n")
+	} else {
+		b.WriteString(ui.HelpBar(m.env.Width, "↑↓/jk", "choose", "enter", "play", "t", "today's deal", "r", "race", "b", "boards") + "\n")
+	}
 	b.WriteString(ui.HelpBar(m.env.Width, "f", "friends", "i", "rules", "p", "profile", "?", "help", "q", "quit"))
 	return b.String()
 }

@@ -78,6 +78,10 @@ func TestTableGamesOpenTheLobby(t *testing.T) {
 	require.Equal(t, ui.Lobby, asked[0].Page)
 	require.Equal(t, "spite", asked[0].Game.Game.Name)
 	rt.Update(key("G")) // Kings in the Corner, the last line
+	// Only what works on a table game is offered.
+	require.Contains(t, rt.View().Content, "the tables")
+	require.NotContains(t, rt.View().Content, "today's deal")
+	require.NotContains(t, rt.View().Content, "boards")
 	for _, k := range []string{"r", "t", "b"} {
 		rt.Update(key(k))
 		require.Len(t, asked, 1, "%s on a table game opens nothing", k)
