@@ -407,6 +407,10 @@ func (c *core) release(x, y int) tea.Cmd {
 	return nil
 }
 
+// clockWarning is when the turn clock warns the player whose turn it is:
+// time to finish a move, not to plan a turn.
+const clockWarning = 10 * time.Second
+
 var (
 	turnStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#ffd75f"))
 	plain     = lipgloss.NewStyle()
@@ -439,11 +443,17 @@ func (c *core) View() string {
 	default:
 		right = c.name(t) + "'s turn"
 	}
+	style := turnStyle
 	if d, ok := c.clockLeft(); ok {
 		right += " " + clockText(d)
+		if d <= clockWarning && c.fam.turn() == c.fam.seatNo() {
+			// In words as well as red: the colour alone is lost on a
+			// terminal without it.
+			right, style = "hurry! "+right, ui.ErrStyle
+		}
 	}
 	if rw := lipgloss.Width(right); w-rw > x+1 {
-		sc.text(w-rw, 0, right, turnStyle)
+		sc.text(w-rw, 0, right, style)
 	}
 
 	// The last lines: the message (two lines) and the keys.
