@@ -211,9 +211,10 @@ func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
 		}
 		sc.text(x+1, y+1, need, ui.FaintStyle)
 	}
-	sx := spiteSides + len(s.v.Stacks)*spiteGap
-	sc.text(sx, y, fmt.Sprintf("stock %d", s.v.Stock), ui.FaintStyle)
-	sc.text(sx, y+1, fmt.Sprintf("done %d", len(s.v.Recycle)), ui.FaintStyle)
+	// Under the label, left of the stacks: the last actions use the
+	// right of the screen down to the hand.
+	sc.text(2, y+1, fmt.Sprintf("stock %d", s.v.Stock), ui.FaintStyle)
+	sc.text(2, y+2, fmt.Sprintf("done %d", len(s.v.Recycle)), ui.FaintStyle)
 	y += 3
 
 	s.seatLine(sc, c, me, y)
@@ -228,8 +229,7 @@ func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
 	}
 
 	sc.text(spiteLog, top, "Last actions", ui.FaintStyle)
-	c.logLines(sc, spiteLog, top+1, sc.w-spiteLog, min(10, bottom-top-1))
-	_ = bottom
+	c.logLines(sc, spiteLog, top+1, sc.w-spiteLog, min(12, bottom-top-1))
 }
 
 func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {

@@ -471,23 +471,27 @@ func (c *core) View() string {
 
 var helpRows = [][2]string{
 	{"← ↓ ↑ → or h j k l", "move the cursor"},
-	{"space or enter", "pick up the card under the cursor, then drop it on a place"},
+	{"space or enter", "take the card under the cursor, then drop it on a place"},
 	{"1-9, 0", "jump to that card of your hand"},
 	{"esc", "put back the card you hold"},
-	{"e", "end your turn (Kings in the Corner; Spite and Malice: when your hand is empty)"},
+	{"e", "end your turn (in Spite and Malice, with an empty hand)"},
 	{"mouse", "click a card then its place, or drag it there"},
 	{"r", "ask for a rematch once the game is over"},
 	{"i", "the game's rules"},
-	{"q", "leave the table (twice while playing: a computer plays your seat)"},
+	{"q", "leave (twice in a game: a computer takes your seat)"},
 }
 
 func (c *core) drawHelp(sc *scene, y int) {
 	sc.text(0, 1, "Keys at the table", ui.TitleStyle)
-	for i, r := range helpRows {
-		sc.text(2, y+i, r[0], ui.KeyStyle)
-		sc.text(24, y+i, r[1], plain)
+	for _, r := range helpRows {
+		sc.text(2, y, r[0], ui.KeyStyle)
+		// Wrapped, never cut: a narrow window takes a second line.
+		for _, l := range ui.FitLines(r[1], sc.w-24, 3) {
+			sc.text(24, y, l, plain)
+			y++
+		}
 	}
-	y += len(helpRows) + 1
+	y++
 	for i, l := range ui.FitLines(c.fam.rules(), sc.w-2, 6) {
 		sc.text(2, y+i, l, ui.FaintStyle)
 	}
@@ -552,11 +556,20 @@ func fitLong(s string) string { return fit(s, 400) }
 
 // logLines draws the last actions at x, y in at most n lines of width w.
 func (c *core) logLines(sc *scene, x, y, w, n int) {
-	log := c.common.Log
-	if len(log) > n {
-		log = log[len(log)-n:]
+	// The newest entries that fit in n lines, each wrapped at words (an
+	// entry is cut only when it alone is longer than the panel).
+	var lines []string
+	for i := len(c.common.Log) - 1; i >= 0 && len(lines) < n; i-- {
+		e := ui.FitLines(c.common.Log[i], w, n)
+		if len(lines)+len(e) > n {
+			if len(lines) > 0 {
+				break
+			}
+			e = ui.FitLines(c.common.Log[i], w, n-len(lines))
+		}
+		lines = append(e, lines...)
 	}
-	for i, l := range log {
+	for i, l := range lines {
 		sc.textMax(x, y+i, l, ui.FaintStyle, w)
 	}
 }

@@ -519,6 +519,7 @@ func TestLeaveAsksOnceThenLeaves(t *testing.T) {
 	uitest.Fits(t, f, 80, 24)
 	require.Contains(t, f, "Keys at the table")
 	require.Contains(t, f, "Spite and Malice: play your pay-off card")
+	require.NotContains(t, f, "…", "the help fits 80x24 whole")
 	uitest.Press(rg.r, "q") // any key closes the help, and does nothing else
 	require.NotContains(t, rg.frame(), "Keys at the table")
 	require.Zero(t, rg.left)
@@ -630,4 +631,25 @@ func TestVimKeysMoveAsArrows(t *testing.T) {
 		require.Equal(t, b.c.cursor, a.c.cursor, "after %d keys", i+1)
 	}
 	require.Equal(t, b.frame(), a.frame())
+}
+
+// The last actions wrap at words in their panel, newest last, and never
+// run into the stock and the done pile.
+func TestSpiteLogWrapsBesideTheBoard(t *testing.T) {
+	g := spiteGame(t, 5)
+	rg := newSpiteRig(t, g, 0, false)
+	log := []string{"game 1 is dealt; ann plays first"}
+	for i := range 6 {
+		log = append(log, fmt.Sprintf("computer 2 plays the 7♥ from its hand on centre stack %d, then discards", i+1))
+	}
+	rg.r.Update(SpiteState{Common: Common{Table: "SPITE", Seats: fourSeats()[:2], Clock: 42 * time.Second, Log: log}, View: g.View(0)})
+	f := rg.frame()
+	uitest.Fits(t, f, 80, 24)
+	require.NotContains(t, f, "…")
+	require.Contains(t, f, "its hand on centre stack 6,", "the newest entry is whole")
+	require.Regexp(t, `(?m)^  stock \d+ `, f)
+	require.Regexp(t, `(?m)^  done \d+ `, f)
+	for _, l := range strings.Split(f, "\n") {
+		require.NotRegexp(t, `(stock|done) \d+[^\d\s]`, l, "nothing runs into the piles' counts")
+	}
 }
