@@ -317,8 +317,9 @@ const (
 // restart, as bytes the live layer reads).
 type Tables interface {
 	// RecordTableGame keeps a finished game for each person seated at it
-	// and counts it in their stats, at once; the same game again (code
-	// and game number) is a no-op.
+	// and counts it in their stats, at once; the same game again (code,
+	// deal and game number) is a no-op. A rematch at the same code deals
+	// afresh, so its games are others.
 	RecordTableGame(ctx context.Context, g TableGame) error
 	// TableGames returns up to n of the account's table games, newest first.
 	TableGames(ctx context.Context, account string, n int) ([]TableGame, error)

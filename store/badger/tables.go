@@ -33,7 +33,7 @@ func tableGameKey(account string, g store.TableGame) []byte {
 	binary.BigEndian.PutUint64(when[:], timeKey(g.Finished))
 	k := prefix(kTableGame, account)
 	k = append(k, when[:]...)
-	return append(k, g.Code+"\x00"+strconv.Itoa(g.GameNo)...)
+	return append(k, g.Code+"\x00"+strconv.Itoa(g.GameNo)+"\x00"+g.Spec...)
 }
 
 func checkTableGame(g store.TableGame) error {
@@ -80,7 +80,9 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 			if x.Account == "" {
 				continue
 			}
-			seen := dbKey(kTableSeen, x.Account, g.Code, strconv.Itoa(g.GameNo))
+			// The deal (the spec's seed) tells a rematch's games from the
+			// first match's, whose numbers they repeat.
+			seen := dbKey(kTableSeen, x.Account, g.Code, g.Spec, strconv.Itoa(g.GameNo))
 			if _, err := txn.Get(seen); err == nil {
 				continue
 			} else if !errors.Is(err, badger.ErrKeyNotFound) {

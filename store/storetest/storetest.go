@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("TimelineKept", func(t *testing.T) { testTimelineKept(t, open) })
 	t.Run("TableGames", func(t *testing.T) { testTableGames(t, open) })
 	t.Run("TableSnapshots", func(t *testing.T) { testTableSnapshots(t, open) })
+	t.Run("TableRematchKept", func(t *testing.T) { testTableRematchKept(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }
