@@ -51,6 +51,28 @@ func addHostile(name string, try func(h *hostile) error) {
 	slices.SortFunc(hostileItems, func(a, b hostileItem) int { return cmp.Compare(itemNumber(a.name), itemNumber(b.name)) })
 }
 
+// onlyHostile keeps the items named in list (numbers or whole names,
+// comma-separated; "" keeps them all).
+func onlyHostile(list string) error {
+	if list == "" {
+		return nil
+	}
+	var kept []hostileItem
+	for _, w := range strings.Split(list, ",") {
+		n := len(kept)
+		for _, it := range hostileItems {
+			if it.name == w || strconv.Itoa(itemNumber(it.name)) == w {
+				kept = append(kept, it)
+			}
+		}
+		if len(kept) == n {
+			return fmt.Errorf("no hostile item %q", w)
+		}
+	}
+	hostileItems = kept
+	return nil
+}
+
 func itemNumber(name string) int {
 	n, _ := strconv.Atoi(name[:strings.IndexByte(name, '-')])
 	return n

@@ -39,6 +39,8 @@ type options struct {
 	label    string
 	metrics  string
 	slow     time.Duration
+	// loginEvery, when set, has a newcomer log in this often.
+	loginEvery time.Duration
 }
 
 func main() {
@@ -60,6 +62,8 @@ func main() {
 	flag.StringVar(&o.label, "label", "", "a name for the server, printed on every result line")
 	flag.StringVar(&o.metrics, "metrics", "", "sshuffle's metrics URL (http://127.0.0.1:PORT/metrics): also report the server's own key-to-frame p99 (a histogram bucket bound)")
 	hostileOn := flag.Bool("hostile", false, "also run one hostile client (what a client could do to the server, in a loop) from 127.0.0.254")
+	hostileOnly := flag.String("hostile-only", "", "with --hostile: only these items, by number or name (e.g. 8,10 or 8-table-flood)")
+	flag.DurationVar(&o.loginEvery, "login-probe", 0, "also log a new key in this often (from 127.3.x.y) and report how long its first screen took")
 	flag.BoolVar(&o.spread, "spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
 	gcPercent := flag.Int("gogc", 800, "the load generator's own GOGC: its collector must not pause the readers whose clocks time the echoes")
 	races := flag.Int("races", 0, "put the sessions in this many races instead (each of --racers), and time a move's progress reaching every other racer's screen")
@@ -105,6 +109,10 @@ func main() {
 		last := o.steps[len(o.steps)-1]
 		span := time.Duration(float64(last)/o.rate*float64(time.Second)) + o.idle + o.every + time.Second +
 			time.Duration(len(o.steps))*(o.settle+o.duration)
+		if err := onlyHostile(*hostileOnly); err != nil {
+			fmt.Fprintln(os.Stderr, "sshuffle-load:", err)
+			os.Exit(2)
+		}
 		h = newHostile(o.addr, net.IPv4(127, 0, 0, 254))
 		go func() { defer close(hostileDone); h.run(time.Now().Add(span)) }()
 	} else {
@@ -196,6 +204,11 @@ func run(o options) bool {
 	quit := make(chan struct{})
 	probe := &stallProbe{}
 	go probe.run(quit)
+	var logins *loginProbe
+	if o.loginEvery > 0 {
+		logins = &loginProbe{addr: o.addr, every: o.loginEvery}
+		go logins.run(quit)
+	}
 	var wg sync.WaitGroup
 	base := procStat(o.pid)
 	// The server's own cost with no session at all (its store's
@@ -271,14 +284,24 @@ func run(o options) bool {
 		self0 := procStat(os.Getpid())
 		ticks0 := readCPUTicks()
 		probe.take()
+		if logins != nil {
+			logins.take()
+		}
 		h0 := histogram(o.metrics)
 		t0 := time.Now()
 		col.start()
 		time.Sleep(o.duration)
 		echoes, sent, missed := col.stop()
 		serverText := ""
+		if logins != nil {
+			took, lf := logins.take()
+			serverText += fmt.Sprintf(" logins=%d login_failed=%d login_p50_ms=%.1f login_max_ms=%.1f", len(took), lf, ms(q(took, 0.5)), ms(q(took, 1)))
+			if lf > 0 {
+				all = false
+			}
+		}
 		if o.metrics != "" {
-			serverText = " server_key_to_frame_p99_le_ms=" + bucketQuantile(h0, histogram(o.metrics), 0.99)
+			serverText += " server_key_to_frame_p99_le_ms=" + bucketQuantile(h0, histogram(o.metrics), 0.99)
 		}
 		wall := time.Since(t0)
 		b := procStat(o.pid)

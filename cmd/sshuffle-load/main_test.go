@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -86,4 +87,19 @@ func TestStealShares(t *testing.T) {
 	require.Equal(t, cpuTicks{steal: 10, total: 100}, b[0], "guest time is in user time already")
 	require.Equal(t, "0:20,1:56", stealText(a, b))
 	require.Equal(t, "?", stealText(a, b[:1]))
+}
+
+func TestOnlyHostile(t *testing.T) {
+	all := slices.Clone(hostileItems)
+	t.Cleanup(func() { hostileItems = all })
+	if err := onlyHostile("4,1-huge-window"); err != nil {
+		t.Fatal(err)
+	}
+	if len(hostileItems) != 2 || hostileItems[0].name != "4-idle-conns" || hostileItems[1].name != "1-huge-window" {
+		t.Fatalf("kept %v", hostileItems)
+	}
+	hostileItems = slices.Clone(all)
+	if err := onlyHostile("99"); err == nil {
+		t.Fatal("an unknown item is refused")
+	}
 }
