@@ -63,6 +63,7 @@ func main() {
 	flag.StringVar(&o.metrics, "metrics", "", "sshuffle's metrics URL (http://127.0.0.1:PORT/metrics): also report the server's own key-to-frame p99 (a histogram bucket bound)")
 	hostileOn := flag.Bool("hostile", false, "also run one hostile client (what a client could do to the server, in a loop) from 127.0.0.254")
 	hostileOnly := flag.String("hostile-only", "", "with --hostile: only these items, by number or name (e.g. 8,10 or 8-table-flood)")
+	listHostile := flag.Bool("hostile-list", false, "print the hostile client's items, one a line, and exit")
 	flag.DurationVar(&o.loginEvery, "login-probe", 0, "also log a new key in this often (from 127.3.x.y) and report how long its first screen took")
 	flag.BoolVar(&o.spread, "spread", false, "dial each session from its own 127.x.y.z address, so per-address caps see players, not one host")
 	gcPercent := flag.Int("gogc", 800, "the load generator's own GOGC: its collector must not pause the readers whose clocks time the echoes")
@@ -70,6 +71,12 @@ func main() {
 	racersPer := flag.Int("racers", 4, "racers in each race (with --races)")
 	tablesN := flag.Int("tables", 0, "seat the sessions at this many Kings tables instead (two load people and two computers each), and time a move reaching the other person's screen")
 	flag.Parse()
+	if *listHostile {
+		for _, it := range hostileItems {
+			fmt.Println(it.name)
+		}
+		return
+	}
 	debug.SetGCPercent(*gcPercent)
 	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil || !net.ParseIP(host).IsLoopback() {
