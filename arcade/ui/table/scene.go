@@ -337,7 +337,13 @@ func (sc *scene) step(cur spot, dx, dy int) spot {
 			if (a.y-from.y)*dy <= 0 {
 				continue
 			}
+			// What lies straight above or below (the columns overlap)
+			// comes first, however far: up from a pile goes to the one
+			// over it, not to a nearer one off to the side.
 			d = (a.y-from.y)*dy*1000 + abs(a.x-from.x)
+			if a.x+a.w <= from.x || from.x+from.w <= a.x {
+				d += 1 << 20
+			}
 		}
 		if d < bestD {
 			best, bestD = i, d

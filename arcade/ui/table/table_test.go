@@ -653,3 +653,22 @@ func TestSpiteLogWrapsBesideTheBoard(t *testing.T) {
 		require.NotRegexp(t, `(stock|done) \d+[^\d\s]`, l, "nothing runs into the piles' counts")
 	}
 }
+
+// Arrows go to what lies that way on the screen: up from the south pile is
+// the north one, past the stock between them, not a nearer pile off to
+// the side.
+func TestArrowsFollowTheScreen(t *testing.T) {
+	g := kingsGame(t, 7, 4)
+	rg := newKingsRig(t, g, g.Turn(), true)
+	rg.frame()
+	at := func(p kings.Place) spot { return spot{kind: spPile, i: int(p)} }
+	for _, c := range []struct {
+		from kings.Place
+		key  string
+		to   kings.Place
+	}{{kings.S, "up", kings.N}, {kings.N, "down", kings.S}, {kings.W, "right", kings.E}, {kings.SW, "up", kings.W}} {
+		rg.c.cursor = at(c.from)
+		uitest.Press(rg.r, c.key)
+		require.Equal(t, at(c.to), rg.c.cursor, "%s from pile %d", c.key, c.from)
+	}
+}
