@@ -13,4 +13,7 @@ var (
 	ErrPileOntoPile = errors.New("A pile moves onto another pile or into an empty corner.")
 	ErrCardOntoPile = errors.New("A card from your hand goes onto a pile.")
 	ErrNoPlace      = errors.New("That is no place for a card.")
+	// ErrFitsNowhere: a card or pile the player asked to place goes on
+	// no pile now.
+	ErrFitsNowhere = errors.New("That goes on no pile now.")
 )

@@ -12,7 +12,8 @@ import (
 
 // suite runs the checks every table game shares (internal/gametest).
 var suite = gametest.Table[Action, View, *Game, state]{
-	Name: Name, MinSeats: MinPlayers, MaxSeats: MaxPlayers, Settings: Settings,
+	ViewLegal: View.Legal,
+	Name:      Name, MinSeats: MinPlayers, MaxSeats: MaxPlayers, Settings: Settings,
 	Strengths: Strengths, NewPlayer: NewPlayer,
 	// hard is the slow one: fewer of them keeps the test short.
 	SeatMix: []string{"easy", "easy", "normal", "normal", "hard", ""},

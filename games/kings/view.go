@@ -81,3 +81,16 @@ func (v *View) boardOf() board {
 	}
 	return b
 }
+
+// Legal is what the seat of the view may do now, worked out from the view
+// alone: Game.Legal for that seat, for a screen that offers a card's
+// places without the game.
+func (v View) Legal() []Action {
+	if v.Over || v.Seat < 0 || v.Seat != v.Turn {
+		return nil
+	}
+	b := v.boardOf()
+	var h hand
+	h.n = uint8(copy(h.c[:], v.Hand))
+	return legal(&b, &h, v.KingsAtOnce, nil)
+}

@@ -17,8 +17,11 @@ var (
 	ErrOntoPayoff   = errors.New("Nothing goes onto a pay-off pile.")
 	ErrSideFromHand = errors.New("A side stack takes cards from your hand only.")
 	ErrNoPlace      = errors.New("That is no place for a card.")
-	ErrPayoffEmpty  = errors.New("Your pay-off pile is empty.")
-	ErrSideEmpty    = errors.New("That side stack is empty.")
+	// ErrFitsNowhere: a card the player asked to place fits on no centre
+	// stack now.
+	ErrFitsNowhere = errors.New("That card fits on no centre stack now.")
+	ErrPayoffEmpty = errors.New("Your pay-off pile is empty.")
+	ErrSideEmpty   = errors.New("That side stack is empty.")
 	// ErrEndByDiscard: a turn with cards in hand ends only by a discard.
 	ErrEndByDiscard = errors.New("You end your turn by discarding a card from your hand onto one of your side stacks.")
 )

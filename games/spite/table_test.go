@@ -10,7 +10,8 @@ import (
 
 // suite runs the checks every table game shares (internal/gametest).
 var suite = gametest.Table[Action, View, *Game, state]{
-	Name: Name, MinSeats: MinPlayers, MaxSeats: MaxPlayers, Settings: Settings,
+	ViewLegal: View.Legal,
+	Name:      Name, MinSeats: MinPlayers, MaxSeats: MaxPlayers, Settings: Settings,
 	Strengths: Strengths, NewPlayer: NewPlayer,
 	New:   New,
 	State: func(g *Game) state { return g.st },

@@ -79,6 +79,11 @@ func (g *Game) View(seat int) View {
 	return v
 }
 
+// Legal is what the seat of the view may do now, worked out from the view
+// alone: Game.Legal for that seat, for a screen that offers a card's
+// places without the game.
+func (v View) Legal() []Action { return legalFromView(v) }
+
 // legalFromView lists the actions the seat to act may take, from its view
 // alone, so that the computer players and Legal agree by construction.
 func legalFromView(v View) []Action {

@@ -63,6 +63,10 @@ type Table[A comparable, V any, G engine.Table[A, V], S comparable] struct {
 	// ExactViews: a view holds every card of the places its seat may see,
 	// not only none of the others.
 	ExactViews bool
+	// ViewLegal, if set, is what a seat may do worked out from its view
+	// alone (for a screen); it must list what Legal does, in its order,
+	// for every seat and a spectator.
+	ViewLegal func(V) []A
 }
 
 func (r Table[A, V, G, S]) spec(seed uint64, settings string) engine.Spec {
@@ -173,6 +177,13 @@ func (r Table[A, V, G, S]) playRandom(t *testing.T, spec engine.Spec, names []st
 				r.checkViews(t, g, rng)
 			}
 			r.checkRefusals(t, g, rng, step%8 == 0)
+			if r.ViewLegal != nil && step%4 == 0 {
+				for seat := engine.Spectator; seat < g.Seats(); seat++ {
+					if got, want := r.ViewLegal(g.View(seat)), g.Legal(seat); !slices.Equal(got, want) {
+						t.Fatalf("%v: seat %d's view says %v are legal, the game %v", spec, seat, got, want)
+					}
+				}
+			}
 		}
 		seat := g.Turn()
 		a := players[seat].Choose(g.View(seat))

@@ -134,6 +134,17 @@ func (s *KingsScreen) drop(held, to spot) (string, bool) {
 	return "", true
 }
 
+func (s *KingsScreen) place(held spot) (string, bool) {
+	for _, a := range s.v.Legal() {
+		if (held.kind == spHand && a.Do == kings.Play && a.Card == s.v.Hand[held.i]) ||
+			(held.kind == spPile && a.Do == kings.Move && a.From == kings.Place(held.i)) {
+			s.act(a)
+			return "", true
+		}
+	}
+	return kings.ErrFitsNowhere.Error(), false
+}
+
 func (s *KingsScreen) end() (string, bool) {
 	s.act(kings.Action{Do: kings.End})
 	return "", true

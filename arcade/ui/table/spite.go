@@ -158,6 +158,22 @@ func (s *SpiteScreen) drop(held, to spot) (string, bool) {
 	return "", true
 }
 
+func (s *SpiteScreen) place(held spot) (string, bool) {
+	for _, a := range s.v.Legal() {
+		if a.Do != spite.Play {
+			continue
+		}
+		switch {
+		case held.kind == spHand && a.From == spite.FromHand && a.Card == s.v.Hand[held.i],
+			held.kind == spPayoff && a.From == spite.FromPayoff,
+			held.kind == spSide && a.From == spite.FromSide && a.Side == held.i:
+			s.act(a)
+			return "", true
+		}
+	}
+	return spite.ErrFitsNowhere.Error(), false
+}
+
 func (s *SpiteScreen) end() (string, bool) {
 	if len(s.v.Hand) > 0 {
 		return spite.ErrEndByDiscard.Error(), false

@@ -100,6 +100,9 @@ type family interface {
 	// drop is the move of held onto to; ok false with the sentence when
 	// it is no move at all.
 	drop(held, to spot) (why string, ok bool)
+	// place plays what is held to the first place the game lets it go
+	// (the seat's view says where), or says why there is none.
+	place(held spot) (why string, ok bool)
 	// end ends the turn, or says why it can't.
 	end() (why string, ok bool)
 	// heldName words what is held ("7♥ from your hand").
@@ -349,6 +352,11 @@ func (c *core) pick(at spot) {
 		from := c.held
 		c.held = spot{}
 		if from == at {
+			// The same card twice: it goes where it can, as in the
+			// solitaires.
+			if why, ok := c.fam.place(from); !ok {
+				c.setMsg(ui.ToneWarn, why)
+			}
 			return
 		}
 		if why, ok := c.fam.drop(from, at); !ok {
@@ -471,7 +479,7 @@ func (c *core) View() string {
 
 var helpRows = [][2]string{
 	{"← ↓ ↑ → or h j k l", "move the cursor"},
-	{"space or enter", "take the card under the cursor, then drop it on a place"},
+	{"space or enter", "take the card under the cursor, then drop it on a place; twice on a card: it goes where it fits"},
 	{"1-9, 0", "jump to that card of your hand"},
 	{"esc", "put back the card you hold"},
 	{"e", "end your turn (in Spite and Malice, with an empty hand)"},

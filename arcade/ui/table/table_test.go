@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -671,4 +673,40 @@ func TestArrowsFollowTheScreen(t *testing.T) {
 		uitest.Press(rg.r, c.key)
 		require.Equal(t, at(c.to), rg.c.cursor, "%s from pile %d", c.key, c.from)
 	}
+}
+
+// Space twice on a card plays it where the game lets it go first, as in
+// the solitaires; a card that fits nowhere says so and sends nothing.
+func TestSpaceTwicePlaysTheCard(t *testing.T) {
+	for seed := uint64(1); seed < 40; seed++ {
+		g := spiteGame(t, seed)
+		seat := g.Turn()
+		v := g.View(seat)
+		fits, stuck := -1, -1
+		for i, c := range v.Hand {
+			ok := slices.ContainsFunc(g.Legal(seat), func(a spite.Action) bool { return a.Do == spite.Play && a.Card == c })
+			switch {
+			case ok && fits < 0:
+				fits = i
+			case !ok && stuck < 0:
+				stuck = i
+			}
+		}
+		if fits < 0 || stuck < 0 {
+			continue
+		}
+		rg := newSpiteRig(t, g, seat, false)
+		uitest.Press(rg.r, strconv.Itoa(fits+1), "space", "space")
+		sent := rg.take()
+		require.Len(t, sent, 1)
+		require.Equal(t, spite.Play, sent[0].Do)
+		require.Equal(t, v.Hand[fits], sent[0].Card)
+		require.NoError(t, g.Do(seat, sent[0]), "the game takes it")
+		rg = newSpiteRig(t, spiteGame(t, seed), seat, false)
+		uitest.Press(rg.r, strconv.Itoa(stuck+1), "space", "space")
+		require.Empty(t, rg.take())
+		require.Contains(t, rg.frame(), spite.ErrFitsNowhere.Error())
+		return
+	}
+	t.Fatal("no deal with a hand card that fits and one that does not")
 }

@@ -101,8 +101,9 @@ func (s *highCardScreen) drop(held, _ spot) (string, bool) {
 	}
 	return "", true
 }
-func (s *highCardScreen) end() (string, bool)     { return "", true }
-func (s *highCardScreen) heldName(at spot) string { return cardWord(s.v.Hand[at.i]) }
+func (s *highCardScreen) place(held spot) (string, bool) { return s.drop(held, spot{}) }
+func (s *highCardScreen) end() (string, bool)            { return "", true }
+func (s *highCardScreen) heldName(at spot) string        { return cardWord(s.v.Hand[at.i]) }
 func (s *highCardScreen) outcome(c *core) string {
 	return c.name(s.v.Winner) + " wins the deal."
 }
