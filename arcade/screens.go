@@ -38,7 +38,9 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 				return table.OpenPage(e, r)
 			}
 		}
-		return race.Open(e, r, raceBoards)
+		boards := raceBoards
+		boards.Keep = s.races.keep
+		return race.Open(e, r, boards)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)
 	case ui.Won:
