@@ -16,7 +16,7 @@ import (
 // A race the server lost: the server stops in the middle of a race (the
 // race never ends) and a new one starts on the same store. The race's
 // code answers that the room has ended, and the racer's game is their
-// saved game of Klondike, continuing where it was.
+// saved game of Klondike, continuing where it was; the menu tells her so.
 func TestEndToEndRaceLostWithTheServer(t *testing.T) {
 	dir := t.TempDir()
 	ts := startTableServer(t, dir)
@@ -59,7 +59,7 @@ func TestEndToEndRaceLostWithTheServer(t *testing.T) {
 	bob.tm.WaitFor("Playing as bob")
 
 	ts2.connect(t, alice, "")
-	alice.tm.WaitFor("Klondike · Draw 1")
+	alice.tm.WaitFor("Race " + code + " ended in a server restart; your Klondike · Draw 1 game is saved.")
 	alice.tm.Send("\r")
 	s := alice.tm.WaitFor("Resumed your saved game")
 	require.Contains(t, s, "Moves 3 ", "the game continues where it was in the race")

@@ -208,9 +208,21 @@ func (s *Server) settleLostRaces() {
 	if err != nil {
 		s.log.Error("settling the races lost at the last stop", "error", err.Error())
 	}
+	s.lostNotes = map[string]string{}
 	for _, r := range lost {
 		s.log.Warn("a race was lost when the server stopped; its code is ended", "code", r.Code, "spec", r.Spec,
 			"racers", len(r.Racers), "games_kept", len(r.Kept))
+		title := r.Key
+		if e, ok := s.games.Entry(r.Key); ok {
+			title = e.Title()
+		}
+		// Short enough for the menu's line at 80 columns.
+		for _, x := range r.Racers {
+			s.lostNotes[x.Account] = "Race " + r.Code + " ended in a server restart, before its results."
+		}
+		for _, acc := range r.Kept {
+			s.lostNotes[acc] = "Race " + r.Code + " ended in a server restart; your " + title + " game is saved."
+		}
 	}
 	ended, err := s.store.EndedRaces(ctx, now)
 	if err != nil {
@@ -224,4 +236,14 @@ func (s *Server) settleLostRaces() {
 func (s *Server) raceEnded(code string) bool {
 	until, ok := s.lostRaces[code]
 	return ok && s.cfg.Now().Before(until)
+}
+
+// lostRaceNote is what the menu tells a racer of a race lost at the last
+// stop, once (kept in memory only: a notice, not a record).
+func (s *Server) lostRaceNote(account string) string {
+	s.lostMu.Lock()
+	defer s.lostMu.Unlock()
+	note := s.lostNotes[account]
+	delete(s.lostNotes, account)
+	return note
 }

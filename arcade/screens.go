@@ -26,7 +26,11 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.Table:
 		return table.OpenPage(e, r)
 	case ui.Menu:
-		return menu.New(e, r.Note), nil
+		note := r.Note
+		if note == "" && e.Player != nil && e.Player.ID != "" {
+			note = s.lostRaceNote(e.Player.ID)
+		}
+		return menu.New(e, note), nil
 	case ui.Name:
 		return account.NewName(e, r), nil
 	case ui.Friends:

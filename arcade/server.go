@@ -148,6 +148,8 @@ type Server struct {
 	// races lost at the last stop, by when they stop answering as ended.
 	races     *raceKeeper
 	lostRaces map[string]time.Time
+	lostMu    sync.Mutex
+	lostNotes map[string]string // by account: the menu's note, once
 	// invitePort is the port invite lines name: the configured one, else
 	// the one Serve listens on.
 	invitePort atomic.Int64
