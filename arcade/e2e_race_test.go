@@ -216,6 +216,11 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 		races, err = ts.store.Races(t.Context(), bobID(t, ts, "bob"), 10)
 		return err == nil && len(races) == 1
 	}, 10*time.Second, 20*time.Millisecond)
+	// A race that ends as races end leaves no record for a restart.
+	require.Eventually(t, func() bool {
+		live, err := ts.store.LiveRaces(t.Context())
+		return err == nil && len(live) == 0
+	}, 10*time.Second, 20*time.Millisecond)
 	rec := races[0]
 	require.Equal(t, code, rec.Code)
 	require.Equal(t, spec.String(), rec.Spec)

@@ -30,8 +30,11 @@ func (s *Server) mayInvite(from, to string) bool {
 // raceFinished stores a finished race: the race itself for every racer,
 // and each racer's game as a result with its timeline (so it can be raced
 // again as a ghost). On today's deal, a racer's first attempt counts as
-// their ranked daily one. It runs on the race's goroutine.
+// their ranked daily one. It runs on the race's goroutine. The race's
+// record for a restart (liveraces.go) goes after.
 func (s *Server) raceFinished(res hub.Result) {
+	// It ended as races end: its record goes once the result is stored.
+	defer s.races.end(res.Code)
 	ctx := context.Background() // the race is over; its racers may be gone
 	now := s.cfg.Now().UTC()
 	e, _, err := s.games.Lookup(res.Spec)

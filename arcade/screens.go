@@ -26,7 +26,11 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.Table:
 		return table.OpenPage(e, r)
 	case ui.Menu:
-		return menu.New(e, r.Note), nil
+		note := r.Note
+		if note == "" && e.Player != nil && e.Player.ID != "" {
+			note = s.lostRaceNote(e.Player.ID)
+		}
+		return menu.New(e, note), nil
 	case ui.Name:
 		return account.NewName(e, r), nil
 	case ui.Friends:
@@ -38,7 +42,9 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 				return table.OpenPage(e, r)
 			}
 		}
-		return race.Open(e, r, raceBoards)
+		boards := raceBoards
+		boards.Keep = s.races.keep
+		return race.Open(e, r, boards)
 	case ui.Play, ui.Daily:
 		return solitaire.Open(e, r)
 	case ui.Won:

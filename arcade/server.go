@@ -137,6 +137,12 @@ type Server struct {
 	searches *searches
 	holds    *ui.Holds // which session holds each game in progress
 	hub      *hub.Hub
+	// races keeps the running races' records; lostRaces are the codes of
+	// races lost at the last stop, by when they stop answering as ended.
+	races     *raceKeeper
+	lostRaces map[string]time.Time
+	lostMu    sync.Mutex
+	lostNotes map[string]string // by account: the menu's note, once
 	// invitePort is the port invite lines name: the configured one, else
 	// the one Serve listens on.
 	invitePort atomic.Int64
@@ -186,8 +192,10 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
 	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
+	s.settleLostRaces()
+	s.races = newRaceKeeper(st, cfg.Logger, keepEvery)
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
-		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit})
+		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)
@@ -330,6 +338,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	// The sessions have dropped out of their rooms; close what is left
 	// (a race's result is stored on the way out).
 	s.hub.Close()
+	// A race the hub closed under its racers is one the server lost: its
+	// record stays, with each racer's latest game, for the next start.
+	s.races.close()
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if err := s.ssh.Shutdown(sctx); err != nil {

@@ -7,8 +7,7 @@
 //
 // Every call takes a context and is safe for concurrent use. Missing
 // records give ErrNotFound; a record that cannot be decoded gives an error
-// wrapping ErrCorrupt that names the record. Live tables will be an
-// interface of their own here, beside these.
+// wrapping ErrCorrupt that names the record.
 package store
 
 import (
@@ -332,6 +331,69 @@ type Tables interface {
 	SavedTables(ctx context.Context) (map[string][]byte, error)
 }
 
+// LiveRace is a race in play as the store keeps it while it runs: enough
+// for a later start, after the server stopped in the middle of it, to say
+// that its code has ended and to keep each racer's game as their saved
+// game. Races themselves are not restored: their racers are gone.
+type LiveRace struct {
+	Code    string
+	Spec    string
+	Key     string // the save key of the race's game ("klondike/draw1")
+	Started time.Time
+	Racers  []LiveRacer // the human racers, one each
+}
+
+// LiveRacer is one racer's game in a live race.
+type LiveRacer struct {
+	Account string
+	Save    []byte `json:",omitempty"` // the game's latest save; nil before it has one
+	Moves   int
+	// Done: the racer's race is over (won, ended, gave up): their game
+	// is not in progress, so nothing of it is kept as a save.
+	Done bool `json:",omitempty"`
+}
+
+// LostRace is a live race settled at a start: the server lost it. Kept
+// are the racers whose game became their saved game of Key.
+type LostRace struct {
+	LiveRace
+	Kept []string
+}
+
+// MaxLiveRace bounds a live race's record, saves included: it is written
+// in one transaction, which the Badger backend's small memtables cap at a
+// little over a megabyte. A race game's save is a few kilobytes (its
+// moves), so eight racers fit many times over.
+const MaxLiveRace = 512 << 10
+
+// LiveRaces are the races in play, kept so that a race the server loses
+// (it stopped mid-race) is known at the next start: its code answers that
+// the room has ended, and its racers' games become their saved games.
+type LiveRaces interface {
+	// PutLiveRace keeps a race in play, replacing what was kept of it. A
+	// racer whose line is unchanged keeps the time it was last written
+	// (see LoseRaces).
+	PutLiveRace(ctx context.Context, r LiveRace) error
+	// DeleteLiveRace forgets a race that ended as races end; none is no
+	// error.
+	DeleteLiveRace(ctx context.Context, code string) error
+	// LiveRaces returns the races kept, in code order. A record that
+	// cannot be read is logged and left out.
+	LiveRaces(ctx context.Context) ([]LiveRace, error)
+	// LoseRaces settles every race still kept as lost, each at once:
+	// its code is kept as ended until until; each racer with a game in
+	// progress (not Done, at least one move) gets it as their save of the
+	// race's Key, unless they have a save of Key written after their
+	// line of the race last changed (a game they played since is theirs to
+	// keep: it is the newer); the record goes. A record that cannot be
+	// read is logged, and its code ended and record dropped all the same.
+	// Ended codes whose time is past now are forgotten.
+	LoseRaces(ctx context.Context, now, until time.Time) ([]LostRace, error)
+	// EndedRaces returns the codes of lost races still kept as ended at
+	// now, with the time each is kept until.
+	EndedRaces(ctx context.Context, now time.Time) (map[string]time.Time, error)
+}
+
 // Store is every concern of one backend.
 type Store interface {
 	Accounts
@@ -342,6 +404,7 @@ type Store interface {
 	Friends
 	Races
 	Tables
+	LiveRaces
 	// Health is nil while the store takes writes.
 	Health() error
 	// Close releases the store; later calls return ErrClosed.

@@ -53,6 +53,11 @@ type Config struct {
 	// passes the catalogue's). The hub names no game: without it, no
 	// table opens.
 	TableKit func(game string) (engine.TableKit, bool)
+	// Ended, when set, says whether a code no live room has belonged to a
+	// room that ended where the hub cannot see it (a race the server lost
+	// when it last stopped), so that the code answers as ended. It is
+	// called without any lock of the hub held.
+	Ended func(code string) bool
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -91,6 +96,7 @@ type Hub struct {
 	grace     time.Duration
 	onResult  func(Result)
 	mayInvite func(from, to string) bool
+	ended     func(code string) bool
 
 	mu       sync.Mutex
 	rand     Rand
@@ -123,6 +129,7 @@ func New(cfg Config) *Hub {
 		grace:         cfg.Grace,
 		onResult:      cfg.OnResult,
 		mayInvite:     cfg.MayInvite,
+		ended:         cfg.Ended,
 		onTableResult: cfg.OnTableResult,
 		saveTable:     cfg.SaveTable,
 		tableKitOf:    cfg.TableKit,
@@ -221,11 +228,13 @@ func (h *Hub) Room(text string) (Room, error) {
 		return nil, err
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if r, ok := h.rooms[code]; ok {
+	r, live := h.rooms[code]
+	_, expired := h.expired[code]
+	h.mu.Unlock()
+	if live {
 		return r, nil
 	}
-	if _, ok := h.expired[code]; ok {
+	if expired || (h.ended != nil && h.ended(code)) {
 		return nil, refuse(ErrExpired, "The room %s has ended, and its code with it.", code)
 	}
 	return nil, refuse(ErrNoRoom, "No room has the code %s; check the letters.", code)

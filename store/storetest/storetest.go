@@ -1,7 +1,8 @@
 // Package storetest is the one suite every store backend must pass: what a
 // store does (accounts and names, results, stats, streaks, boards, today's
-// deals, saves, settings, friends), never how a backend keeps it. A backend runs it
-// with Run from its own test, opening a fresh, empty store each time.
+// deals, saves, settings, friends, races live and lost), never how a
+// backend keeps it. A backend runs it with Run from its own test, opening a
+// fresh, empty store each time.
 package storetest
 
 import (
@@ -50,6 +51,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("TableGames", func(t *testing.T) { testTableGames(t, open) })
 	t.Run("TableSnapshots", func(t *testing.T) { testTableSnapshots(t, open) })
 	t.Run("TableRematchKept", func(t *testing.T) { testTableRematchKept(t, open) })
+	t.Run("LiveRaces", func(t *testing.T) { testLiveRaces(t, open) })
+	t.Run("LostRaces", func(t *testing.T) { testLostRaces(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }

@@ -1,6 +1,8 @@
 package race
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/arcade/ui"
@@ -47,11 +49,29 @@ type Board interface {
 }
 
 // Boards makes the boards of a race: a new deal, a game resumed from its
-// save, and someone else's board from theirs, to be looked at.
+// save, and someone else's board from theirs, to be looked at. Keep, when
+// set, is handed the racer's game after each report the room took, for
+// the server to keep while the race runs: a room does not outlive the
+// server, and a game in it should. It must be quick (it runs in the
+// session's update) and must not keep Save's bytes past the next call
+// changing them (they are not changed: each report encodes anew).
 type Boards struct {
 	Deal   func(e *ui.Env, info games.Entry, spec engine.Spec) (Board, error)
 	Resume func(e *ui.Env, info games.Entry, save []byte) (Board, error)
 	Watch  func(e *ui.Env, info games.Entry, save []byte) (Board, error)
+	Keep   func(k Kept)
+}
+
+// Kept is a racer's game in a running race, as the screen reports it.
+type Kept struct {
+	Code    string
+	Spec    engine.Spec
+	Key     string    // where the game is kept as a save ("klondike/draw1")
+	Started time.Time // when the race started, as near as the screen knows
+	Account string
+	Save    []byte
+	Moves   int
+	Done    bool // the racer's race is over: won, ended or given up
 }
 
 // BoardsOf is Boards from makers of one concrete board type.

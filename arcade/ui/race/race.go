@@ -32,7 +32,10 @@ type raceScreen struct {
 	m    *hub.RaceMember // live's member
 	st   hub.RaceState
 	got  time.Time // when st arrived, for the clock between states
-	have bool
+	// started is when the race started, by the session's clock, for
+	// what Boards.Keep is handed.
+	started time.Time
+	have    bool
 
 	boards Boards
 	game   Board // the racer's own game, once the race runs
@@ -251,6 +254,7 @@ func (s *raceScreen) startGame() {
 	}
 	gs.OnMove(func() { s.report(hub.Playing) })
 	s.game = gs
+	s.started = s.got.Add(-s.st.Elapsed)
 	s.report(hub.Playing)
 }
 
@@ -269,6 +273,10 @@ func (s *raceScreen) report(status hub.Status) {
 	err = s.m.Report(hub.Progress{Home: s.game.Home(), Total: s.game.Total(), Moves: g.Moves(), Score: g.Score(), Status: status, Save: data, Board: data})
 	switch {
 	case err == nil:
+		if s.boards.Keep != nil && data != nil {
+			s.boards.Keep(Kept{Code: s.st.Code, Spec: s.st.Spec, Key: s.info.Key(), Started: s.started,
+				Account: s.st.You, Save: data, Moves: g.Moves(), Done: status != hub.Playing})
+		}
 	case errors.Is(err, hub.ErrDone), errors.Is(err, hub.ErrNotRunning):
 	default:
 		s.setMsg(ui.ToneErr, err.Error())

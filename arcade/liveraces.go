@@ -1,0 +1,249 @@
+package arcade
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"sshuffle/arcade/ui/race"
+	"sshuffle/store"
+)
+
+// A race lives in its room's goroutine only, so a server that stops in the
+// middle of one loses it. While a race runs, its racers' screens hand each
+// game to the raceKeeper, which keeps a small record of the race in the
+// store; a race that ends as races end takes its record with it. At the
+// next start, any record left is a race the server lost: its code answers
+// that the room has ended, and each racer's game in progress becomes their
+// saved game of it (store.LiveRaces).
+
+const (
+	// keepEvery is how often a race's record is written at most, moves
+	// or not: a few seconds of play is what a restart may cost a racer,
+	// and eight racers moving fast still cost one small write per race
+	// every few seconds, not one a move. A racer finishing is written at
+	// once (it says their game is no longer one to keep).
+	keepEvery = 3 * time.Second
+	// endedFor is how long a lost race's code answers as ended, as long
+	// as the hub remembers the codes of rooms that ended under it.
+	endedFor = 24 * time.Hour
+	// lateFor is how long the keeper remembers a race it saw end, to drop
+	// a racer's report that was on its way as the race ended (the screen
+	// hands it over just after the room took it).
+	lateFor = time.Minute
+)
+
+// raceKeeper writes the records of the live races off the rooms' and
+// sessions' goroutines: keep and end only note what changed, and one
+// goroutine of its own writes, in the order things happened to each race.
+type raceKeeper struct {
+	st    store.LiveRaces
+	log   *slog.Logger
+	every time.Duration
+
+	mu    sync.Mutex
+	races map[string]*keptRace
+	ended map[string]time.Time // races seen to end, by when
+	kick  chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+type keptRace struct {
+	rec    store.LiveRace
+	dirty  bool
+	urgent bool
+	ended  bool
+	last   time.Time // last written
+}
+
+func newRaceKeeper(st store.LiveRaces, log *slog.Logger, every time.Duration) *raceKeeper {
+	k := &raceKeeper{
+		st: st, log: log, every: every,
+		races: map[string]*keptRace{},
+		ended: map[string]time.Time{},
+		kick:  make(chan struct{}, 1),
+		stop:  make(chan struct{}),
+		done:  make(chan struct{}),
+	}
+	go k.run()
+	return k
+}
+
+// keep notes a racer's game; the record is written within keepEvery, or
+// at once when the racer's race is over.
+func (k *raceKeeper) keep(g race.Kept) {
+	if g.Account == "" || g.Code == "" {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, gone := k.ended[g.Code]; gone {
+		return
+	}
+	r, ok := k.races[g.Code]
+	if !ok {
+		r = &keptRace{rec: store.LiveRace{Code: g.Code, Spec: g.Spec.String(), Key: g.Key, Started: g.Started.UTC()}}
+		k.races[g.Code] = r
+	}
+	line := store.LiveRacer{Account: g.Account, Save: g.Save, Moves: g.Moves, Done: g.Done}
+	if i := slices.IndexFunc(r.rec.Racers, func(x store.LiveRacer) bool { return x.Account == g.Account }); i >= 0 {
+		if r.rec.Racers[i].Done {
+			return // a finished racer's game stays finished
+		}
+		r.rec.Racers[i] = line
+	} else {
+		r.rec.Racers = append(r.rec.Racers, line)
+	}
+	r.dirty = true
+	if g.Done {
+		r.urgent = true
+		k.poke()
+	}
+}
+
+// end forgets a race that ended as races end (its result is stored).
+func (k *raceKeeper) end(code string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	now := time.Now()
+	for c, at := range k.ended {
+		if now.Sub(at) > lateFor {
+			delete(k.ended, c)
+		}
+	}
+	k.ended[code] = now
+	if r, ok := k.races[code]; ok {
+		r.ended = true
+		k.poke()
+	}
+}
+
+func (k *raceKeeper) poke() {
+	select {
+	case k.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (k *raceKeeper) run() {
+	defer close(k.done)
+	t := time.NewTicker(k.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-k.stop:
+			k.write(true)
+			return
+		case <-t.C:
+		case <-k.kick:
+		}
+		k.write(false)
+	}
+}
+
+// write writes what is due: every race's record when all is set.
+func (k *raceKeeper) write(all bool) {
+	type job struct {
+		rec  store.LiveRace
+		drop bool
+	}
+	var jobs []job
+	now := time.Now()
+	k.mu.Lock()
+	for code, r := range k.races {
+		switch {
+		case r.ended:
+			delete(k.races, code)
+			if !r.last.IsZero() {
+				jobs = append(jobs, job{rec: store.LiveRace{Code: code}, drop: true})
+			}
+		case r.dirty && (all || r.urgent || now.Sub(r.last) >= k.every):
+			rec := r.rec
+			rec.Racers = slices.Clone(r.rec.Racers)
+			jobs = append(jobs, job{rec: rec})
+			r.dirty, r.urgent, r.last = false, false, now
+		}
+	}
+	k.mu.Unlock()
+	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.rec.Code, b.rec.Code) })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, j := range jobs {
+		if j.drop {
+			if err := k.st.DeleteLiveRace(ctx, j.rec.Code); err != nil {
+				k.log.Error("forgetting a race's record", "code", j.rec.Code, "error", err.Error())
+			}
+			continue
+		}
+		if err := k.st.PutLiveRace(ctx, j.rec); err != nil {
+			k.log.Error("keeping a race's record", "code", j.rec.Code, "error", err.Error())
+		}
+	}
+}
+
+// close writes what is left and stops; safe to call twice.
+func (k *raceKeeper) close() {
+	k.mu.Lock()
+	select {
+	case <-k.stop:
+	default:
+		close(k.stop)
+	}
+	k.mu.Unlock()
+	<-k.done
+}
+
+// settleLostRaces makes every race left in the store from the last run a
+// lost race (store.LiveRaces.LoseRaces) and reads the codes of lost races
+// still answered as ended. It runs in New, before the hub takes a lookup.
+func (s *Server) settleLostRaces() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	now := s.cfg.Now()
+	lost, err := s.store.LoseRaces(ctx, now, now.Add(endedFor))
+	if err != nil {
+		s.log.Error("settling the races lost at the last stop", "error", err.Error())
+	}
+	s.lostNotes = map[string]string{}
+	for _, r := range lost {
+		s.log.Warn("a race was lost when the server stopped; its code is ended", "code", r.Code, "spec", r.Spec,
+			"racers", len(r.Racers), "games_kept", len(r.Kept))
+		title := r.Key
+		if e, ok := s.games.Entry(r.Key); ok {
+			title = e.Title()
+		}
+		// Short enough for the menu's line at 80 columns.
+		for _, x := range r.Racers {
+			s.lostNotes[x.Account] = "Race " + r.Code + " ended in a server restart, before its results."
+		}
+		for _, acc := range r.Kept {
+			s.lostNotes[acc] = "Race " + r.Code + " ended in a server restart; your " + title + " game is saved."
+		}
+	}
+	ended, err := s.store.EndedRaces(ctx, now)
+	if err != nil {
+		s.log.Error("reading the codes of lost races", "error", err.Error())
+	}
+	s.lostRaces = ended
+}
+
+// raceEnded is the hub's Ended: a code of a race lost at the last stop
+// answers as ended while it is kept so. The map is only read after New.
+func (s *Server) raceEnded(code string) bool {
+	until, ok := s.lostRaces[code]
+	return ok && s.cfg.Now().Before(until)
+}
+
+// lostRaceNote is what the menu tells a racer of a race lost at the last
+// stop, once (kept in memory only: a notice, not a record).
+func (s *Server) lostRaceNote(account string) string {
+	s.lostMu.Lock()
+	defer s.lostMu.Unlock()
+	note := s.lostNotes[account]
+	delete(s.lostNotes, account)
+	return note
+}
