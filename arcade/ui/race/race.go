@@ -51,6 +51,17 @@ type raceScreen struct {
 	frame raceParts // what a frame keeps for the next
 }
 
+// othersRacing says whether a racer other than this one still plays: a
+// person (ghosts replay a finished run) who has not finished.
+func (s *raceScreen) othersRacing() bool {
+	for _, x := range s.st.Racers {
+		if x.ID != s.st.You && !x.Ghost && x.Status == hub.Playing {
+			return true
+		}
+	}
+	return false
+}
+
 // Open builds the screen of a Race route: the room of r.Code, or a new
 // race on r.Spec (today's deal of r.Game when r.Daily; a new deal when the
 // spec has no seed).
@@ -308,7 +319,11 @@ func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
 				status = hub.Over // ended without a win: placed by cards home
 			}
 			s.report(status)
-			s.setMsg(ui.ToneInfo, "You are out of this race; the others race on. q leaves.")
+			if s.othersRacing() {
+				s.setMsg(ui.ToneInfo, "You are out of this race; the others race on. q leaves.")
+			} else {
+				s.setMsg(ui.ToneInfo, "You are out of this race, and so it ends. q leaves.")
+			}
 			return nil
 		case "n", "r", "#", "o":
 			s.setMsg(ui.ToneWarn, "Not during a race: every racer plays this one deal. q gives up.")

@@ -98,6 +98,8 @@ func TestRaceGiveUpStaysToWatch(t *testing.T) {
 	s.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	require.Contains(t, screenText(s), "Press q again")
 	s.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	require.Contains(t, screenText(s), "and so it ends", "nobody else races on")
+	require.NotContains(t, screenText(s), "the others race on")
 	// The only racer gave up: the race is over, and its results show.
 	until(t, s, msgs, func() bool { return s.st.Phase == hub.Finished })
 	v := screenText(s)
