@@ -163,6 +163,8 @@ type Server struct {
 
 	refMu    sync.Mutex
 	refusals map[string]*refusal
+
+	inputLog onceAMinute // the "input dropped" log line
 }
 
 var errClosing = errors.New("the server is shutting down")
