@@ -113,10 +113,11 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		Hub:          s.hub,
 		InviteHost:   s.cfg.InviteHost,
 		InvitePort:   int(s.invitePort.Load()),
+		Names:        s.names,
 	}
 	e.Prepare()
 	id := identityOf(sess)
-	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest}
+	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest, Addr: addrKey(sess.RemoteAddr())}
 	first, notice := ui.Route{Page: ui.Menu}, ""
 	then, refused := s.firstRoute(sess.Command())
 	switch {

@@ -22,6 +22,7 @@ import (
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/throttle"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/format"
@@ -177,8 +178,9 @@ type Server struct {
 	refMu    sync.Mutex
 	refusals map[string]*refusal
 
-	inputLog   onceAMinute // the "input dropped" log line
-	startupLog onceAMinute // the MaxStartups refusal line
+	names      *throttle.Names // name lookups that find nobody, server-wide
+	inputLog   onceAMinute     // the "input dropped" log line
+	startupLog onceAMinute     // the MaxStartups refusal line
 }
 
 var errClosing = errors.New("the server is shutting down")
@@ -207,6 +209,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	s.names = throttle.NewNames(cfg.Now, cfg.Logger)
 	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
