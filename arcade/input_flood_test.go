@@ -30,7 +30,7 @@ func TestInputFloodIsDroppedNotQueued(t *testing.T) {
 	base, peak := ms.HeapAlloc, ms.HeapAlloc
 	rng := rand.New(rand.NewPCG(9, 23))
 	chunk := make([]byte, 64<<10)
-	const size = 16 << 20
+	const size = 32 << 20
 	for sent := 0; sent < size; sent += len(chunk) {
 		for i := range chunk {
 			b := byte(rng.Uint32())
@@ -47,6 +47,9 @@ func TestInputFloodIsDroppedNotQueued(t *testing.T) {
 		}
 		tm.Send(string(chunk))
 		if sent%(1<<20) == 0 {
+			// Live memory: garbage depends on when the collector
+			// runs, which the rest of the process sways.
+			runtime.GC()
 			runtime.ReadMemStats(&ms)
 			peak = max(peak, ms.HeapAlloc)
 		}
@@ -68,7 +71,8 @@ func TestInputFloodIsDroppedNotQueued(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	require.True(t, ended(), "the session answers ctrl+c after the flood")
-	require.Less(t, peak-min(peak, base), uint64(64<<20), "heap growth during the flood")
+	t.Logf("live growth %d KB", (peak-min(peak, base))>>10)
+	require.Less(t, peak-min(peak, base), uint64(20<<20), "live heap growth during the flood")
 	var m dto.Metric
 	require.NoError(t, ts.srv.metrics.inputDropped.WithLabelValues("events").Write(&m))
 	require.Positive(t, m.GetCounter().GetValue(), "dropped events counted")
