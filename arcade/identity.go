@@ -107,13 +107,13 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 		Height:       pty.Window.Height,
 		Idle:         s.cfg.IdleTimeout,
 		Searches:     s.searches,
+		Names:        s.names,
 		Holds:        s.holds,
 		Done:         make(chan struct{}),
 		GameFinished: s.metrics.gameFinished,
 		Hub:          s.hub,
 		InviteHost:   s.cfg.InviteHost,
 		InvitePort:   int(s.invitePort.Load()),
-		Names:        s.names,
 	}
 	e.Prepare()
 	id := identityOf(sess)
