@@ -50,6 +50,7 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Pools: s.pools,
 		Health: s.Health, Log: s.log, Now: s.cfg.Now, Host: sess.LocalAddr().String(),
 		Presence: s.hub.Presence, Tables: s.hub.Tables,
+		Addr: addrKey(sess.RemoteAddr()), Names: s.names,
 		InviteLine: func(code string) string {
 			host, port := s.inviteAddr(sess.LocalAddr())
 			return hub.InviteLine(host, port, code)

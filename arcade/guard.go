@@ -372,6 +372,7 @@ type connState struct {
 	running  int       // of them, those running a shell or exec
 	since    time.Time // when running last became 0 (or admission)
 	closed   bool
+	authed   bool // past its login: no longer counted in Server.startups
 }
 
 func (c *connState) touch(t time.Time) { c.lastInput.Store(t.UnixNano()) }

@@ -28,6 +28,7 @@ type metrics struct {
 	gamesDone    *prometheus.CounterVec   // by game and outcome
 	storeWrite   prometheus.Histogram     // seconds a store write took
 	storeErrs    prometheus.Counter       // store writes that failed
+	inputDropped *prometheus.CounterVec   // session input dropped past its bounds, by kind (events, bytes)
 }
 
 func newMetrics() *metrics {
@@ -76,7 +77,10 @@ func newMetrics() *metrics {
 	m.storeErrs = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "sshuffle_store_write_errors_total", Help: "Store writes that failed (not saved).",
 	})
-	m.reg.MustRegister(m.storeWrite, m.storeErrs)
+	m.inputDropped = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "sshuffle_input_dropped_total", Help: "Session input dropped past its bounds: events past the rate a session hands its program, bytes past a paste's bound.",
+	}, []string{"kind"})
+	m.reg.MustRegister(m.storeWrite, m.storeErrs, m.inputDropped)
 	m.reg.MustRegister(m.sessions, m.refusedC, m.closedC, m.starts, m.ends, m.keyToFrame,
 		m.searchTime, m.searchQueue, m.searchActive, m.gamesDone,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

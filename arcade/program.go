@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
@@ -12,6 +14,7 @@ import (
 	wishtea "charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/render"
 	"sshuffle/arcade/ui"
 )
@@ -113,9 +116,38 @@ func (s *Server) newProgram(sess ssh.Session, g *guard, pty ssh.Pty) programSess
 // middleware starts it itself, so that each session's reader is counted
 // as the middleware's goroutine.
 func (s *Server) readInput(sess ssh.Session, p *tea.Program) {
-	if err := render.ReadInput(sess, p.Send); err != nil && !errors.Is(err, io.EOF) {
+	dropped := func(d render.InputDrop) {
+		s.metrics.inputDropped.WithLabelValues("events").Add(float64(d.Events))
+		s.metrics.inputDropped.WithLabelValues("bytes").Add(float64(d.Bytes))
+		if s.inputLog.due(s.cfg.Now()) {
+			s.log.Warn("input dropped", "user", sess.User(), "remote", hostOf(sess.RemoteAddr()), "events", d.Events, "bytes", d.Bytes)
+		}
+		p.Send(ui.NoticeMsg{Notice: hub.Notice{Text: inputDroppedNotice}})
+	}
+	if err := render.ReadInput(sess, p.Send, dropped); err != nil && !errors.Is(err, io.EOF) {
 		s.log.Debug("input ended", "error", err.Error())
 	}
+}
+
+// inputDroppedNotice is the line a player sees when their input came
+// faster than the session takes it (render's bounds).
+const inputDroppedNotice = "Keys arrived faster than anyone types, so some were dropped."
+
+// onceAMinute says yes at most once a minute, for log lines that would
+// otherwise come once an event.
+type onceAMinute struct {
+	mu   sync.Mutex
+	last time.Time
+}
+
+func (o *onceAMinute) due(now time.Time) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.last.IsZero() && now.Sub(o.last) < time.Minute {
+		return false
+	}
+	o.last = now
+	return true
 }
 
 // track counts the program among the server's sessions, unless the

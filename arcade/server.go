@@ -21,6 +21,7 @@ import (
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/throttle"
 	"sshuffle/arcade/ui"
 	"sshuffle/games"
 	"sshuffle/internal/format"
@@ -35,6 +36,12 @@ type Config struct {
 	MaxTimeout  time.Duration // hard cap on one connection's life
 	MaxSessions int           // session channels in total
 	MaxPerAddr  int           // session channels from one remote address (IPv6: one /64)
+	// MaxStartups drops new unauthenticated connections at random past a
+	// start (startups.go); zero means DefaultStartups.
+	MaxStartups Startups
+	// StartupDraw is MaxStartups' random draw in [0, 1); nil means an
+	// unpredictable one. Tests fix it.
+	StartupDraw func() float64
 	// MaxChannelsPerConn caps session channels open at once on one
 	// connection; each can buffer up to the SSH window (2 MB) before its shell.
 	MaxChannelsPerConn int
@@ -93,6 +100,12 @@ func (c *Config) defaults() {
 	}
 	if c.MaxPerAddr <= 0 {
 		c.MaxPerAddr = 10
+	}
+	if c.MaxStartups == (Startups{}) {
+		c.MaxStartups = DefaultStartups
+	}
+	if c.StartupDraw == nil {
+		c.StartupDraw = randFloat
 	}
 	if c.MaxChannelsPerConn <= 0 {
 		c.MaxChannelsPerConn = 4
@@ -154,6 +167,7 @@ type Server struct {
 	channels  int            // open session channels in total
 	conns     map[string]int // admitted connections by address key
 	total     int
+	startups  int // of them, those not yet past their login (MaxStartups)
 	live      map[*connState]struct{}
 	guards    map[uint64]*guard
 	nextGuard uint64
@@ -162,6 +176,10 @@ type Server struct {
 
 	refMu    sync.Mutex
 	refusals map[string]*refusal
+
+	names      *throttle.Names // name lookups that find nobody, server-wide
+	inputLog   onceAMinute     // the "input dropped" log line
+	startupLog onceAMinute     // the MaxStartups refusal line
 }
 
 var errClosing = errors.New("the server is shutting down")
@@ -190,6 +208,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		stopSweep: make(chan struct{}),
 	}
 	s.searches = newSearches(cfg.MaxSearches, s.metrics)
+	s.names = throttle.NewNames(cfg.Now, cfg.Logger)
 	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
 	s.settleLostRaces()
@@ -220,6 +239,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		func(srv *ssh.Server) error {
 			srv.HandshakeTimeout = 20 * time.Second
 			srv.ConnCallback = s.admitConn
+			srv.ServerConfigCallback = s.serverConfig
 			// Every session channel goes through the guard (guard.go).
 			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
 			// Port forwarding stays refused (nil callbacks); no subsystems
@@ -395,6 +415,19 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 		reason = "full"
 	case s.conns[h] >= s.cfg.MaxPerAddr*2:
 		reason = "per_addr_conns"
+	case s.cfg.MaxStartups.refuse(s.startups, s.cfg.StartupDraw):
+		reason = "startups"
+	}
+	if reason == "startups" {
+		// One line a minute for the server, not one an address: a
+		// flood of half-open connections comes from hundreds.
+		n := s.startups
+		s.mu.Unlock()
+		s.metrics.refused(reason)
+		if s.startupLog.due(s.cfg.Now()) {
+			s.log.Warn("refusing new connections at random: many are still in their login", "unauthenticated", n, "max_startups", s.cfg.MaxStartups.String())
+		}
+		return nil
 	}
 	if reason != "" {
 		s.mu.Unlock()
@@ -402,6 +435,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 		return nil
 	}
 	s.total++
+	s.startups++
 	s.conns[h]++
 	cc := &countedConn{Conn: c, write: directWriter(c)}
 	cs := &connState{key: h, close: cc.Close, now: s.cfg.Now, since: s.cfg.Now()}
@@ -410,6 +444,9 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	cc.release = func() {
 		s.mu.Lock()
 		s.total--
+		if !cs.authed {
+			s.startups--
+		}
 		if s.conns[h]--; s.conns[h] <= 0 {
 			delete(s.conns, h)
 		}
@@ -419,6 +456,29 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	s.mu.Unlock()
 	ctx.SetValue(connStateKey{}, cs)
 	return cc
+}
+
+// serverConfig marks a connection authenticated when a login method
+// succeeds (a key only offered, not signed, is no login): from then on it
+// no longer counts against MaxStartups.
+func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
+	return &gossh.ServerConfig{AuthLogCallback: func(_ gossh.ConnMetadata, _ string, err error) {
+		if err != nil {
+			return
+		}
+		if cs, _ := ctx.Value(connStateKey{}).(*connState); cs != nil {
+			s.authenticated(cs)
+		}
+	}}
+}
+
+func (s *Server) authenticated(cs *connState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, live := s.live[cs]; live && !cs.authed {
+		cs.authed = true
+		s.startups--
+	}
 }
 
 type countedConn struct {

@@ -18,6 +18,7 @@ import (
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/throttle"
 	"sshuffle/games"
 	"sshuffle/internal/format"
 	"sshuffle/store"
@@ -51,6 +52,11 @@ type Request struct {
 	// Host is the address the client connected to ("127.0.0.1:2222"),
 	// so that help prints commands that work as they are; "" prints HOST.
 	Host string
+	// Addr is where the client connects from (limits per address); ""
+	// for none.
+	Addr string
+	// Names throttles lookups of names that find nobody; nil: none.
+	Names *throttle.Names
 }
 
 func (r Request) ctx() context.Context {

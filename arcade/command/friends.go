@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/throttle"
 	"sshuffle/internal/format"
 	"sshuffle/store"
 )
@@ -152,9 +153,15 @@ func friend(r Request, name string, args []string) (value, error) {
 	if err := store.ValidName(who); err != nil {
 		return nil, refuse(usage, "%q is not a player name: %v", format.Clean(who, 40), err)
 	}
+	// Asked before the lookup, whatever its answer: held back only for
+	// unknown names, the answer would still tell which names exist.
+	if !r.Names.Allow(r.ID, r.Addr) {
+		return nil, refuse(usage, "%s", throttle.TooManyNames)
+	}
 	acc, err := r.Store.AccountByName(r.ctx(), store.NormalName(who))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
+		r.Names.Failed(r.ID, r.Addr)
 		return nil, refuse(usage, "Nobody here is called %s.", store.NormalName(who))
 	case err != nil:
 		return nil, fail("looking players up", err)

@@ -40,6 +40,36 @@ var keyTable = func() map[string]uv.Key {
 // escTimeout is how long an unfinished escape sequence waits for the rest.
 const escTimeout = uv.DefaultEscTimeout
 
+// A session's unread input is bounded, so that whatever a client sends the
+// server holds a few kilobytes for it; past a bound input is dropped and
+// counted (InputDrop), never queued.
+const (
+	// maxPending is how many bytes wait for the end of an unfinished
+	// sequence. The longest a terminal sends unasked (SGR mouse reports,
+	// Kitty keys, colour answers) are under 100 bytes; past this the
+	// sequence is taken as it is, as when its wait times out.
+	maxPending = 4096
+	// maxPaste is how much of one bracketed paste is kept. What the
+	// arcade reads from a paste is a name or a command line; the rest of
+	// a longer one is dropped.
+	maxPaste = 16 << 10
+	// eventBurst and eventRate bound the events a session hands its
+	// program: a token bucket of eventBurst events refilled at eventRate
+	// a second. Key repeat is about 30 a second and a drag at most a few
+	// dozen cells a second, so no person comes near; a client that sends
+	// faster has the excess dropped instead of queued behind the program,
+	// so its own next key is answered at once and its program takes no
+	// more time than a fast player's.
+	eventBurst = 512
+	eventRate  = 200
+	// dropReport is how often at most a session's drops are reported.
+	dropReport = time.Second
+)
+
+// InputDrop is input ReadInput dropped: events past the rate, and bytes
+// past the paste bound.
+type InputDrop struct{ Events, Bytes int }
+
 type scanner struct {
 	mu    sync.Mutex
 	dec   uv.EventDecoder
@@ -48,18 +78,38 @@ type scanner struct {
 	timer *time.Timer
 	send  func(tea.Msg)
 	done  bool
+
+	now      func() time.Time
+	tokens   float64   // events the session may send now
+	filled   time.Time // when tokens was last refilled
+	drop     InputDrop // dropped since the last report
+	reported time.Time // the last report
+	report   func(InputDrop)
 }
 
 // ReadInput reads r until it fails, sending each event. It returns nil at
-// the end of the input.
-func ReadInput(r io.Reader, send func(tea.Msg)) error {
-	sc := &scanner{send: send}
+// the end of the input. Input past the session's bounds is dropped and
+// reported to dropped (when not nil) at most once a second and at the end.
+func ReadInput(r io.Reader, send func(tea.Msg), dropped func(InputDrop)) error {
+	return readInput(r, send, dropped, time.Now)
+}
+
+func readInput(r io.Reader, send func(tea.Msg), dropped func(InputDrop), now func() time.Time) error {
+	return newScanner(send, dropped, now).run(r)
+}
+
+func newScanner(send func(tea.Msg), dropped func(InputDrop), now func() time.Time) *scanner {
+	return &scanner{send: send, now: now, tokens: eventBurst, filled: now(), report: dropped}
+}
+
+func (sc *scanner) run(r io.Reader) error {
 	defer func() {
 		sc.mu.Lock()
 		sc.done = true
 		if sc.timer != nil {
 			sc.timer.Stop()
 		}
+		sc.flushDrops(true)
 		sc.mu.Unlock()
 	}()
 	var chunk [256]byte
@@ -83,9 +133,19 @@ func ReadInput(r io.Reader, send func(tea.Msg)) error {
 	}
 }
 
+// pending is how many bytes the scanner holds, for tests.
+func (sc *scanner) pending() (buf, paste int) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return len(sc.buf), len(sc.paste)
+}
+
 // process sends what the buffer holds; with expired, an unfinished
 // sequence is taken as it is. Called with mu held.
 func (sc *scanner) process(expired bool) {
+	// An unfinished sequence that keeps growing is not waited for:
+	// more bytes arriving would otherwise put its timeout off for ever.
+	expired = expired || len(sc.buf) > maxPending
 	n, events := sc.scan(sc.buf, expired)
 	if n > 0 {
 		sc.buf = append(sc.buf[:0], sc.buf[n:]...)
@@ -93,9 +153,16 @@ func (sc *scanner) process(expired bool) {
 	if cap(sc.buf) > 4096 && len(sc.buf) < 256 {
 		sc.buf = append([]byte(nil), sc.buf...) // a paste is over: drop its buffer
 	}
+	sc.refill()
 	for _, ev := range events {
+		if sc.tokens < 1 {
+			sc.drop.Events++
+			continue
+		}
+		sc.tokens--
 		sc.send(ev)
 	}
+	sc.flushDrops(false)
 	if len(sc.buf) > 0 && !expired {
 		if sc.timer == nil {
 			sc.timer = time.AfterFunc(escTimeout, sc.expire)
@@ -103,6 +170,38 @@ func (sc *scanner) process(expired bool) {
 			sc.timer.Reset(escTimeout)
 		}
 	}
+}
+
+// refill adds the tokens earned since the last refill.
+func (sc *scanner) refill() {
+	now := sc.now()
+	if d := now.Sub(sc.filled); d > 0 {
+		sc.tokens = min(eventBurst, sc.tokens+d.Seconds()*eventRate)
+	}
+	sc.filled = now
+}
+
+// flushDrops reports what was dropped, if a report is due (or final).
+func (sc *scanner) flushDrops(final bool) {
+	if sc.drop == (InputDrop{}) || sc.report == nil {
+		return
+	}
+	now := sc.now()
+	if !final && !sc.reported.IsZero() && now.Sub(sc.reported) < dropReport {
+		return
+	}
+	d := sc.drop
+	sc.drop, sc.reported = InputDrop{}, now
+	sc.report(d)
+}
+
+// keepPaste adds b to the paste, up to maxPaste.
+func (sc *scanner) keepPaste(b []byte) {
+	if room := maxPaste - len(sc.paste); len(b) > room {
+		sc.drop.Bytes += len(b) - max(room, 0)
+		b = b[:max(room, 0)]
+	}
+	sc.paste = append(sc.paste, b...)
 }
 
 func (sc *scanner) expire() {
@@ -142,12 +241,12 @@ func (sc *scanner) scan(buf []byte, expired bool) (total int, events []uv.Event)
 				switch event := event.(type) {
 				case uv.KeyPressEvent:
 					if len(event.Text) > 0 {
-						sc.paste = append(sc.paste, event.Text...)
+						sc.keepPaste([]byte(event.Text))
 					} else {
 						if esc && n <= 2 && !expired {
 							return total, events
 						}
-						sc.paste = append(sc.paste, buf[:n]...)
+						sc.keepPaste(buf[:n])
 					}
 				case uv.UnknownEvent:
 					if !expired {

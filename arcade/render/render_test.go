@@ -70,7 +70,7 @@ func ourEvents(t *testing.T, in string) []uv.Event {
 		mu.Lock()
 		out = append(out, m)
 		mu.Unlock()
-	}))
+	}, nil))
 	mu.Lock()
 	defer mu.Unlock()
 	return out
@@ -80,7 +80,7 @@ func ourEvents(t *testing.T, in string) []uv.Event {
 func TestLoneEscapeIsAKey(t *testing.T) {
 	r, w := io.Pipe()
 	got := make(chan tea.Msg, 4)
-	go func() { _ = ReadInput(r, func(m tea.Msg) { got <- m }) }()
+	go func() { _ = ReadInput(r, func(m tea.Msg) { got <- m }, nil) }()
 	_, _ = w.Write([]byte("\x1b"))
 	select {
 	case m := <-got:

@@ -15,6 +15,7 @@ import (
 
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/throttle"
 	"sshuffle/games"
 	"sshuffle/store"
 )
@@ -24,6 +25,7 @@ type Player struct {
 	ID    string // key fingerprint; empty for a guest
 	Name  string
 	Guest bool
+	Addr  string // where the session connects from, for the hub's limits per address
 }
 
 // Env is what every screen of one session shares.
@@ -61,8 +63,11 @@ type Env struct {
 	// invite lines ("ssh -t -p PORT HOST join CODE").
 	InviteHost string
 	InvitePort int
-	bgState    *Background
-	next       *Route // asked for by the screen being updated
+	// Names throttles the session's lookups of names that find nobody,
+	// with every other session's; nil: none.
+	Names   *throttle.Names
+	bgState *Background
+	next    *Route // asked for by the screen being updated
 }
 
 // InvitationsSetting is the stored setting that turns invitations off

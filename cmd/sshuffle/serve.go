@@ -44,7 +44,9 @@ type serveFlags struct {
 	inviteHost          *string
 	invitePort          *int
 	maxSearches         *int
-	maxWidth, maxHeight int // maxWindow, read
+	maxStartups         *string
+	maxWidth, maxHeight int             // maxWindow, read
+	startups            arcade.Startups // maxStartups, read
 }
 
 // parseServeFlags reads serve's flags; false: they were wrong (said on
@@ -71,6 +73,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, bool) {
 		inviteHost:   fs.String("invite-host", envOr("SSHUFFLE_INVITE_HOST", ""), "the host name players reach this server by, for invite lines (ssh -t -p PORT HOST join CODE); default: the address the inviting player reached"),
 		invitePort:   fs.Int("invite-port", 0, "the port players reach this server on, for invite lines; 0: the port the inviting player reached"),
 		maxSearches:  fs.Int("max-searches", 0, "most background searches (hints, stuck checks, deal pools) at once; 0: one fewer than the cores, at least 1"),
+		maxStartups:  fs.String("max-startups", arcade.DefaultStartups.String(), "start:rate:full, as OpenSSH's MaxStartups: past start connections still in their login, refuse a new one with probability rate% rising to 100% at full"),
 	}
 	if err := fs.Parse(args); err != nil {
 		return f, false
@@ -79,6 +82,10 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, bool) {
 	f.maxWidth, f.maxHeight, err = parseSize(*f.maxWindow)
 	if err != nil {
 		fmt.Fprintln(stderr, "sshuffle: --max-window:", err)
+		return f, false
+	}
+	if f.startups, err = arcade.ParseStartups(*f.maxStartups); err != nil {
+		fmt.Fprintln(stderr, "sshuffle:", err)
 		return f, false
 	}
 	return f, true
@@ -137,7 +144,7 @@ func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, *store.Store, i
 		Addr: *f.addr, HostKeyPEM: key.PEM, IdleTimeout: *f.idle,
 		MaxSessions: *f.maxSessions, MaxPerAddr: *f.maxPerAddr, Logger: log, FillPools: *f.fillPools, FPS: *f.fps,
 		StartTimeout: *f.startTimeout, MaxChannelsPerConn: *f.maxChannels, MaxWidth: f.maxWidth, MaxHeight: f.maxHeight,
-		MaxSearches: *f.maxSearches, InviteHost: *f.inviteHost, InvitePort: *f.invitePort,
+		MaxSearches: *f.maxSearches, InviteHost: *f.inviteHost, InvitePort: *f.invitePort, MaxStartups: f.startups,
 	}, st)
 	if err != nil {
 		log.Error("server", "error", err.Error())

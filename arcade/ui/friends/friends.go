@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/throttle"
 	"sshuffle/arcade/ui"
 	"sshuffle/store"
 )
@@ -147,9 +148,16 @@ func (s *screen) add(name string) {
 		s.msg, s.bad = err.Error(), true
 		return
 	}
+	// Asked before the lookup, whatever its answer: held back only for
+	// unknown names, the answer would still tell which names exist.
+	if !s.env.Names.Allow(s.env.Player.ID, s.env.Player.Addr) {
+		s.msg, s.bad = throttle.TooManyNames, true
+		return
+	}
 	acc, err := s.env.Store.AccountByName(s.env.Ctx(), store.NormalName(name))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
+		s.env.Names.Failed(s.env.Player.ID, s.env.Player.Addr)
 		s.msg, s.bad = fmt.Sprintf("Nobody here is called %s.", store.NormalName(name)), true
 		return
 	case err != nil:
