@@ -373,6 +373,7 @@ type connState struct {
 	since    time.Time // when running last became 0 (or admission)
 	closed   bool
 	authed   bool // past its login: no longer counted in Server.startups
+	admitted time.Time
 }
 
 func (c *connState) touch(t time.Time) { c.lastInput.Store(t.UnixNano()) }

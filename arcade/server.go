@@ -415,8 +415,18 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 		reason = "full"
 	case s.conns[h] >= s.cfg.MaxPerAddr*2:
 		reason = "per_addr_conns"
-	case s.cfg.MaxStartups.refuse(s.startups, s.cfg.StartupDraw):
-		reason = "startups"
+	case s.startups < s.cfg.MaxStartups.Start:
+	default:
+		// Many are in their login. The oldest one stuck there gives way
+		// to the new one: a wave of half-open connections cannot keep an
+		// honest login out, nor grow by it. With none stuck that long,
+		// new ones are dropped at random.
+		if victim := s.oldestInLogin(); victim != nil {
+			defer func() { _ = victim.close() }()
+			s.metrics.refused("startups_evicted")
+		} else if s.cfg.MaxStartups.refuse(s.startups, s.cfg.StartupDraw) {
+			reason = "startups"
+		}
 	}
 	if reason == "startups" {
 		// One line a minute for the server, not one an address: a
@@ -438,7 +448,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	s.startups++
 	s.conns[h]++
 	cc := &countedConn{Conn: c, write: directWriter(c)}
-	cs := &connState{key: h, close: cc.Close, now: s.cfg.Now, since: s.cfg.Now()}
+	cs := &connState{key: h, close: cc.Close, now: s.cfg.Now, since: s.cfg.Now(), admitted: s.cfg.Now()}
 	cs.touch(cs.since)
 	s.live[cs] = struct{}{}
 	cc.release = func() {
@@ -456,6 +466,26 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	s.mu.Unlock()
 	ctx.SetValue(connStateKey{}, cs)
 	return cc
+}
+
+// oldestInLogin picks, under s.mu, the connection longest in its login if it
+// has been there past staleLogin, and marks it closed: the caller closes
+// it once s.mu is released. nil when none is that old.
+func (s *Server) oldestInLogin() *connState {
+	now := s.cfg.Now()
+	var oldest *connState
+	for cs := range s.live {
+		if cs.authed || cs.closed || now.Sub(cs.admitted) < staleLogin {
+			continue
+		}
+		if oldest == nil || cs.admitted.Before(oldest.admitted) {
+			oldest = cs
+		}
+	}
+	if oldest != nil {
+		oldest.closed = true
+	}
+	return oldest
 }
 
 // serverConfig marks a connection authenticated when a login method

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Startups is random early drop of new unauthenticated connections, as
@@ -65,6 +66,14 @@ func (s Startups) refuse(n int, draw func() float64) bool {
 	p := float64(s.Rate) + float64(100-s.Rate)*float64(n-s.Start)/float64(s.Full-s.Start)
 	return draw()*100 < p
 }
+
+// staleLogin is how long a connection may sit in its login before a new
+// one may take its place while many are in theirs: a key login takes a
+// few round trips, well under this on any link players use, while a
+// half-open flood holds its connections for as long as it can. A person
+// typing a key's passphrase may take longer, and is cut off only during
+// such a flood (their ssh then says so, and a retry gets in).
+const staleLogin = 2 * time.Second
 
 // randFloat is the default draw: unpredictable, so a flood cannot time its
 // connections to the drops.

@@ -5,6 +5,7 @@ import (
 	crand "crypto/rand"
 	"math/rand/v2"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -149,4 +150,41 @@ func TestHonestLoginGetsThroughAHalfOpenWave(t *testing.T) {
 	n := ts.srv.startups
 	ts.srv.mu.Unlock()
 	require.Less(t, n, DefaultStartups.Full, "half-open connections held")
+}
+
+// Once the half-open connections have sat in their login past staleLogin,
+// an honest login gets in at its first try, however unlucky the draw: the
+// oldest of them gives way, and the wave does not grow by it.
+func TestStaleHalfOpenConnectionsGiveWay(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	// The draw always refuses past the start: only eviction lets one in.
+	ts := startServerWith(t, Config{MaxSessions: 10, MaxPerAddr: 1000, StartupDraw: func() float64 { return 0 }, Now: clock})
+	var held []net.Conn
+	defer func() {
+		for _, c := range held {
+			_ = c.Close()
+		}
+	}()
+	for range 40 {
+		c, err := net.Dial("tcp", ts.addr)
+		require.NoError(t, err)
+		held = append(held, c)
+	}
+	startups := func() int {
+		ts.srv.mu.Lock()
+		defer ts.srv.mu.Unlock()
+		return ts.srv.startups
+	}
+	require.Eventually(t, func() bool { return startups() == DefaultStartups.Start }, 5*time.Second, 10*time.Millisecond)
+	_, err := tryDial(ts.addr)
+	require.Error(t, err, "while the wave is fresh, the draw refuses")
+	mu.Lock()
+	now = now.Add(staleLogin + time.Second)
+	mu.Unlock()
+	c, err := tryDial(ts.addr)
+	require.NoError(t, err, "the first try gets in")
+	_ = c.Close()
+	require.LessOrEqual(t, startups(), DefaultStartups.Start, "the wave did not grow")
 }
