@@ -116,7 +116,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	}
 	e.Prepare()
 	id := identityOf(sess)
-	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest}
+	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest, Addr: addrKey(sess.RemoteAddr())}
 	first, notice := ui.Route{Page: ui.Menu}, ""
 	then, refused := s.firstRoute(sess.Command())
 	switch {

@@ -194,7 +194,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.holds = ui.NewHolds()
 	s.invitePort.Store(int64(cfg.InvitePort))
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
-		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit})
+		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Log: s.log})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)

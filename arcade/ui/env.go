@@ -24,6 +24,7 @@ type Player struct {
 	ID    string // key fingerprint; empty for a guest
 	Name  string
 	Guest bool
+	Addr  string // where the session connects from, for the hub's limits per address
 }
 
 // Env is what every screen of one session shares.
@@ -158,7 +159,7 @@ func (e *Env) Person() (hub.Person, bool) {
 	if e.Player == nil || e.Player.Guest || e.Player.ID == "" || e.Player.Name == "" {
 		return hub.Person{}, false
 	}
-	return hub.Person{ID: e.Player.ID, Name: e.Player.Name}, true
+	return hub.Person{ID: e.Player.ID, Name: e.Player.Name, Addr: e.Player.Addr}, true
 }
 
 // InviteLine is the command a friend pastes to join the room with code.

@@ -321,7 +321,7 @@ func (pg *Page) Join(j Join) {
 	pg.pending = true
 	e, h, p := pg.env, pg.hub, pg.person()
 	go func() {
-		t, err := h.Table(j.Code)
+		t, err := h.FindTable(p, j.Code)
 		var m *ui.TableHold
 		if err == nil {
 			seat := hub.AnySeat
