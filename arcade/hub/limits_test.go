@@ -403,9 +403,9 @@ func TestConnectWhileTheLobbyRebuilds(t *testing.T) {
 	case <-time.After(20 * time.Second): // a failsafe, not a measure: held, Connect would never return
 		t.Error("connecting waits for the lobby list's rebuild")
 	}
+	close(release)
 	close(stop)
 	churn.Wait()
-	close(release)
 	<-done
 	if churned.Load() == 0 {
 		t.Fatal("no churn")
