@@ -40,7 +40,9 @@ func init() {
 			return err
 		}
 		defer r.close()
-		if _, err := r.waitFor("Invite: ", 30*time.Second); err != nil {
+		// Earlier tries' rooms may still fill this address's cap: then the
+		// lobby opens with that sentence, and the flood follows anyway.
+		if _, err := r.waitAny(append([]string{"Invite: "}, roomLimits...), 30*time.Second); err != nil {
 			return err
 		}
 		if _, err := io.WriteString(r.in, strings.Repeat("n\r", 3000)); err != nil {
@@ -59,7 +61,7 @@ func init() {
 			return err
 		}
 		defer r.close()
-		if _, err := r.waitFor("Invite: ", 30*time.Second); err != nil {
+		if _, err := r.waitAny(append([]string{"Invite: "}, roomLimits...), 30*time.Second); err != nil {
 			return err
 		}
 		refused := false
