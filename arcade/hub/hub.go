@@ -102,7 +102,8 @@ func (k RoomKind) String() string {
 
 // Hub owns presence and the registry of live rooms. Its state sits behind
 // one mutex, held only for map work: no sink, no room and no callback of
-// the wiring is ever called while it is held.
+// the wiring is ever called while it is held, and neither the lobby list
+// nor the limits take it.
 type Hub struct {
 	clock     Clock
 	grace     time.Duration
@@ -120,6 +121,10 @@ type Hub struct {
 	owners   map[string]Person // a live room's code: who opened it (ID, Addr)
 	opened   map[string]int    // "a:"+ID or "i:"+Addr: live rooms opened
 	limits   *limiter
+	// invitedTo is, for a live room's code, the accounts that were sent an
+	// invitation to it: whose lists to clear when it ends, without walking
+	// every account online while the lock is held.
+	invitedTo map[string]map[string]struct{}
 
 	onTableResult func(TableResult)
 	saveTable     func(code string, snap *TableSnapshot)
@@ -152,6 +157,7 @@ func New(cfg Config) *Hub {
 		accounts:      map[string]*account{},
 		owners:        map[string]Person{},
 		opened:        map[string]int{},
+		invitedTo:     map[string]map[string]struct{}{},
 	}
 	if h.clock == nil {
 		h.clock = RealClock{}
@@ -226,9 +232,12 @@ func (h *Hub) unregister(code string) {
 	h.expired[code] = h.clock.Now()
 	h.expiredQ = append(h.expiredQ, code)
 	h.forgetExpired()
-	for _, a := range h.accounts {
-		a.pending = slices.DeleteFunc(a.pending, func(inv Invitation) bool { return inv.Code == code })
+	for id := range h.invitedTo[code] {
+		if a, ok := h.accounts[id]; ok {
+			a.pending = slices.DeleteFunc(a.pending, func(inv Invitation) bool { return inv.Code == code })
+		}
 	}
+	delete(h.invitedTo, code)
 }
 
 func (h *Hub) forgetExpired() {
@@ -576,6 +585,10 @@ func (s *Session) Invite(to Person, code string) error {
 		a.pending = slices.Delete(a.pending, 0, 1)
 	}
 	a.pending = append(a.pending, inv)
+	if h.invitedTo[inv.Code] == nil {
+		h.invitedTo[inv.Code] = map[string]struct{}{}
+	}
+	h.invitedTo[inv.Code][to.ID] = struct{}{}
 	n := Notice{Kind: Invited, Invitation: inv, Text: s.person.Name + " invites you to a " + inv.What + "."}
 	for _, ts := range a.sessions {
 		ts.out.Put(n)
