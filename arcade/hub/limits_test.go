@@ -345,14 +345,7 @@ func TestAddrStaysWithTheHub(t *testing.T) {
 func TestConnectWhileTheLobbyRebuilds(t *testing.T) {
 	e := newTenv(t)
 	unlimited(e.h)
-	held, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	e.h.lobby.spy = func() {
-		once.Do(func() {
-			close(held)
-			<-release
-		})
-	}
+	held, release, _ := holdFirstRebuild(e.h)
 	lw := e.h.WatchLobby(func(TableList) {})
 	defer lw.Close()
 	e.open(kingsTable(person("ann"), open, open))
@@ -385,7 +378,9 @@ func TestConnectWhileTheLobbyRebuilds(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i := range n {
+		// n connections at least, and on until the churn has gone on
+		// beside them a while.
+		for i := 0; i < n || churned.Load() < 50 && i < 100*n; i++ {
 			p := person(fmt.Sprintf("late%d", i))
 			s := e.h.Connect(p, true, func(Notice) {})
 			s.SetActivity(Activity{Doing: InGame})
@@ -410,4 +405,40 @@ func TestConnectWhileTheLobbyRebuilds(t *testing.T) {
 	if churned.Load() == 0 {
 		t.Fatal("no churn")
 	}
+}
+
+// TestLobbyRebuildsCoalesce: changes made while a rebuild is under way are
+// all in the next one, so a burst of a hundred tables costs two lists, not a
+// hundred.
+func TestLobbyRebuildsCoalesce(t *testing.T) {
+	e := newTenv(t)
+	unlimited(e.h)
+	held, release, rebuilds := holdFirstRebuild(e.h)
+	lr := &lobbyRec{changed: make(chan struct{})}
+	lw := e.h.WatchLobby(lr.sink)
+	defer lw.Close()
+	e.open(kingsTable(person("ann"), open, open))
+	<-held
+	for i := range 100 {
+		e.open(kingsTable(person(fmt.Sprintf("p%d", i)), open, open))
+	}
+	close(release)
+	l := lr.until(t, "every table listed", func(l TableList) bool { return len(l.Tables) == 101 })
+	if l.Version != 2 || rebuilds.Load() != 2 {
+		t.Fatalf("101 tables opened in two bursts took %d lists (version %d)", rebuilds.Load(), l.Version)
+	}
+}
+
+// holdFirstRebuild holds the hub's first rebuild of the lobby list, once it
+// has copied the tables, until release is closed; held is closed once it
+// is held. Later rebuilds go through, counted in rebuilds.
+func holdFirstRebuild(h *Hub) (held, release chan struct{}, rebuilds *atomic.Int64) {
+	held, release, rebuilds = make(chan struct{}), make(chan struct{}), &atomic.Int64{}
+	h.lobby.spy = func() {
+		if rebuilds.Add(1) == 1 {
+			close(held)
+			<-release
+		}
+	}
+	return held, release, rebuilds
 }
