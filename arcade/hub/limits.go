@@ -38,8 +38,8 @@ type Rate struct {
 const (
 	// A player may host a table and a race at once, in two sessions, and
 	// leave a table or two behind that has not yet closed (an empty room
-	// lasts the grace, a minute): four covers that. One of the 2,981
-	// tables of a burst cost ~30 KB and a goroutine of its own.
+	// lasts the grace, a minute): four covers that. Each room costs memory
+	// and a goroutine, so a burst of them must stop somewhere small.
 	DefaultRoomsPerAccount = 4
 	// An address may be a household or an office behind one NAT: four
 	// accounts' worth. Fresh keys are free, so without this one account
@@ -50,8 +50,10 @@ const (
 	DefaultActionsPerSecond = 3
 	DefaultActionsBurst     = 10
 	// Code lookups: a person pastes a code now and then; a join costs one
-	// or two lookups. Failed ones are the guessing: one a second, after
-	// five at once, puts 23^5 codes months away for one address.
+	// or two lookups. Failed ones are the guessing: one a second per
+	// account, four per address, after a few at once, puts a sweep of the
+	// 23^5 codes weeks away for one address, and a live code among them
+	// (a few thousand in millions) days away.
 	DefaultLookupsPerSecond       = 4
 	DefaultLookupsBurst           = 10
 	DefaultFailedLookupsPerSecond = 1
