@@ -50,16 +50,17 @@ const (
 	DefaultActionsPerSecond = 3
 	DefaultActionsBurst     = 10
 	// Code lookups: a person pastes a code now and then; a join costs one
-	// or two lookups. Failed ones are the guessing: one a second per
-	// account, four per address, after a few at once, puts a sweep of the
-	// 23^5 codes weeks away for one address, and a live code among them
-	// (a few thousand in millions) days away.
+	// or two lookups. Failed ones are the guessing, limited as tightly
+	// per address as per account: one a second after five puts a sweep of
+	// the 23^5 codes over two months away for one address, and with two
+	// thousand rooms live it lands in one (not one it chose) about once an
+	// hour.
 	DefaultLookupsPerSecond       = 4
 	DefaultLookupsBurst           = 10
 	DefaultFailedLookupsPerSecond = 1
 	DefaultFailedLookupsBurst     = 5
-	// An address's rates are four times an account's, for the same reason
-	// its room cap is.
+	// An address's rates of lookups and actions are four times an
+	// account's, for the same reason its room cap is.
 	addrFactor = 4
 	// logEvery is how often a limit being hit is logged, per kind: often
 	// enough that an operator sees a flood, rarely enough that the flood
@@ -161,6 +162,9 @@ func (l *limiter) takeN(kind string, r Rate, p Person, n float64) bool {
 	}
 	if p.Addr != "" {
 		ar := Rate{r.PerSecond * addrFactor, r.Burst * addrFactor}
+		if kind == "failed" {
+			ar = r // guessing gains nothing from an address's many accounts
+		}
 		bs = append(bs, l.fill(limitKey{kind, "i:" + p.Addr}, ar, now))
 	}
 	for _, b := range bs {
