@@ -17,6 +17,13 @@
 // small goroutine per member hands it to the member's sink. A member whose
 // screen is stuck therefore costs the room nothing but a replaced value.
 //
+// The hub's own state (presence, the registry of codes) sits behind one
+// mutex held only for map work. The lobby list has a lock of its own and is
+// an immutable snapshot every reader shares, rebuilt at most every
+// relistEvery while tables change, so that a flood of tables never holds up
+// a connection. The limits (limits.go) have a lock of their own too, and
+// bound what one account or address can open or look up.
+//
 // Names given to the hub are validated account names; the hub never takes
 // text typed by a client, and the only client text it reads at all is an
 // invite code, which it checks against its own alphabet before echoing.

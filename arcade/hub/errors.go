@@ -50,6 +50,11 @@ var (
 	ErrNotPlaying   = errors.New("No game is being played at this table.")
 	ErrBadSnapshot  = errors.New("That table snapshot cannot be restored.")
 	ErrTableBroke   = errors.New("Something went wrong at this table, and it has closed; sorry.")
+
+	// Limits (limits.go).
+	ErrTooManyRooms   = errors.New("You have too many rooms open; close one first.")
+	ErrTooFast        = errors.New("That is faster than the lobby goes; wait a moment and try again.")
+	ErrTooManyLookups = errors.New("Too many codes tried; wait a few seconds and try again.")
 )
 
 // refusal is a sentinel with a more particular sentence ("Ann is offline.").

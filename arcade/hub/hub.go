@@ -2,6 +2,7 @@ package hub
 
 import (
 	crand "crypto/rand"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -15,6 +16,16 @@ import (
 type Person struct {
 	ID   string
 	Name string
+	// Addr is where the session connects from (an IPv4 address or an IPv6
+	// /64), for the limits per address; the wiring fills it. The hub keeps
+	// it out of every room and presence, so nobody else ever sees it.
+	Addr string
+}
+
+// public is the person as rooms and friends may see it.
+func (p Person) public() Person {
+	p.Addr = ""
+	return p
 }
 
 // Config is what the wiring layer gives the hub. Every field may be left
@@ -58,6 +69,12 @@ type Config struct {
 	// when it last stopped), so that the code answers as ended. It is
 	// called without any lock of the hub held.
 	Ended func(code string) bool
+	// Limits caps rooms, lobby actions and code lookups per account and
+	// per address; zero fields take the defaults.
+	Limits Limits
+	// Log gets a line when a limit refuses someone, at most once a minute
+	// per kind of limit; nil is slog.Default().
+	Log *slog.Logger
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -90,7 +107,8 @@ func (k RoomKind) String() string {
 
 // Hub owns presence and the registry of live rooms. Its state sits behind
 // one mutex, held only for map work: no sink, no room and no callback of
-// the wiring is ever called while it is held.
+// the wiring is ever called while it is held, and neither the lobby list
+// nor the limits take it.
 type Hub struct {
 	clock     Clock
 	grace     time.Duration
@@ -106,12 +124,19 @@ type Hub struct {
 	expiredQ []string // codes in the order they expired, to forget the oldest first
 	accounts map[string]*account
 	nextID   uint64
+	owners   map[string]Person // a live room's code: who opened it (ID, Addr)
+	opened   map[string]int    // "a:"+ID or "i:"+Addr: live rooms opened
+	limits   *limiter
+	// invitedTo is, for a live room's code, the accounts that were sent an
+	// invitation to it: whose lists to clear when it ends, without walking
+	// every account online while the lock is held.
+	invitedTo map[string]map[string]struct{}
 
 	onTableResult func(TableResult)
 	saveTable     func(code string, snap *TableSnapshot)
 	tableKitOf    func(game string) (engine.TableKit, bool)
 	tableSpy      func(*Table) // tests only: sees the table before each state goes out
-	lobby         lobby        // under mu
+	lobby         lobby        // its own lock
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -137,10 +162,19 @@ func New(cfg Config) *Hub {
 		rooms:         map[string]Room{},
 		expired:       map[string]time.Time{},
 		accounts:      map[string]*account{},
+		owners:        map[string]Person{},
+		opened:        map[string]int{},
+		invitedTo:     map[string]map[string]struct{}{},
 	}
 	if h.clock == nil {
 		h.clock = RealClock{}
 	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	h.limits = newLimiter(h.clock, log, cfg.Limits)
+	h.lobby.init()
 	if h.grace <= 0 {
 		h.grace = time.Minute
 	}
@@ -153,12 +187,16 @@ func New(cfg Config) *Hub {
 }
 
 // register gives a new room a code unique among live rooms and unlike any
-// recently ended one.
-func (h *Hub) register(make func(code string) Room) (Room, error) {
+// recently ended one. by is who opens it: the room counts against their
+// caps while it lives.
+func (h *Hub) register(by Person, make func(code string) Room) (Room, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, ErrHubClosed
+	}
+	if err := h.mayOpen(by); err != nil {
+		return nil, err
 	}
 	h.forgetExpired()
 	for {
@@ -171,6 +209,7 @@ func (h *Hub) register(make func(code string) Room) (Room, error) {
 		}
 		r := make(code)
 		h.rooms[code] = r
+		h.own(code, by)
 		return r, nil
 	}
 }
@@ -196,12 +235,16 @@ func (h *Hub) unregister(code string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.rooms, code)
+	h.disown(code)
 	h.expired[code] = h.clock.Now()
 	h.expiredQ = append(h.expiredQ, code)
 	h.forgetExpired()
-	for _, a := range h.accounts {
-		a.pending = slices.DeleteFunc(a.pending, func(inv Invitation) bool { return inv.Code == code })
+	for id := range h.invitedTo[code] {
+		if a, ok := h.accounts[id]; ok {
+			a.pending = slices.DeleteFunc(a.pending, func(inv Invitation) bool { return inv.Code == code })
+		}
 	}
+	delete(h.invitedTo, code)
 }
 
 func (h *Hub) forgetExpired() {
@@ -229,15 +272,25 @@ func (h *Hub) Room(text string) (Room, error) {
 	}
 	h.mu.Lock()
 	r, live := h.rooms[code]
-	_, expired := h.expired[code]
 	h.mu.Unlock()
 	if live {
 		return r, nil
 	}
+	return nil, h.missing(code)
+}
+
+// missing is the answer for a code that names no live room of the kind
+// asked for. A live room of another kind gets the same answer as a code
+// nobody holds, so that guessing learns nothing from the sentence. Called
+// without mu: it asks the Ended hook, which must not run under it.
+func (h *Hub) missing(code string) error {
+	h.mu.Lock()
+	_, expired := h.expired[code]
+	h.mu.Unlock()
 	if expired || (h.ended != nil && h.ended(code)) {
-		return nil, refuse(ErrExpired, "The room %s has ended, and its code with it.", code)
+		return refuse(ErrExpired, "The room %s has ended, and its code with it.", code)
 	}
-	return nil, refuse(ErrNoRoom, "No room has the code %s; check the letters.", code)
+	return refuse(ErrNoRoom, "No room has the code %s; check the letters.", code)
 }
 
 // Race finds a live race by its code.
@@ -248,10 +301,12 @@ func (h *Hub) Race(text string) (*Race, error) {
 	}
 	race, ok := r.(*Race)
 	if !ok {
-		return nil, refuse(ErrNoRoom, "The code %s is for a %s, not a race.", r.Code(), r.Kind())
+		return nil, h.wrongKind(r.Code())
 	}
 	return race, nil
 }
+
+func (h *Hub) wrongKind(code string) error { return h.missing(code) }
 
 // Rooms is how many rooms are live.
 func (h *Hub) Rooms() int {
@@ -396,7 +451,7 @@ type Session struct {
 // preference; the latest session's word counts for the account. sink gets
 // the session's notices and follows the outbox rules.
 func (h *Hub) Connect(p Person, invitations bool, sink func(Notice)) *Session {
-	s := &Session{h: h, person: p, out: newOutbox(sink)}
+	s := &Session{h: h, person: p.public(), out: newOutbox(sink)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	a, ok := h.accounts[p.ID]
@@ -404,7 +459,7 @@ func (h *Hub) Connect(p Person, invitations bool, sink func(Notice)) *Session {
 		a = &account{}
 		h.accounts[p.ID] = a
 	}
-	a.person = p // a rename shows at the next connection
+	a.person = p.public() // a rename shows at the next connection
 	a.invitations = invitations
 	a.sessions = append(a.sessions, s)
 	h.nextID++
@@ -537,6 +592,10 @@ func (s *Session) Invite(to Person, code string) error {
 		a.pending = slices.Delete(a.pending, 0, 1)
 	}
 	a.pending = append(a.pending, inv)
+	if h.invitedTo[inv.Code] == nil {
+		h.invitedTo[inv.Code] = map[string]struct{}{}
+	}
+	h.invitedTo[inv.Code][to.ID] = struct{}{}
 	n := Notice{Kind: Invited, Invitation: inv, Text: s.person.Name + " invites you to a " + inv.What + "."}
 	for _, ts := range a.sessions {
 		ts.out.Put(n)

@@ -3,6 +3,9 @@ package hub
 import (
 	"cmp"
 	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // TableList is the list of open tables as a lobby screen shows it. Tables is
@@ -12,12 +15,34 @@ type TableList struct {
 	Version uint64
 }
 
-// lobby is the hub's listing of tables and who watches it; under Hub.mu.
+// relistEvery is how often at most the lobby list is rebuilt while tables
+// change: a list a twentieth of a second old is as good as a new one to a
+// person reading it, and a burst of changes then costs one sort, not one
+// per change.
+const relistEvery = 50 * time.Millisecond
+
+// lobby is the hub's listing of tables and who watches it. It has a lock
+// of its own, never the hub's, so that tables changing (and their list
+// being rebuilt) never hold up a connection or a presence.
 type lobby struct {
-	tables   map[string]TableInfo // every live table, private ones too
-	list     []TableInfo          // the listed ones in lobby order, rebuilt on change
-	version  uint64
-	watchers map[*LobbyWatch]struct{}
+	mu        sync.Mutex
+	tables    map[string]TableInfo // every live table, private ones too
+	watchers  map[*LobbyWatch]struct{}
+	scheduled bool // a rebuild is due or running
+	dirty     bool // a change since the running rebuild copied the tables
+	closed    bool
+	version   uint64 // of the last list published; the rebuild's alone, under mu
+
+	// snap is the list in lobby order: immutable, shared by every reader.
+	snap atomic.Pointer[TableList]
+	// spy, in tests only, is called by each rebuild before it sorts.
+	spy func()
+}
+
+func (l *lobby) init() {
+	l.tables = map[string]TableInfo{}
+	l.watchers = map[*LobbyWatch]struct{}{}
+	l.snap.Store(&TableList{})
 }
 
 // LobbyWatch is a lobby screen's subscription: it gets the list at once and
@@ -30,45 +55,43 @@ type LobbyWatch struct {
 // WatchLobby subscribes sink (outbox rules) to the lobby list.
 func (h *Hub) WatchLobby(sink func(TableList)) *LobbyWatch {
 	w := &LobbyWatch{h: h, out: newOutbox(sink)}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
+	l := &h.lobby
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
 		w.out.Close()
 		return w
 	}
-	if h.lobby.watchers == nil {
-		h.lobby.watchers = map[*LobbyWatch]struct{}{}
-	}
-	h.lobby.watchers[w] = struct{}{}
-	w.out.Put(TableList{Tables: h.lobby.list, Version: h.lobby.version})
+	l.watchers[w] = struct{}{}
+	w.out.Put(*l.snap.Load())
 	return w
 }
 
 // Close ends the subscription.
 func (w *LobbyWatch) Close() {
-	w.h.mu.Lock()
-	delete(w.h.lobby.watchers, w)
-	w.h.mu.Unlock()
+	l := &w.h.lobby
+	l.mu.Lock()
+	delete(l.watchers, w)
+	l.mu.Unlock()
 	w.out.Close()
 }
 
 // Done is closed once the subscription's goroutine has returned.
 func (w *LobbyWatch) Done() <-chan struct{} { return w.out.Done() }
 
-// Tables lists the open (not private) tables, oldest first.
+// Tables lists the open (not private) tables, oldest first, as of the last
+// rebuild of the list.
 func (h *Hub) Tables() []TableInfo {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.lobby.list)
+	return slices.Clone(h.lobby.snap.Load().Tables)
 }
 
 // SeatedAt lists the tables where the account holds a seat (private ones
 // too): what a menu offers to rejoin after a drop or a restart.
 func (h *Hub) SeatedAt(id string) []TableInfo {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	l := &h.lobby
+	l.mu.Lock()
 	var out []TableInfo
-	for _, in := range h.lobby.tables {
+	for _, in := range l.tables {
 		for _, s := range in.Seats {
 			if s.Person.ID == id && !s.Gone {
 				out = append(out, in)
@@ -76,6 +99,7 @@ func (h *Hub) SeatedAt(id string) []TableInfo {
 			}
 		}
 	}
+	l.mu.Unlock()
 	slices.SortFunc(out, lobbyOrder)
 	return out
 }
@@ -84,54 +108,84 @@ func lobbyOrder(a, b TableInfo) int {
 	return cmp.Or(a.Opened.Compare(b.Opened), cmp.Compare(a.Code, b.Code))
 }
 
-// list records a table's new listing and tells the lobby's watchers.
+// list records a table's new listing; the list is rebuilt soon after.
 func (h *Hub) list(in TableInfo) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.lobby.tables == nil {
-		h.lobby.tables = map[string]TableInfo{}
-	}
-	old, had := h.lobby.tables[in.Code]
-	h.lobby.tables[in.Code] = in
+	l := &h.lobby
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	old, had := l.tables[in.Code]
+	l.tables[in.Code] = in
 	if in.Private && (!had || old.Private) {
 		return // nobody's list changes
 	}
-	h.relist()
+	l.schedule()
 }
 
 func (h *Hub) unlist(code string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	in, had := h.lobby.tables[code]
-	delete(h.lobby.tables, code)
+	l := &h.lobby
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	in, had := l.tables[code]
+	delete(l.tables, code)
 	if had && !in.Private {
-		h.relist()
+		l.schedule()
 	}
 }
 
-// relist rebuilds the shared list and puts it in every watcher's outbox.
-// Put never blocks, so doing it under the lock is safe.
-func (h *Hub) relist() {
-	list := make([]TableInfo, 0, len(h.lobby.list)+1)
-	for _, in := range h.lobby.tables {
+// schedule has the list rebuilt in relistEvery, unless a rebuild is due
+// already: changes in between are all in that one. Called with mu held.
+func (l *lobby) schedule() {
+	l.dirty = true
+	if l.scheduled || l.closed {
+		return
+	}
+	l.scheduled = true
+	time.AfterFunc(relistEvery, l.rebuild)
+}
+
+// rebuild sorts a new list, off every lock, and puts it in every watcher's
+// outbox. Put never blocks, so doing that under the lobby's lock is safe.
+func (l *lobby) rebuild() {
+	l.mu.Lock()
+	l.dirty = false
+	list := make([]TableInfo, 0, len(l.snap.Load().Tables)+1)
+	for _, in := range l.tables {
 		if !in.Private {
 			list = append(list, in)
 		}
 	}
+	l.mu.Unlock()
+	if l.spy != nil {
+		l.spy()
+	}
 	slices.SortFunc(list, lobbyOrder)
-	h.lobby.list = list
-	h.lobby.version++
-	l := TableList{Tables: list, Version: h.lobby.version}
-	for w := range h.lobby.watchers {
-		w.out.Put(l)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// Rebuilds never overlap, so versions grow in the order lists are
+	// made: a change made while this one sorted schedules the next only
+	// now.
+	l.scheduled = false
+	if l.closed {
+		return
+	}
+	if l.dirty {
+		l.schedule()
+	}
+	l.version++
+	tl := &TableList{Tables: list, Version: l.version}
+	l.snap.Store(tl)
+	for w := range l.watchers {
+		w.out.Put(*tl)
 	}
 }
 
 func (h *Hub) closeLobby() {
-	h.mu.Lock()
-	ws := h.lobby.watchers
-	h.lobby.watchers = nil
-	h.mu.Unlock()
+	l := &h.lobby
+	l.mu.Lock()
+	ws := l.watchers
+	l.watchers = map[*LobbyWatch]struct{}{}
+	l.closed = true
+	l.mu.Unlock()
 	for w := range ws {
 		w.out.Close()
 	}

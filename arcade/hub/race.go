@@ -166,6 +166,9 @@ type RaceConfig struct {
 	// Ranked marks a race on today's daily deal: the wiring counts a
 	// racer's result as their ranked daily attempt if it is their first.
 	Ranked bool
+	// Host is who opens the race, for the caps on rooms and lobby
+	// actions (empty: counted against nobody).
+	Host Person
 }
 
 // Race is a race room. Its methods may be called from any goroutine.
@@ -225,7 +228,10 @@ type member struct {
 // NewRace opens a race with a fresh code. It closes by itself if nobody
 // joins within the hub's grace period.
 func (h *Hub) NewRace(cfg RaceConfig) (*Race, error) {
-	room, err := h.register(func(code string) Room {
+	if err := h.action(cfg.Host); err != nil {
+		return nil, err
+	}
+	room, err := h.register(cfg.Host, func(code string) Room {
 		return &Race{h: h, code: code, spec: cfg.Spec, ranked: cfg.Ranked, loop: newLoop()}
 	})
 	if err != nil {
@@ -272,6 +278,10 @@ type RaceMember struct {
 // ErrStarted says to watch instead. sink follows the outbox rules and gets
 // the first state at once.
 func (r *Race) Join(p Person, role Role, sink func(RaceState)) (*RaceMember, error) {
+	if err := r.h.action(p); err != nil {
+		return nil, err
+	}
+	p = p.public()
 	out := newOutbox(sink)
 	m, err := call(&r.loop, func() (*RaceMember, error) { return r.join(p, role, out) })
 	if err != nil {
@@ -304,6 +314,9 @@ func (m *RaceMember) State() (RaceState, error) {
 
 // Start begins the countdown; only the host may.
 func (m *RaceMember) Start() error {
+	if err := m.race.h.action(m.person); err != nil {
+		return err
+	}
 	return m.do(func(r *Race, me *member) error { return r.start(me) })
 }
 

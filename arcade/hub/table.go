@@ -306,7 +306,12 @@ func (h *Hub) OpenTable(cfg TableConfig) (*Table, error) {
 	if err := cfg.normalize(k); err != nil {
 		return nil, err
 	}
-	room, err := h.register(func(code string) Room { return h.newTable(code, k, cfg) })
+	by := cfg.Host
+	cfg.Host = by.public()
+	if err := h.action(by); err != nil {
+		return nil, err
+	}
+	room, err := h.register(by, func(code string) Room { return h.newTable(code, k, cfg) })
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +379,7 @@ func (h *Hub) Table(text string) (*Table, error) {
 	}
 	t, ok := r.(*Table)
 	if !ok {
-		return nil, refuse(ErrNoRoom, "The code %s is for a %s, not a table.", r.Code(), r.Kind())
+		return nil, h.wrongKind(r.Code())
 	}
 	return t, nil
 }

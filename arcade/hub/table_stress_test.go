@@ -74,6 +74,7 @@ func checkTableState(st TableState) error {
 func TestTableStress(t *testing.T) {
 	base := runtime.NumGoroutine()
 	e := newTenv(t)
+	unlimited(e.h) // a few accounts as fast as the machine goes; the limits have tests of their own
 	var bad atomic.Int64
 	var once sync.Once
 	fail := func(format string, args ...any) {

@@ -29,6 +29,10 @@ func (m *TableMember) Seat() int { return m.seat }
 // Watch; a seat can be taken only while the table is seating. sink follows
 // the outbox rules and gets the first state at once.
 func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, error) {
+	if err := t.h.action(p); err != nil {
+		return nil, err
+	}
+	p = p.public()
 	out := newOutbox(sink)
 	m, err := call(&t.loop, func() (*TableMember, error) { return t.join(p, seat, out) })
 	if err != nil {
@@ -63,6 +67,9 @@ func (m *TableMember) State() (TableState, error) {
 // Start deals the first game; only the host may, once every person's seat
 // is taken by someone here.
 func (m *TableMember) Start() error {
+	if err := m.table.h.action(m.person); err != nil {
+		return err
+	}
 	return m.do(func(t *Table, me *tmember) error { return t.start(me) })
 }
 
@@ -70,6 +77,9 @@ func (m *TableMember) Start() error {
 // the host may. It starts at once if everyone seated is here, and goes back
 // to seating otherwise.
 func (m *TableMember) Rematch() error {
+	if err := m.table.h.action(m.person); err != nil {
+		return err
+	}
 	return m.do(func(t *Table, me *tmember) error { return t.rematch(me) })
 }
 

@@ -163,7 +163,7 @@ func (e *Env) Person() (hub.Person, bool) {
 	if e.Player == nil || e.Player.Guest || e.Player.ID == "" || e.Player.Name == "" {
 		return hub.Person{}, false
 	}
-	return hub.Person{ID: e.Player.ID, Name: e.Player.Name}, true
+	return hub.Person{ID: e.Player.ID, Name: e.Player.Name, Addr: e.Player.Addr}, true
 }
 
 // InviteLine is the command a friend pastes to join the room with code.

@@ -276,8 +276,21 @@ func (pg *Page) Open(o Open) {
 	pg.openWith(cfg)
 }
 
+// onItsWay refuses a second open or join while one is on its way: keys
+// typed ahead (or a script's thousands) make one request at a time, not a
+// goroutine and a room each.
+func (pg *Page) onItsWay() bool {
+	if pg.pending {
+		pg.Screen.Update(Refused{Text: "A table is on its way; wait for it."})
+	}
+	return pg.pending
+}
+
 // openWith opens cfg (Host set) and seats the host.
 func (pg *Page) openWith(cfg hub.TableConfig) {
+	if pg.onItsWay() {
+		return
+	}
 	pg.standFrom()
 	pg.pending = true
 	e, h := pg.env, pg.hub
@@ -317,11 +330,14 @@ func (pg *Page) Join(j Join) {
 	if pg.m != nil && !pg.handed && pg.code() == j.Code && !j.Watch {
 		return // already there
 	}
+	if pg.onItsWay() {
+		return
+	}
 	pg.standFrom()
 	pg.pending = true
 	e, h, p := pg.env, pg.hub, pg.person()
 	go func() {
-		t, err := h.Table(j.Code)
+		t, err := h.FindTable(p, j.Code)
 		var m *ui.TableHold
 		if err == nil {
 			seat := hub.AnySeat

@@ -76,7 +76,7 @@ func Open(e *ui.Env, r ui.Route, boards Boards) (ui.Screen, error) {
 	var race *hub.Race
 	var err error
 	if r.Code != "" {
-		race, err = e.Hub.Race(r.Code)
+		race, err = e.Hub.FindRace(p, r.Code)
 	} else {
 		spec, ranked := r.Spec, false
 		switch {
@@ -90,7 +90,7 @@ func Open(e *ui.Env, r ui.Route, boards Boards) (ui.Screen, error) {
 			_, err = r.Game.Game.New(spec, ui.LoadOptions(e, r.Game)) // a deal number the game refuses says so here
 		}
 		if err == nil {
-			race, err = e.Hub.NewRace(hub.RaceConfig{Spec: spec, Ranked: ranked})
+			race, err = e.Hub.NewRace(hub.RaceConfig{Spec: spec, Ranked: ranked, Host: p})
 		}
 	}
 	if err != nil {

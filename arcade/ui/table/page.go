@@ -43,7 +43,7 @@ func OpenPage(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		if !ok {
 			return nil, errors.New("Tables need a player name: connect with a key and pick one.")
 		}
-		t, err := e.Hub.Table(r.Code)
+		t, err := e.Hub.FindTable(p, r.Code)
 		if err != nil {
 			return nil, err
 		}
