@@ -418,15 +418,28 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 		reason = "per_addr_conns"
 	case s.startups < s.cfg.MaxStartups.Start:
 	default:
-		// Many are in their login. The oldest one stuck there gives way
-		// to the new one: a wave of half-open connections cannot keep an
-		// honest login out, nor grow by it. With none stuck that long,
-		// new ones are dropped at random.
-		if victim := s.oldestInLogin(); victim != nil {
-			defer func() { _ = victim.close() }()
-			s.metrics.refused("startups_evicted")
-		} else if s.cfg.MaxStartups.refuse(s.startups, s.cfg.StartupDraw) {
-			reason = "startups"
+		// Many are in their login. One that has sat there past
+		// staleLogin gives way to the new one; so, when the draw says
+		// drop, does the oldest of any age: a wave of half-open
+		// connections then neither grows past Full nor keeps an honest
+		// login (a few round trips) out, since what is dropped is what
+		// has waited longest, not what just came. Only with every one of
+		// them already on its way out is the newcomer refused.
+		victim := s.oldestInLogin(staleLogin)
+		if victim == nil && s.cfg.MaxStartups.refuse(s.startups, s.cfg.StartupDraw) {
+			if victim = s.oldestInLogin(0); victim == nil {
+				reason = "startups"
+			}
+		}
+		if victim != nil {
+			n := s.startups
+			defer func() {
+				_ = victim.close()
+				s.metrics.refused("startups_evicted")
+				if s.startupLog.due(s.cfg.Now()) {
+					s.log.Warn("many connections in their login: the oldest give way to new ones", "unauthenticated", n, "max_startups", s.cfg.MaxStartups.String())
+				}
+			}()
 		}
 	}
 	if reason == "startups" {
@@ -436,7 +449,7 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 		s.mu.Unlock()
 		s.metrics.refused(reason)
 		if s.startupLog.due(s.cfg.Now()) {
-			s.log.Warn("refusing new connections at random: many are still in their login", "unauthenticated", n, "max_startups", s.cfg.MaxStartups.String())
+			s.log.Warn("refusing new connections: many are still in their login", "unauthenticated", n, "max_startups", s.cfg.MaxStartups.String())
 		}
 		return nil
 	}
@@ -470,13 +483,13 @@ func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 }
 
 // oldestInLogin picks, under s.mu, the connection longest in its login if it
-// has been there past staleLogin, and marks it closed: the caller closes
+// has been there longer than age, and marks it closed: the caller closes
 // it once s.mu is released. nil when none is that old.
-func (s *Server) oldestInLogin() *connState {
+func (s *Server) oldestInLogin(age time.Duration) *connState {
 	now := s.cfg.Now()
 	var oldest *connState
 	for cs := range s.live {
-		if cs.authed || cs.closed || now.Sub(cs.admitted) < staleLogin {
+		if cs.authed || cs.closed || now.Sub(cs.admitted) < age {
 			continue
 		}
 		if oldest == nil || cs.admitted.Before(oldest.admitted) {

@@ -3,12 +3,14 @@ package arcade
 import (
 	"crypto/ed25519"
 	crand "crypto/rand"
+	"io"
 	"math/rand/v2"
 	"net"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/require"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -67,24 +69,22 @@ func TestAuthenticatedConnectionsDoNotCountAsStartups(t *testing.T) {
 		require.Zero(t, n, "login %d still counted as unauthenticated", i)
 		require.Equal(t, i+1, total)
 	}
-	// A half-open connection does count, and closing it frees its place.
+	// A half-open connection does count; a login then takes its place,
+	// and the half-open one is closed.
 	raw, err := net.Dial("tcp", ts.addr)
 	require.NoError(t, err)
+	defer raw.Close()
 	require.Eventually(t, func() bool {
 		ts.srv.mu.Lock()
 		defer ts.srv.mu.Unlock()
 		return ts.srv.startups == 1
 	}, 5*time.Second, 10*time.Millisecond)
-	_, err = tryDial(ts.addr)
-	require.Error(t, err, "a login with the one place taken by a half-open connection")
-	_ = raw.Close()
-	require.Eventually(t, func() bool {
-		c, err := tryDial(ts.addr)
-		if err == nil {
-			_ = c.Close()
-		}
-		return err == nil
-	}, 5*time.Second, 50*time.Millisecond)
+	c, err := tryDial(ts.addr)
+	require.NoError(t, err, "a login with the one place taken by a half-open connection")
+	defer c.Close()
+	_ = raw.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err = io.ReadAll(raw)
+	require.NoError(t, err, "the half-open connection is closed by the server, not left to time out")
 }
 
 func tryDial(addr string) (*gossh.Client, error) {
@@ -113,10 +113,10 @@ func tryDial(addr string) (*gossh.Client, error) {
 	return c, nil
 }
 
-// An honest login gets through while a wave of connections that never
-// start their handshake is held open, more than the server's total cap
-// (the players') would take. It may take the player a few tries, as
-// OpenSSH's MaxStartups does.
+// An honest login gets through at its first try while a wave of
+// connections that never start their handshake is held open, more than
+// the server's total cap (the players') would take, and the wave stays
+// within MaxStartups' full.
 func TestHonestLoginGetsThroughAHalfOpenWave(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 11))
 	// The total cap is 10+64 connections; the wave is 120.
@@ -127,64 +127,108 @@ func TestHonestLoginGetsThroughAHalfOpenWave(t *testing.T) {
 			_ = c.Close()
 		}
 	}()
+	startups := func() int {
+		ts.srv.mu.Lock()
+		defer ts.srv.mu.Unlock()
+		return ts.srv.startups
+	}
 	for range 120 {
 		c, err := net.Dial("tcp", ts.addr)
 		require.NoError(t, err)
 		held = append(held, c)
 	}
-	require.Eventually(t, func() bool {
+	// The whole wave taken in: each connection is held, or took an
+	// older one's place, or was refused.
+	taken := func() int {
 		ts.srv.mu.Lock()
-		defer ts.srv.mu.Unlock()
-		return ts.srv.startups > DefaultStartups.Start
-	}, 5*time.Second, 10*time.Millisecond, "the wave is held")
-	var err error
-	for range 40 {
-		var c *gossh.Client
-		if c, err = tryDial(ts.addr); err == nil {
-			_ = c.Close()
-			break
-		}
+		total := ts.srv.total
+		ts.srv.mu.Unlock()
+		m := ts.srv.metrics.refusedC
+		return total + int(testutil.ToFloat64(m.WithLabelValues("startups_evicted"))+testutil.ToFloat64(m.WithLabelValues("startups")))
 	}
-	require.NoError(t, err, "an honest login in 40 tries")
-	ts.srv.mu.Lock()
-	n := ts.srv.startups
-	ts.srv.mu.Unlock()
-	require.Less(t, n, DefaultStartups.Full, "half-open connections held")
+	require.Eventually(t, func() bool { return taken() == len(held) }, 5*time.Second, 10*time.Millisecond, "the wave is held")
+	require.Greater(t, startups(), DefaultStartups.Start)
+	for i := range 5 {
+		c, err := tryDial(ts.addr)
+		require.NoError(t, err, "honest login %d, first try", i)
+		_ = c.Close()
+	}
+	require.LessOrEqual(t, startups(), DefaultStartups.Full, "half-open connections held")
 }
 
-// Once the half-open connections have sat in their login past staleLogin,
-// an honest login gets in at its first try, however unlucky the draw: the
-// oldest of them gives way, and the wave does not grow by it.
-func TestStaleHalfOpenConnectionsGiveWay(t *testing.T) {
+// When the draw says drop, what is dropped is the connection longest in
+// its login, not the new one: with the draw refusing everything past the
+// start, a fresh wave stays at the start, each newcomer taking the oldest
+// one's place, and the one dropped is the oldest.
+func TestTheOldestInItsLoginGivesWay(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	// The draw always refuses past the start: only eviction lets one in.
+	tick := func() { mu.Lock(); now = now.Add(time.Millisecond); mu.Unlock() }
 	ts := startServerWith(t, Config{MaxSessions: 10, MaxPerAddr: 1000, StartupDraw: func() float64 { return 0 }, Now: clock})
+	startups := func() int {
+		ts.srv.mu.Lock()
+		defer ts.srv.mu.Unlock()
+		return ts.srv.startups
+	}
 	var held []net.Conn
 	defer func() {
 		for _, c := range held {
 			_ = c.Close()
 		}
 	}()
-	for range 40 {
+	for i := range 40 {
 		c, err := net.Dial("tcp", ts.addr)
 		require.NoError(t, err)
 		held = append(held, c)
+		// One at a time, each a millisecond after the last, so that
+		// which is oldest is known: the connection dialled Start
+		// before this one.
+		if i < DefaultStartups.Start {
+			require.Eventually(t, func() bool { return startups() == i+1 }, 5*time.Second, 5*time.Millisecond)
+		} else {
+			_ = held[i-DefaultStartups.Start].SetReadDeadline(time.Now().Add(5 * time.Second))
+			_, err = io.ReadAll(held[i-DefaultStartups.Start])
+			require.NoError(t, err, "connection %d, the oldest in its login, was closed", i-DefaultStartups.Start)
+		}
+		tick()
 	}
+	c, err := tryDial(ts.addr)
+	require.NoError(t, err, "the first try gets in")
+	_ = c.Close()
+	require.LessOrEqual(t, startups(), DefaultStartups.Start, "the wave did not grow")
+}
+
+// Past staleLogin, the oldest in its login gives way even when the draw
+// would have let the newcomer in beside it.
+func TestStaleHalfOpenConnectionsGiveWay(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	ts := startServerWith(t, Config{MaxSessions: 10, MaxPerAddr: 1000, StartupDraw: func() float64 { return 0.999 }, Now: clock})
 	startups := func() int {
 		ts.srv.mu.Lock()
 		defer ts.srv.mu.Unlock()
 		return ts.srv.startups
 	}
-	require.Eventually(t, func() bool { return startups() == DefaultStartups.Start }, 5*time.Second, 10*time.Millisecond)
-	_, err := tryDial(ts.addr)
-	require.Error(t, err, "while the wave is fresh, the draw refuses")
+	var held []net.Conn
+	defer func() {
+		for _, c := range held {
+			_ = c.Close()
+		}
+	}()
+	for range 20 {
+		c, err := net.Dial("tcp", ts.addr)
+		require.NoError(t, err)
+		held = append(held, c)
+	}
+	require.Eventually(t, func() bool { return startups() == 20 }, 5*time.Second, 10*time.Millisecond, "the draw lets the fresh wave grow")
 	mu.Lock()
 	now = now.Add(staleLogin + time.Second)
 	mu.Unlock()
-	c, err := tryDial(ts.addr)
-	require.NoError(t, err, "the first try gets in")
-	_ = c.Close()
-	require.LessOrEqual(t, startups(), DefaultStartups.Start, "the wave did not grow")
+	raw, err := net.Dial("tcp", ts.addr)
+	require.NoError(t, err)
+	defer raw.Close()
+	require.Eventually(t, func() bool { return startups() == 20 }, 5*time.Second, 10*time.Millisecond)
+	require.Never(t, func() bool { return startups() > 20 }, 200*time.Millisecond, 20*time.Millisecond, "a stale one gave way: the wave did not grow")
 }
