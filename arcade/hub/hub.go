@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -107,8 +108,8 @@ func (k RoomKind) String() string {
 
 // Hub owns presence and the registry of live rooms. Its state sits behind
 // one mutex, held only for map work: no sink, no room and no callback of
-// the wiring is ever called while it is held, and neither the lobby list
-// nor the limits take it.
+// the wiring is ever called while it is held, and neither the lobby list,
+// the limits nor presence readers take it.
 type Hub struct {
 	clock     Clock
 	grace     time.Duration
@@ -137,6 +138,12 @@ type Hub struct {
 	tableKitOf    func(game string) (engine.TableKit, bool)
 	tableSpy      func(*Table) // tests only: sees the table before each state goes out
 	lobby         lobby        // its own lock
+	// presence holds, for each account online, its *Presence as last
+	// published under mu by whatever changed it (a connection, an
+	// activity, a choice about invitations). Values are never changed
+	// once stored, so friends screens polling many accounts read them
+	// without waiting on mu, which connecting and playing take.
+	presence sync.Map
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -399,41 +406,45 @@ type Presence struct {
 // account that is offline comes back with Online false and only its ID
 // (the store has its name).
 func (h *Hub) Presence(ids ...string) []Presence {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	out := make([]Presence, len(ids))
 	for i, id := range ids {
-		out[i].ID = id
-		a, ok := h.accounts[id]
-		if !ok {
-			continue
+		if p, ok := h.presence.Load(id); ok {
+			out[i] = *p.(*Presence)
+		} else {
+			out[i].ID = id
 		}
-		out[i].Person = a.person
-		out[i].Online = true
-		out[i].Sessions = len(a.sessions)
-		out[i].Invitations = a.invitations
-		var latest *Session
-		for _, s := range a.sessions {
-			if latest == nil || s.changed > latest.changed {
-				latest = s
-			}
-		}
-		out[i].Activity = latest.activity
 	}
 	return out
+}
+
+// publish stores the account's presence as it is now; under h.mu.
+func (h *Hub) publish(id string) {
+	a, ok := h.accounts[id]
+	if !ok {
+		h.presence.Delete(id)
+		return
+	}
+	p := &Presence{Person: a.person, Online: true, Sessions: len(a.sessions), Invitations: a.invitations}
+	var latest *Session
+	for _, s := range a.sessions {
+		if latest == nil || s.changed > latest.changed {
+			latest = s
+		}
+	}
+	p.Activity = latest.activity
+	h.presence.Store(id, p)
 }
 
 // Online lists everyone online, for an operator's view; friends screens
 // use Presence.
 func (h *Hub) Online() []Presence {
-	h.mu.Lock()
-	ids := make([]string, 0, len(h.accounts))
-	for id := range h.accounts {
-		ids = append(ids, id)
-	}
-	h.mu.Unlock()
-	slices.Sort(ids)
-	return h.Presence(ids...)
+	var out []Presence
+	h.presence.Range(func(_, v any) bool {
+		out = append(out, *v.(*Presence))
+		return true
+	})
+	slices.SortFunc(out, func(a, b Presence) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }
 
 // Session is one connection of an account. Invitations and answers to
@@ -464,6 +475,7 @@ func (h *Hub) Connect(p Person, invitations bool, sink func(Notice)) *Session {
 	a.sessions = append(a.sessions, s)
 	h.nextID++
 	s.changed = h.nextID
+	h.publish(p.ID)
 	return s
 }
 
@@ -480,6 +492,7 @@ func (s *Session) SetActivity(act Activity) {
 	}
 	h.nextID++
 	s.activity, s.changed = act, h.nextID
+	h.publish(s.person.ID)
 }
 
 // SetInvitations turns invitations to this account on or off. Turning
@@ -493,6 +506,7 @@ func (s *Session) SetInvitations(on bool) {
 		if !on {
 			a.pending = nil
 		}
+		h.publish(s.person.ID)
 	}
 }
 
@@ -509,6 +523,7 @@ func (s *Session) Close() {
 			if len(a.sessions) == 0 {
 				delete(h.accounts, s.person.ID)
 			}
+			h.publish(s.person.ID)
 		}
 	}
 	h.mu.Unlock()

@@ -188,3 +188,35 @@ func TestPendingInvitationsAreBounded(t *testing.T) {
 		t.Fatalf("%d pending, oldest from %s", len(got), got[0].From.Name)
 	}
 }
+
+// Friends screens poll presence; they must not queue behind the lock that
+// connecting and playing take (held here for the whole test's reads).
+func TestPresenceReadersDoNotTakeTheHubLock(t *testing.T) {
+	e := newEnv(t)
+	ann := e.h.Connect(person("ann"), true, func(Notice) {})
+	defer ann.Close()
+	ann.SetActivity(Activity{Doing: InGame, Game: "freecell"})
+	e.h.mu.Lock()
+	done := make(chan []Presence, 2)
+	go func() {
+		done <- e.h.Presence("id-ann", "id-bob")
+		done <- e.h.Online()
+	}()
+	var got [][]Presence
+	for range 2 {
+		select {
+		case p := <-done:
+			got = append(got, p)
+		case <-time.After(guard):
+			e.h.mu.Unlock()
+			t.Fatal("a presence read waited on the hub's lock")
+		}
+	}
+	e.h.mu.Unlock()
+	if p := got[0]; !p[0].Online || p[0].Activity.Game != "freecell" || p[1].Online {
+		t.Fatalf("presence: %+v", p)
+	}
+	if o := got[1]; len(o) != 1 || o[0].Name != "ann" {
+		t.Fatalf("online: %+v", o)
+	}
+}
