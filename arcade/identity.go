@@ -123,7 +123,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	case id.Err != nil:
 		s.log.Error("account lookup failed", "error", id.Err.Error())
 		notice = "Your account could not be loaded right now; you are playing as a guest."
-		e.Player = &ui.Player{Name: "guest", Guest: true}
+		e.Player = &ui.Player{Name: "guest", Guest: true, Addr: addrKey(sess.RemoteAddr())}
 	case id.Guest:
 		notice = "Guest: nothing is saved. Connect with a key (ssh-keygen -t ed25519) to keep stats."
 	case id.First && id.Name == "":

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sshuffle/engine"
@@ -21,6 +22,8 @@ type Person struct {
 	// /64), for the limits per address; the wiring fills it. The hub keeps
 	// it out of every room and presence, so nobody else ever sees it.
 	Addr string
+	// Guest: a session without a key (Hub.Guest), who may only watch.
+	Guest bool
 }
 
 // public is the person as rooms and friends may see it.
@@ -144,6 +147,8 @@ type Hub struct {
 	// once stored, so friends screens polling many accounts read them
 	// without waiting on mu, which connecting and playing take.
 	presence sync.Map
+	// guests counts the guests made so far, for their IDs (guest.go).
+	guests atomic.Uint64
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -201,6 +206,9 @@ func (h *Hub) register(by Person, make func(code string) Room) (Room, error) {
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, ErrHubClosed
+	}
+	if by.Guest {
+		return nil, ErrGuest
 	}
 	if err := h.mayOpen(by); err != nil {
 		return nil, err

@@ -278,6 +278,9 @@ type RaceMember struct {
 // ErrStarted says to watch instead. sink follows the outbox rules and gets
 // the first state at once.
 func (r *Race) Join(p Person, role Role, sink func(RaceState)) (*RaceMember, error) {
+	if p.Guest && role != Watcher {
+		return nil, ErrGuest
+	}
 	if err := r.h.action(p); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,9 @@ func (m *TableMember) Seat() int { return m.seat }
 // Watch; a seat can be taken only while the table is seating. sink follows
 // the outbox rules and gets the first state at once.
 func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, error) {
+	if p.Guest && seat != Watch {
+		return nil, ErrGuest
+	}
 	if err := t.h.action(p); err != nil {
 		return nil, err
 	}

@@ -67,7 +67,8 @@ type Env struct {
 	// with every other session's; nil: none.
 	Names   *throttle.Names
 	bgState *Background
-	next    *Route // asked for by the screen being updated
+	next    *Route     // asked for by the screen being updated
+	guest   hub.Person // the hub's guest for a guest's session, once made (guest.go)
 }
 
 // InvitationsSetting is the stored setting that turns invitations off

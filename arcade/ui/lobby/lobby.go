@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/games"
@@ -234,13 +235,17 @@ func (s *Screen) listKey(k string) tea.Cmd {
 	case "down", "j":
 		s.move(1)
 	case "enter", "space":
-		s.join(false)
+		s.join(s.env.IsGuest()) // a guest only watches
 	case "w":
 		s.join(true)
 	case "c", "#":
 		empty := ""
 		s.prompt = &empty
 	case "n", "o":
+		if s.env.IsGuest() {
+			s.msg, s.err = hub.ErrGuest.Error(), true
+			return nil
+		}
 		if len(s.games) == 0 {
 			s.msg, s.err = "No table game is open yet.", true
 			return nil
@@ -396,6 +401,9 @@ func (s *Screen) View() string {
 	var lines []string
 	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
 	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", "q", "back"}
+	if s.env.IsGuest() {
+		keys = []string{"↑↓", "choose", "enter", "watch", "c", "code", "q", "back"}
+	}
 	if st := s.seated; st != nil {
 		line := fmt.Sprintf("You sit in seat %d at table %s (%s). ", st.Seat+1, clean(st.Table.Code, 6), s.title(st.Table.Game))
 		if st.Host {
@@ -413,7 +421,11 @@ func (s *Screen) View() string {
 	s.listY = len(lines)
 	s.rows = max(h-len(lines)-4, 1)
 	if len(s.tables) == 0 {
-		lines = append(lines, "  "+ui.FaintStyle.Render("No table is open. Press n to open one."))
+		empty := "No table is open. Press n to open one."
+		if s.env.IsGuest() {
+			empty = "No table is open."
+		}
+		lines = append(lines, "  "+ui.FaintStyle.Render(empty))
 	}
 	if s.cur < s.top {
 		s.top = s.cur

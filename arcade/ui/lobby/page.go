@@ -137,7 +137,7 @@ func (pg *Page) answer(m *ui.TableHold, err error) {
 // server's table times (TurnClock, Pace, Hold, Break) for tables opened
 // here.
 func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error) {
-	if _, ok := e.Person(); !ok {
+	if _, ok := e.Watcher(); !ok {
 		return nil, errors.New("Tables need a player name: connect with a key and pick one.")
 	}
 	pg := &Page{env: e, hub: e.Hub, defaults: defaults}
@@ -258,13 +258,18 @@ func (pg *Page) code() string {
 	return pg.m.Member().Table().Code()
 }
 
+// person is the player, or the session's guest, who may only watch.
 func (pg *Page) person() hub.Person {
-	p, _ := pg.env.Person()
+	p, _ := pg.env.Watcher()
 	return p
 }
 
 // Open opens a table with the player as its host in seat 0.
 func (pg *Page) Open(o Open) {
+	if pg.env.IsGuest() {
+		pg.Screen.Update(Refused{Text: hub.ErrGuest.Error()})
+		return
+	}
 	cfg := hub.TableConfig{Game: o.Game, Settings: o.Settings, Private: o.Private, TurnClock: o.Clock}
 	for _, c := range o.Seats {
 		if c.Computer {
@@ -327,6 +332,9 @@ func (pg *Page) standFrom() {
 }
 
 func (pg *Page) Join(j Join) {
+	if pg.env.IsGuest() {
+		j.Watch = true
+	}
 	if pg.m != nil && !pg.handed && pg.code() == j.Code && !j.Watch {
 		return // already there
 	}

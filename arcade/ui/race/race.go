@@ -67,6 +67,11 @@ func (s *raceScreen) othersRacing() bool {
 // spec has no seed).
 func Open(e *ui.Env, r ui.Route, boards Boards) (ui.Screen, error) {
 	p, ok := e.Person()
+	if !ok && r.Code != "" && e.IsGuest() {
+		// A guest may watch a race by its code, and do nothing else.
+		p, ok = e.Watcher()
+		r.Watch = true
+	}
 	if !ok {
 		return nil, errors.New("Races need an account with a name: connect with an SSH key (ssh-keygen -t ed25519).")
 	}

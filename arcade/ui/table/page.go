@@ -39,7 +39,7 @@ type Page struct {
 func OpenPage(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	live := r.Member
 	if live == nil {
-		p, ok := e.Person()
+		p, ok := e.Watcher()
 		if !ok {
 			return nil, errors.New("Tables need a player name: connect with a key and pick one.")
 		}
@@ -48,8 +48,8 @@ func OpenPage(e *ui.Env, r ui.Route) (ui.Screen, error) {
 			return nil, err
 		}
 		seat := hub.AnySeat
-		if r.Watch {
-			seat = hub.Watch
+		if r.Watch || p.Guest {
+			seat = hub.Watch // a guest only ever watches
 		}
 		if live, err = ui.JoinTable(e, t, p, seat, true); err != nil {
 			return nil, err
