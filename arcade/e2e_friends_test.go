@@ -60,12 +60,12 @@ func TestEndToEndFriendsPresenceAndInvitations(t *testing.T) {
 		return f.Doing == "racing" && f.Room == code && f.Game == "klondike/draw1" && f.Watchable &&
 			f.Watch == "ssh -t -p "+port+" 127.0.0.1 join "+code
 	}, 10e9, 20e6)
-	require.Contains(t, say(t, ca, "friends"), "bob                  online, racing klondike/draw1 in race "+code)
+	require.Contains(t, say(t, ca, "friends"), "bob                  online, racing Klondike Draw 1 (code "+code+"; watch: ssh -t -p ")
 
 	// Alice's friends screen shows him too, and enter watches his race.
 	alice.Send("f")
 	s := alice.WaitFor("Friends")
-	require.Contains(t, s, "online, racing klondike/draw1 · race "+code)
+	require.Contains(t, s, "online, racing Klondike Draw 1 · "+code+" (enter to watch)")
 	alice.Send("\r")
 	alice.WaitFor("Race " + code)
 	bob.WaitFor("Watching: alice")
@@ -79,7 +79,7 @@ func TestEndToEndFriendsPresenceAndInvitations(t *testing.T) {
 	require.Contains(t, say(t, cb, "friend add alice"), "You follow alice now")
 	bob.Send("ialice\r")
 	bob.WaitFor("Invited alice")
-	alice.WaitFor("bob invites you to a race of klondike/draw1")
+	alice.WaitFor("bob invites you to a race of Klondike Draw 1, deal #")
 	alice.WaitFor("Y join")
 	alice.Send("Y")
 	alice.WaitFor("Racers (2/8)")

@@ -8,6 +8,7 @@ import (
 	"sshuffle/arcade/command"
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
+	"sshuffle/engine"
 	"sshuffle/store"
 )
 
@@ -77,4 +78,13 @@ func (s *Server) raceFinished(res hub.Result) {
 	if err := s.store.RecordRace(ctx, rec); err != nil {
 		s.log.Error("recording a race", "code", res.Code, "error", err.Error())
 	}
+}
+
+// gameName is the hub's GameName: the game of a deal by its title as it
+// reads in a sentence, or the deal's key for a game this server lacks.
+func (s *Server) gameName(spec engine.Spec) string {
+	if e, _, err := s.games.Lookup(spec); err == nil {
+		return ui.GameName(e)
+	}
+	return spec.Key()
 }

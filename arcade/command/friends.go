@@ -8,6 +8,7 @@ import (
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/throttle"
+	"sshuffle/arcade/ui"
 	"sshuffle/internal/format"
 	"sshuffle/store"
 )
@@ -19,10 +20,13 @@ func init() {
 
 // Friend is one followed player as friends prints them.
 type Friend struct {
-	Name      string `json:"name"`
-	Online    bool   `json:"online"`
-	Doing     string `json:"doing,omitempty"` // "at the menu", "playing", "racing", "watching"
-	Game      string `json:"game,omitempty"`
+	Name   string `json:"name"`
+	Online bool   `json:"online"`
+	Doing  string `json:"doing,omitempty"` // "at the menu", "playing", "racing", "watching"
+	Game   string `json:"game,omitempty"`
+	// What is Doing and Game in words, when there is a game: "racing
+	// Klondike Draw 1", "at a Spite and Malice table".
+	What      string `json:"what,omitempty"`
 	Room      string `json:"room,omitempty"` // the race's invite code
 	Watchable bool   `json:"watchable,omitempty"`
 	// Watch is the invite line that opens the room: ssh -t -p PORT HOST join CODE.
@@ -45,15 +49,15 @@ func (l FriendList) Text() string {
 			fmt.Fprintf(&b, "%-20s offline\n", f.Name)
 			continue
 		}
-		line := f.Doing
-		if f.Game != "" {
-			line += " " + f.Game
+		line := f.What
+		if line == "" {
+			line = f.Doing
 		}
-		if f.Room != "" {
-			line += " in race " + f.Room
-			if f.Watch != "" {
-				line += " (watch: " + f.Watch + ")"
-			}
+		switch {
+		case f.Room != "" && f.Watch != "":
+			line += " (code " + f.Room + "; watch: " + f.Watch + ")"
+		case f.Room != "":
+			line += " (code " + f.Room + ")"
 		}
 		fmt.Fprintf(&b, "%-20s online, %s\n", f.Name, line)
 	}
@@ -81,6 +85,9 @@ func Friends(r Request) (FriendList, error) {
 		if i < len(pres) && pres[i].Online {
 			a := pres[i].Activity
 			f.Online, f.Doing, f.Game, f.Room, f.Watchable = true, a.Doing.String(), a.Game, a.Room, a.Watchable
+			if a.Game != "" {
+				f.What = ui.Doing(r.Games, a)
+			}
 			if a.Room != "" && a.Watchable && r.InviteLine != nil {
 				f.Watch = r.InviteLine(a.Room)
 			}

@@ -3,6 +3,8 @@ package hub
 import (
 	"errors"
 	"testing"
+
+	"sshuffle/engine"
 )
 
 // A guest watches a table and a race, shown to the others as "a guest",
@@ -64,5 +66,33 @@ func TestGuestsOnlyWatch(t *testing.T) {
 	}
 	if _, err := e.h.NewRace(RaceConfig{Spec: deal, Host: g1}); !errors.Is(err, ErrGuest) {
 		t.Fatalf("a guest opens a race: %v", err)
+	}
+}
+
+// An invitation names the race's game as people read it (the wiring's
+// GameName), and says whether it is today's deal or which deal it is.
+func TestInvitationNamesTheGame(t *testing.T) {
+	e := newEnv(t)
+	e.h.gameName = func(s engine.Spec) string { return "Klondike Draw 1 (" + s.Key() + ")" }
+	ann := e.h.Connect(person("ann"), true, func(Notice) {})
+	box := newInbox()
+	e.h.Connect(person("bob"), true, box.sink)
+	for _, tc := range []struct {
+		ranked bool
+		want   string
+	}{
+		{true, "ann invites you to a race of today's Klondike Draw 1 (klondike/draw1)."},
+		{false, "ann invites you to a race of Klondike Draw 1 (klondike/draw1), deal #7."},
+	} {
+		box.mu.Lock()
+		box.got = nil
+		box.mu.Unlock()
+		r := e.race(tc.ranked)
+		if err := ann.Invite(person("bob"), r.Code()); err != nil {
+			t.Fatal(err)
+		}
+		if n := box.wait(t, Invited); n.Text != tc.want {
+			t.Fatalf("invitation %q, want %q", n.Text, tc.want)
+		}
 	}
 }

@@ -73,6 +73,10 @@ type Config struct {
 	// when it last stopped), so that the code answers as ended. It is
 	// called without any lock of the hub held.
 	Ended func(code string) bool
+	// GameName names a deal's game in a sentence ("Klondike Draw 1"), for
+	// invitations to races; the wiring passes the catalogue's titles.
+	// Without it an invitation names the deal by its spec.
+	GameName func(spec engine.Spec) string
 	// Limits caps rooms, lobby actions and code lookups per account and
 	// per address; zero fields take the defaults.
 	Limits Limits
@@ -119,6 +123,7 @@ type Hub struct {
 	onResult  func(Result)
 	mayInvite func(from, to string) bool
 	ended     func(code string) bool
+	gameName  func(spec engine.Spec) string
 
 	mu       sync.Mutex
 	rand     Rand
@@ -167,6 +172,7 @@ func New(cfg Config) *Hub {
 		onResult:      cfg.OnResult,
 		mayInvite:     cfg.MayInvite,
 		ended:         cfg.Ended,
+		gameName:      cfg.GameName,
 		onTableResult: cfg.OnTableResult,
 		saveTable:     cfg.SaveTable,
 		tableKitOf:    cfg.TableKit,

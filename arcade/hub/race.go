@@ -2,6 +2,7 @@ package hub
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"sshuffle/engine"
@@ -251,7 +252,19 @@ func (r *Race) Kind() RoomKind        { return RaceRoom }
 func (r *Race) Spec() engine.Spec     { return r.spec }
 func (r *Race) Ranked() bool          { return r.ranked }
 func (r *Race) Done() <-chan struct{} { return r.loop.done }
-func (r *Race) describe() string      { return describeSpec(RaceRoom, r.spec) }
+
+// describe names the race for an invitation: today's deal, or the deal's
+// number, of the game by its name.
+func (r *Race) describe() string {
+	if r.h.gameName == nil {
+		return describeSpec(RaceRoom, r.spec)
+	}
+	name := r.h.gameName(r.spec)
+	if r.ranked {
+		return "race of today's " + name
+	}
+	return "race of " + name + ", deal #" + strconv.FormatUint(r.spec.Seed, 10)
+}
 
 func (r *Race) shut(reason string) { _ = r.loop.wait(func() { r.end(reason) }) }
 

@@ -14,6 +14,7 @@ import (
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/throttle"
 	"sshuffle/arcade/ui"
+	"sshuffle/games"
 	"sshuffle/store"
 )
 
@@ -207,7 +208,7 @@ func (s *screen) watch() tea.Cmd {
 	r := s.rows[s.cursor]
 	a := r.p.Activity
 	if !r.p.Online || a.Room == "" || !a.Watchable {
-		s.msg = fmt.Sprintf("%s is not in a race you can watch.", r.name)
+		s.msg = fmt.Sprintf("%s is not in a race or at a table you can watch.", r.name)
 		return nil
 	}
 	return s.env.Go(ui.Route{Page: ui.Race, Code: a.Room, Watch: true})
@@ -238,17 +239,14 @@ func (s *screen) toggleInvites() {
 }
 
 // doing is what a friend is doing, in a few words.
-func doing(p hub.Presence) string {
+func doing(c *games.Catalogue, p hub.Presence) string {
 	if !p.Online {
 		return "offline"
 	}
 	a := p.Activity
-	text := a.Doing.String()
-	if a.Game != "" {
-		text += " " + a.Game
-	}
+	text := ui.Doing(c, a)
 	if a.Room != "" {
-		text += " · race " + a.Room
+		text += " · " + a.Room
 		if a.Watchable {
 			text += " (enter to watch)"
 		}
@@ -269,7 +267,7 @@ func (s *screen) View() string {
 	first := max(0, s.cursor-limit+1)
 	for i := first; i < len(s.rows) && i < first+limit; i++ {
 		r := s.rows[i]
-		line := fmt.Sprintf("%-20s %s", r.name, doing(r.p))
+		line := fmt.Sprintf("%-20s %s", r.name, doing(e.Games, r.p))
 		line = ui.FitLines(line, e.Width-2, 1)[0]
 		if i == s.cursor {
 			b.WriteString(ui.SelStyle.Render("> "+line) + "\n")

@@ -131,11 +131,17 @@ func (m *menu) Update(msg tea.Msg) tea.Cmd {
 		case "p":
 			return m.env.Push(ui.Route{Page: ui.Profile})
 		case "t":
-			if it := m.items[m.cursor]; it.soon == "" && !it.table {
+			if it := m.items[m.cursor]; it.table {
+				m.msg = it.title + " has no deal of the day: enter opens its lobby."
+			} else if it.soon == "" {
 				return m.env.Go(ui.Route{Page: ui.Daily, Game: it.info})
 			}
 		case "b":
-			if it := m.items[m.cursor]; it.soon == "" && !it.table {
+			if it := m.items[m.cursor]; it.table {
+				// Table games rank nobody; a player's own figures are on
+				// the profile.
+				m.msg = it.title + " has no boards: p shows your games and matches."
+			} else if it.soon == "" {
 				return m.env.Push(ui.Route{Page: ui.Boards, Game: it.info})
 			}
 		case "i":

@@ -93,3 +93,22 @@ func TestTableGamesOpenTheLobby(t *testing.T) {
 	require.Equal(t, ui.Lobby, asked[1].Page)
 	require.Equal(t, "kings", asked[1].Game.Game.Name)
 }
+
+// t and b on a table game, which has neither a deal of the day nor
+// boards, say so and where to go instead, rather than doing nothing.
+func TestTableGameKeysSayWhy(t *testing.T) {
+	e := &ui.Env{Games: games.Default(), Log: slog.New(slog.DiscardHandler), Now: time.Now,
+		Player: &ui.Player{Name: "ann", ID: "a"}, Width: 80, Height: 24, Idle: time.Hour}
+	var asked []ui.Route
+	build := func(e *ui.Env, r ui.Route) (ui.Screen, error) {
+		asked = append(asked, r)
+		return New(e, ""), nil
+	}
+	rt := ui.NewRouter(e, build, New(e, ""), "")
+	rt.Update(key("G")) // Kings in the Corner, the last line
+	rt.Update(key("t"))
+	require.Contains(t, rt.View().Content, "Kings in the Corner has no deal of the day: enter opens its lobby.")
+	rt.Update(key("b"))
+	require.Contains(t, rt.View().Content, "Kings in the Corner has no boards: p shows your games and matches.")
+	require.Empty(t, asked, "neither opens a screen")
+}
