@@ -231,11 +231,23 @@ func (s *Server) settleLostRaces() {
 	s.lostRaces = ended
 }
 
-// raceEnded is the hub's Ended: a code of a race lost at the last stop
-// answers as ended while it is kept so. The map is only read after New.
+// raceEnded is the hub's Ended: a code of a race lost at the last stop, or
+// of a race or table that ended before it (codeEnded), answers as ended
+// while it is kept so. The map is only read after New.
 func (s *Server) raceEnded(code string) bool {
 	until, ok := s.lostRaces[code]
 	return ok && s.cfg.Now().Before(until)
+}
+
+// codeEnded is the hub's CodeEnded: a room's code stays ended for a day
+// past a restart, as it does in the hub until then, so that a race's and a
+// table's codes answer alike whenever they ended.
+func (s *Server) codeEnded(code string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.store.EndCode(ctx, code, s.cfg.Now().Add(endedFor)); err != nil {
+		s.log.Error("keeping an ended code", "code", code, "error", err.Error())
+	}
 }
 
 // lostRaceNote is what the menu tells a racer of a race lost at the last

@@ -215,7 +215,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.races = newRaceKeeper(st, cfg.Logger, keepEvery)
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
 		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded,
-		GameName: s.gameName, Log: s.log})
+		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)

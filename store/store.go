@@ -389,8 +389,12 @@ type LiveRaces interface {
 	// read is logged, and its code ended and record dropped all the same.
 	// Ended codes whose time is past now are forgotten.
 	LoseRaces(ctx context.Context, now, until time.Time) ([]LostRace, error)
-	// EndedRaces returns the codes of lost races still kept as ended at
-	// now, with the time each is kept until.
+	// EndCode keeps the code of a room (a race or a table) that ended as
+	// ended until until, so that a later start still answers it as ended;
+	// a code kept already gets the later of the two times.
+	EndCode(ctx context.Context, code string, until time.Time) error
+	// EndedRaces returns the codes kept as ended at now (of lost races,
+	// and of rooms ended by EndCode), with the time each is kept until.
 	EndedRaces(ctx context.Context, now time.Time) (map[string]time.Time, error)
 }
 

@@ -69,10 +69,16 @@ type Config struct {
 	// table opens.
 	TableKit func(game string) (engine.TableKit, bool)
 	// Ended, when set, says whether a code no live room has belonged to a
-	// room that ended where the hub cannot see it (a race the server lost
-	// when it last stopped), so that the code answers as ended. It is
-	// called without any lock of the hub held.
+	// room that ended where the hub cannot see it (before the server last
+	// stopped, or a race it lost then), so that the code answers as ended.
+	// It is called without any lock of the hub held.
 	Ended func(code string) bool
+	// CodeEnded, when set, is told the code of each room that ends while
+	// the hub runs (not of those Close shuts, which a restart restores or
+	// settles), so that the wiring can keep it for Ended after a restart.
+	// It runs on the room's goroutine as it ends, without any lock of the
+	// hub held, and must not call back into the room.
+	CodeEnded func(code string)
 	// GameName names a deal's game in a sentence ("Klondike Draw 1"), for
 	// invitations to races; the wiring passes the catalogue's titles.
 	// Without it an invitation names the deal by its spec.
@@ -123,6 +129,7 @@ type Hub struct {
 	onResult  func(Result)
 	mayInvite func(from, to string) bool
 	ended     func(code string) bool
+	codeEnded func(code string)
 	gameName  func(spec engine.Spec) string
 
 	mu       sync.Mutex
@@ -172,6 +179,7 @@ func New(cfg Config) *Hub {
 		onResult:      cfg.OnResult,
 		mayInvite:     cfg.MayInvite,
 		ended:         cfg.Ended,
+		codeEnded:     cfg.CodeEnded,
 		gameName:      cfg.GameName,
 		onTableResult: cfg.OnTableResult,
 		saveTable:     cfg.SaveTable,
@@ -253,8 +261,15 @@ func (h *Hub) registerCode(code string, make func(code string) Room) (Room, erro
 
 // unregister is called by a room's goroutine as it ends.
 func (h *Hub) unregister(code string) {
+	ended := false
+	defer func() { // after the unlock below
+		if ended && h.codeEnded != nil {
+			h.codeEnded(code)
+		}
+	}()
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	ended = !h.closed
 	delete(h.rooms, code)
 	h.disown(code)
 	h.expired[code] = h.clock.Now()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -301,6 +302,13 @@ func (r *Router) answer(accept bool) tea.Cmd {
 		return nil
 	}
 	code, err := r.env.Live.Answer(inv.ID, accept)
+	if errors.Is(err, hub.ErrNoInvitation) && r.env.Hub != nil {
+		// The room ended, taking its invitations with it: say so as its
+		// code says it anywhere else.
+		if _, gone := r.env.Hub.Room(inv.Code); errors.Is(gone, hub.ErrExpired) {
+			err = gone
+		}
+	}
 	if err != nil {
 		r.notice = err.Error()
 		return nil

@@ -18,7 +18,7 @@ import (
 //
 //	L code            -> liveHead JSON (the race without its racers)
 //	H code 0 account  -> store.LiveRacer JSON
-//	Z code            -> endedRace JSON (a race lost at a start)
+//	Z code            -> endedRace JSON (a race lost at a start, or a room that ended)
 //
 // Each racer has a key of their own so that its version (Badger's commit
 // timestamp, which only grows, restarts included) says when that racer's
@@ -308,7 +308,30 @@ func olderSave(txn *badger.Txn, account, key string, version uint64) (bool, erro
 	return item.Version() < version, nil
 }
 
-// EndedRaces returns the codes of lost races still ended at now.
+// EndCode keeps a room's code as ended until until (see store.LiveRaces).
+func (s *Store) EndCode(ctx context.Context, code string, until time.Time) error {
+	if err := checkRaceCode(code); err != nil {
+		return err
+	}
+	return s.update(ctx, func(txn *badger.Txn) error {
+		var e endedRace
+		item, err := txn.Get(dbKey(kEndedRace, code))
+		switch {
+		case errors.Is(err, badger.ErrKeyNotFound):
+		case err != nil:
+			return err
+		default:
+			// One that does not read is replaced: it says nothing else.
+			_ = item.Value(func(v []byte) error { return json.Unmarshal(v, &e) })
+		}
+		if e.Until.After(until) {
+			return nil
+		}
+		return setJSON(txn, dbKey(kEndedRace, code), "ended code "+code, endedRace{Until: until.UTC()})
+	})
+}
+
+// EndedRaces returns the codes kept as ended at now.
 func (s *Store) EndedRaces(ctx context.Context, now time.Time) (map[string]time.Time, error) {
 	out := map[string]time.Time{}
 	err := s.view(ctx, func(txn *badger.Txn) error {

@@ -138,6 +138,33 @@ func testLostRaces(t *testing.T, open Opener) {
 	assert.Equal(t, []string{"NNNNN"}, keys(ended), "the old codes went; the new one is kept")
 }
 
+// A room that ended keeps its code as ended for a later start, with the
+// lost races' codes; the later time wins, and a past one is forgotten as
+// theirs are.
+func testEndCode(t *testing.T, open Opener) {
+	s := open(t, nil)
+	day := t0.Add(24 * time.Hour)
+	require.NoError(t, s.EndCode(ctx, "TTTTT", day))
+	require.NoError(t, s.EndCode(ctx, "RRRRR", t0.Add(time.Hour)))
+	require.NoError(t, s.EndCode(ctx, "RRRRR", day.Add(time.Hour)), "a later end moves the time on")
+	require.NoError(t, s.EndCode(ctx, "TTTTT", t0.Add(2*time.Hour)), "an earlier one does not move it back")
+	require.NoError(t, s.PutLiveRace(ctx, liveRace("LLLLL")))
+	_, err := s.LoseRaces(ctx, t0, day)
+	require.NoError(t, err)
+	ended, err := s.EndedRaces(ctx, t0.Add(3*time.Hour))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]time.Time{"TTTTT": day, "RRRRR": day.Add(time.Hour), "LLLLL": day}, utc(ended))
+	ended, err = s.EndedRaces(ctx, day)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"RRRRR"}, keys(ended))
+	_, err = s.LoseRaces(ctx, day.Add(2*time.Hour), day.Add(48*time.Hour))
+	require.NoError(t, err)
+	ended, err = s.EndedRaces(ctx, t0)
+	require.NoError(t, err)
+	assert.Empty(t, ended, "past codes are forgotten at a start")
+	require.ErrorIs(t, s.EndCode(ctx, "", day), store.ErrInvalid)
+}
+
 func utc(m map[string]time.Time) map[string]time.Time {
 	out := map[string]time.Time{}
 	for k, v := range m {
