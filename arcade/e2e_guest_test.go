@@ -55,3 +55,22 @@ func TestEndToEndGuestWatchesATable(t *testing.T) {
 	require.NotContains(t, s, "(you)")
 	alice.tm.WaitFor("2 watching")
 }
+
+// A race watched by code: watch CODE makes a player with a key a watcher
+// while its lobby is still open (join would make him a racer), and a guest
+// joining by the code watches too, shown as "a guest".
+func TestEndToEndWatchARaceByCode(t *testing.T) {
+	ts := startTableServer(t, t.TempDir())
+	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
+	ts.connect(t, alice, "race klondike/draw1/11")
+	code := codeOn(t, alice.tm.WaitFor("Invite: "))
+	dave := &player{name: "dave", key: sshtest.NewClientKey(t)}
+	ts.connect(t, dave, "watch "+code)
+	alice.tm.WaitFor("Watching: dave")
+	require.NotContains(t, alice.tm.Screen(), "Racers (2/", "dave watches, he does not race")
+	guest := &player{name: "mallory"}
+	ts.connect(t, guest, "join "+code)
+	alice.tm.WaitFor("Watching: dave, a guest")
+	require.NotContains(t, alice.tm.Screen(), "mallory")
+	guest.tm.WaitFor("Race " + code)
+}

@@ -9,6 +9,22 @@ func init() {
 	register(command{names: []string{"join"}, usage: "CODE",
 		help: "join a race or a table by its invite code (needs ssh -t)", run: needsTerminal})
 	registerPlay("join", joinRoute)
+	register(command{names: []string{"watch"}, usage: "CODE",
+		help: "watch a race or a table by its invite code (needs ssh -t)", run: needsTerminal})
+	registerPlay("watch", watchRoute)
+}
+
+// watchRoute opens the room of an invite code as a watcher, never in a
+// seat or a racer's place (join CODE makes a guest a watcher too).
+func watchRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
+	if len(args) != 2 {
+		return nil, "Usage: ssh -t HOST watch CODE (the code of an invite line)."
+	}
+	r, why := joinRoute(c, args)
+	if r != nil {
+		r.Watch = true
+	}
+	return r, why
 }
 
 // joinRoute opens the room of an invite code. The route names a race; the

@@ -37,6 +37,12 @@ func TestPlayRoute(t *testing.T) {
 		require.Nil(t, r, bad)
 		require.NotEmpty(t, why, bad)
 	}
+	r, why = PlayRoute(c, []string{"watch", "abcde"})
+	require.Empty(t, why)
+	require.Equal(t, ui.Route{Page: ui.Race, Code: "abcde", Watch: true}, *r, "watch CODE opens the room to watch")
+	r, why = PlayRoute(c, []string{"watch"})
+	require.Nil(t, r)
+	require.Contains(t, why, "watch CODE")
 	r, why = PlayRoute(c, []string{"stats"})
 	require.Nil(t, r)
 	require.Empty(t, why, "not a play command")
@@ -45,7 +51,7 @@ func TestPlayRoute(t *testing.T) {
 // Each play command is also a text command, which says it needs a
 // terminal, and the other text commands are no play commands.
 func TestPlayCommandsNeedATerminal(t *testing.T) {
-	for _, name := range []string{"race", "join", "table"} {
+	for _, name := range []string{"race", "join", "table", "watch"} {
 		require.True(t, IsPlay([]string{name}), name)
 		out, code := Run(Request{Args: []string{name}, Games: games.Default()})
 		require.Equal(t, Refused, code, name)
