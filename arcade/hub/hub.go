@@ -23,7 +23,7 @@ type Person struct {
 	// it out of every room and presence, so nobody else ever sees it.
 	Addr string
 	// Guest: a session without a key (Hub.Guest), who may only watch.
-	Guest bool
+	Guest bool `json:",omitempty"`
 }
 
 // public is the person as rooms and friends may see it.
