@@ -73,4 +73,6 @@ func TestEndToEndWatchARaceByCode(t *testing.T) {
 	alice.tm.WaitFor("Watching: dave, a guest")
 	require.NotContains(t, alice.tm.Screen(), "mallory")
 	guest.tm.WaitFor("Race " + code)
+	guest.tm.Send("ifriend\r")
+	guest.tm.WaitFor("Guests can only watch")
 }

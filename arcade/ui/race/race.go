@@ -403,6 +403,9 @@ func (s *raceScreen) promptKey(k tea.KeyPressMsg) tea.Cmd {
 
 func (s *raceScreen) invite(name string) {
 	if s.env.Live == nil {
+		if s.env.IsGuest() {
+			s.setMsg(ui.ToneErr, hub.ErrGuest.Error())
+		}
 		return
 	}
 	if err := store.ValidName(name); err != nil {
