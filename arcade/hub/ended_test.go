@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -19,5 +20,30 @@ func TestEndedHookAnswersEnded(t *testing.T) {
 	}
 	if _, err := h.Race("KQTWX"); !errors.Is(err, ErrExpired) {
 		t.Fatalf("a race by an ended code: %v", err)
+	}
+}
+
+// A new room never takes a code that the wiring says has ended (before a
+// restart, where the hub's own memory of ended codes does not reach), so
+// that yesterday's invite line still says the room has ended.
+func TestNewRoomsSkipEndedCodes(t *testing.T) {
+	high := (math.MaxUint64/uint64(len(CodeAlphabet)) - 1) * uint64(len(CodeAlphabet))
+	var vals []uint64
+	for _, k := range []uint64{0, 1} { // AAAAA, then BBBBB
+		for range CodeLen {
+			vals = append(vals, high+k)
+		}
+	}
+	h := New(Config{Rand: &replay{vals: vals}, Ended: func(code string) bool { return code == "AAAAA" }})
+	defer h.Close()
+	r, err := h.NewRace(RaceConfig{Spec: deal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Code() != "BBBBB" {
+		t.Fatalf("a new room took %s, want BBBBB: AAAAA has ended", r.Code())
+	}
+	if _, err := h.Room("AAAAA"); !errors.Is(err, ErrExpired) {
+		t.Fatalf("the ended code: %v", err)
 	}
 }

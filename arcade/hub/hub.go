@@ -71,7 +71,9 @@ type Config struct {
 	// Ended, when set, says whether a code no live room has belonged to a
 	// room that ended where the hub cannot see it (before the server last
 	// stopped, or a race it lost then), so that the code answers as ended.
-	// It is called without any lock of the hub held.
+	// A new room's code is never one it names. It is called with the hub's
+	// lock held as a new room draws its code, so it must be quick and must
+	// not call into the hub.
 	Ended func(code string) bool
 	// CodeEnded, when set, is told the code of each room that ends while
 	// the hub runs (not of those Close shuts, which a restart restores or
@@ -236,6 +238,9 @@ func (h *Hub) register(by Person, make func(code string) Room) (Room, error) {
 		if _, gone := h.expired[code]; gone {
 			continue
 		}
+		if h.ended != nil && h.ended(code) {
+			continue // ended before a restart: its invite lines say so still
+		}
 		r := make(code)
 		h.rooms[code] = r
 		h.own(code, by)
@@ -318,7 +323,7 @@ func (h *Hub) Room(text string) (Room, error) {
 // missing is the answer for a code that names no live room of the kind
 // asked for. A live room of another kind gets the same answer as a code
 // nobody holds, so that guessing learns nothing from the sentence. Called
-// without mu: it asks the Ended hook, which must not run under it.
+// without mu (the Ended hook needs no lock here).
 func (h *Hub) missing(code string) error {
 	h.mu.Lock()
 	_, expired := h.expired[code]
