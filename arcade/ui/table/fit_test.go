@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
 	"sshuffle/games/kings"
 	"sshuffle/games/spite"
@@ -255,4 +256,45 @@ func kingsFit(t *testing.T, n int, color bool) {
 		over.Clock = 0
 		fr.states(turn, over)
 	}
+}
+
+// A table's keys that outgrow one page go on to a second, which ? turns
+// to: every key is named and each page fits.
+func TestTableHelpTurnsPages(t *testing.T) {
+	saved := helpRows
+	t.Cleanup(func() { helpRows = saved })
+	var keys []string
+	for i := range 10 {
+		k := fmt.Sprintf("F%d", i+1)
+		keys = append(keys, k)
+		helpRows = append(helpRows, [2]string{k, "a key that one more thing at the table needs, worded at some length to wrap"})
+	}
+	g := kingsGame(t, 7, 4)
+	seat := g.Turn()
+	c := Common{Table: "KINGS", Seats: longSeats(4, seat), Clock: 42 * time.Second}
+	fr := newFitRig(t, "Kings in the Corner with more keys", true, seat, c,
+		func(e *ui.Env, cfg Config[any]) (ui.Screen, *core, func(Common, bool)) {
+			s := NewKings(e, Config[kings.Action]{Table: cfg.Table, Act: func(kings.Action) {}}, KingsState{Common: c, View: g.View(seat)})
+			return s, &s.core, func(c Common, _ bool) { s.Update(KingsState{Common: c, View: g.View(seat)}) }
+		})
+	fr.checkHelp(append(keys, tableKeys...))
+	require.Greater(t, fr.c.helpPages, 1)
+	uitest.Press(fr.r, "?", "?", "x")
+	require.False(t, fr.c.help, "any other key goes back to the table")
+}
+
+// The scene notes what it could not show as laid out.
+func TestSceneNotesCutsAndOverlaps(t *testing.T) {
+	var sc scene
+	sc.reset(30, 2, board.View{Unicode: true}, spot{}, spot{})
+	sc.text(0, 0, "done 0", plain)
+	sc.text(6, 0, "computer 2 drew 1", plain)
+	sc.text(0, 1, "a name far too long for its room", plain)
+	_ = sc.String()
+	require.Equal(t, []string{"cut: a name far too long for its r…", "runs into the piece before it: done 0|computer 2 drew 1"}, sc.faults)
+	sc.reset(20, 1, board.View{Unicode: true}, spot{}, spot{})
+	sc.text(0, 0, "left", plain)
+	sc.text(2, 0, "over", plain)
+	_ = sc.String()
+	require.Equal(t, []string{"overlaps the piece before it: over"}, sc.faults)
 }

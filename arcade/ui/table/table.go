@@ -135,6 +135,7 @@ type core struct {
 	confirm            bool // q was pressed once
 	left               bool
 	help               bool // the keys are shown over the table
+	helpPage, helpPages int  // the page of them shown, of how many
 	sc                 scene
 }
 
@@ -239,8 +240,13 @@ func (c *core) refresh() {
 func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	if c.help {
-		// The keys are read; any key goes back to the table.
-		c.help = false
+		// The keys are read: ? turns to the next page of them, if any;
+		// any other key goes back to the table.
+		if key == "?" && c.helpPage+1 < c.helpPages {
+			c.helpPage++
+			return nil
+		}
+		c.help, c.helpPage = false, 0
 		return nil
 	}
 	if c.confirm && key != "q" {
@@ -462,8 +468,12 @@ func (c *core) View() string {
 	}
 
 	if c.help {
-		c.drawHelp(sc, 2)
-		sc.text(0, h-1, "Any key goes back to the table.", ui.FaintStyle)
+		c.drawHelp(sc, 2, h-2)
+		foot := "Any key goes back to the table."
+		if c.helpPage+1 < c.helpPages {
+			foot = "? shows the next page of keys; any other key goes back to the table."
+		}
+		sc.text(0, h-1, foot, ui.FaintStyle)
 		return sc.String()
 	}
 	// The last lines: the message (two lines, more for a long outcome),
@@ -517,19 +527,56 @@ var helpRows = [][2]string{
 	{"q", "leave (twice in a game: a computer takes your seat)"},
 }
 
-func (c *core) drawHelp(sc *scene, y int) {
+// drawHelp draws the keys and the game in brief from line y down to
+// bottom (not included), wrapped, never cut: what does not fit goes to a
+// next page, which ? turns to.
+func (c *core) drawHelp(sc *scene, y, bottom int) {
 	sc.text(0, 1, "Keys at the table", ui.TitleStyle)
+	type line struct {
+		key, text string
+		rule      bool // a line of the game in brief, not of a key
+	}
+	var lines []line
 	for _, r := range helpRows {
-		sc.text(2, y, r[0], ui.KeyStyle)
-		// Wrapped, never cut: a narrow window takes a second line.
-		for _, l := range ui.FitLines(r[1], sc.w-24, 3) {
-			sc.text(24, y, l, plain)
-			y++
+		for i, l := range ui.FitLines(r[1], sc.w-24, 3) {
+			k := ""
+			if i == 0 {
+				k = r[0]
+			}
+			lines = append(lines, line{k, l, false})
 		}
 	}
-	y++
-	for i, l := range ui.FitLines(c.fam.rules(), sc.w-2, 6) {
-		sc.text(2, y+i, l, ui.FaintStyle)
+	rules := ui.FitLines(c.fam.rules(), sc.w-2, 6)
+	var pages [][]line
+	page := lines
+	room := max(bottom-y, 1)
+	for len(page) > room {
+		pages = append(pages, page[:room])
+		page = page[room:]
+	}
+	// The game in brief stays whole: after the last keys, or on a page of
+	// its own.
+	if len(page) > 0 && len(page)+1+len(rules) > room {
+		pages = append(pages, page)
+		page = nil
+	} else if len(page) > 0 {
+		page = append(page, line{})
+	}
+	for _, l := range rules {
+		page = append(page, line{"", l, true})
+	}
+	pages = append(pages, page)
+	c.helpPages = len(pages)
+	c.helpPage = min(c.helpPage, len(pages)-1)
+	for i, l := range pages[c.helpPage] {
+		if l.key != "" {
+			sc.text(2, y+i, l.key, ui.KeyStyle)
+		}
+		if l.rule {
+			sc.text(2, y+i, l.text, ui.FaintStyle)
+		} else {
+			sc.text(24, y+i, l.text, plain)
+		}
 	}
 }
 
