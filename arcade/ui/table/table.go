@@ -129,14 +129,15 @@ type core struct {
 	common  Common
 	got     time.Time // when the clock value arrived
 
-	cursor, held, drag  spot
-	msg                 string
-	kind                ui.Tone
-	confirm             bool // q was pressed once
-	left                bool
-	help                bool // the keys are shown over the table
-	helpPage, helpPages int  // the page of them shown, of how many
-	sc                  scene
+	cursor, held, drag spot
+	msg                string
+	kind               ui.Tone
+	confirm            bool // q was pressed once
+	left               bool
+	help               bool // the keys are shown over the table
+	sc                 scene
+
+	helpPage, helpPages int // the page of the keys shown, of how many
 }
 
 // NextChange: the turn clock turns by itself while it runs; the session
