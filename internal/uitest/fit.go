@@ -20,6 +20,9 @@ type Fit struct {
 	// Whole are texts the frame must hold whole: on one line, with no
 	// letter or digit straight before or after them.
 	Whole []string
+	// Wrapped are texts the frame must hold whole but may wrap at their
+	// spaces: read across the lines as one text.
+	Wrapped []string
 	// Keys are the keys the screen takes, as its help names them ("q",
 	// "space"); Help is the text they must be named in (the frame's key
 	// bar and the help page). Keys without Help: the frame itself.
@@ -57,6 +60,14 @@ func FitProblems(frame string, f Fit) []string {
 	for _, s := range f.Whole {
 		if !holdsWhole(lines, s) {
 			out = append(out, "not whole on the screen: "+quote(s))
+		}
+	}
+	if len(f.Wrapped) > 0 {
+		flow := " " + strings.Join(strings.Fields(frame), " ") + " "
+		for _, s := range f.Wrapped {
+			if !holdsWhole([]string{flow}, strings.Join(strings.Fields(s), " ")) {
+				out = append(out, "not whole on the screen, even wrapped: "+quote(s))
+			}
 		}
 	}
 	help := f.Help
