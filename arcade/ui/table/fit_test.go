@@ -85,17 +85,25 @@ type fitRig struct {
 	seat   int
 	push   func(c Common, over bool)
 	common Common
-	fails  int
+	ascii  bool // a client without UTF-8: the router writes letters
 }
 
+// asASCII is s as the router writes it for a client without UTF-8.
+var asASCII = strings.NewReplacer("♠", "S", "♥", "H", "♦", "D", "♣", "C", "·", "-", "…", "...", "←", "", "↓", "", "↑", "", "→", "")
+
 func newFitRig(t *testing.T, name string, color bool, seat int, c Common, build func(*ui.Env, Config[any]) (ui.Screen, *core, func(Common, bool))) *fitRig {
+	return newFitRigIn(t, name, color, true, seat, c, build)
+}
+
+func newFitRigIn(t *testing.T, name string, color, unicode bool, seat int, c Common, build func(*ui.Env, Config[any]) (ui.Screen, *core, func(Common, bool))) *fitRig {
 	e, clk := uitest.Env(nil, uitest.NoStore(), uitest.Player("SHA256:k", longName), uitest.Color(color))
+	e.Unicode = unicode
 	cfg := Config[any]{Table: c.Table, Leave: func() {}}
 	if seat != engine.Spectator {
 		cfg.Act, cfg.Rematch = func(any) {}, func() {}
 	}
 	s, core, push := build(e, cfg)
-	fr := &fitRig{t: t, name: name, r: ui.NewRouter(e, uitest.Pages, s, ""), clk: clk, c: core, seats: c.Seats, seat: seat, push: push, common: c}
+	fr := &fitRig{t: t, name: name, r: ui.NewRouter(e, uitest.Pages, s, ""), clk: clk, c: core, seats: c.Seats, seat: seat, push: push, common: c, ascii: !unicode}
 	push(c, false)
 	return fr
 }
@@ -106,7 +114,7 @@ func newFitRig(t *testing.T, name string, color bool, seat int, c Common, build 
 func (fr *fitRig) check(state string, extra ...string) {
 	fr.t.Helper()
 	frame := uitest.Frame(fr.r)
-	f := uitest.Fit{W: 80, H: 24, Ellipses: []string{"Asked for a rematch with the same seats…"}}
+	f := uitest.Fit{W: 80, H: 24, Ellipses: []string{"Asked for a rematch with the same seats…", "Asked for a rematch with the same seats..."}}
 	for i, s := range fr.seats {
 		f.Whole = append(f.Whole, whoText(s, i == fr.seat))
 	}
@@ -115,6 +123,11 @@ func (fr *fitRig) check(state string, extra ...string) {
 		f.Whole = append(f.Whole, strings.Fields(log[len(log)-1])...)
 	}
 	f.Whole = append(f.Whole, extra...)
+	if fr.ascii {
+		for i, w := range f.Whole {
+			f.Whole[i] = asASCII.Replace(w)
+		}
+	}
 	problems := uitest.FitProblems(frame, f)
 	for _, p := range fr.c.sc.faults {
 		problems = append(problems, "the scene: "+p)
@@ -138,6 +151,15 @@ func (fr *fitRig) checkHelp(keys []string) {
 		uitest.CheckFit(fr.t, uitest.Frame(fr.r), uitest.Fit{W: 80, H: 24})
 		help += "\n" + uitest.Frame(fr.r)
 		uitest.Press(fr.r, "?")
+	}
+	if fr.ascii {
+		var plain []string
+		for _, k := range keys {
+			if k = asASCII.Replace(k); k != "" {
+				plain = append(plain, k)
+			}
+		}
+		keys = plain
 	}
 	f := uitest.Fit{W: 80, H: 1 << 10, Keys: keys, Help: help}
 	if p := uitest.FitProblems(help, f); len(p) > 0 {
@@ -191,15 +213,15 @@ func (fr *fitRig) turnText() string {
 }
 
 func TestTableScreensFit80x24(t *testing.T) {
-	for _, color := range []bool{true, false} {
-		spiteFit(t, color)
+	for _, term := range []struct{ color, unicode bool }{{true, true}, {false, true}, {false, false}} {
+		spiteFit(t, term.color, term.unicode)
 		for _, n := range []int{2, 3, 4} {
-			kingsFit(t, n, color)
+			kingsFit(t, n, term.color, term.unicode)
 		}
 	}
 }
 
-func spiteFit(t *testing.T, color bool) {
+func spiteFit(t *testing.T, color, unicode bool) {
 	g := spiteGame(t, 3)
 	require.True(t, playSpiteUntil(t, g, func() bool { return len(g.History()) >= 12 }))
 	end := spiteGame(t, 3)
@@ -209,7 +231,7 @@ func spiteFit(t *testing.T, color bool) {
 		seats := longSeats(2, seat)
 		c := Common{Table: "SPITE", Seats: seats, Clock: 42 * time.Second, Log: longSpiteLog(), Totals: []int{1, 0}, Watchers: 3}
 		var s *SpiteScreen
-		fr := newFitRig(t, fmt.Sprintf("Spite and Malice, seat %d, colour %v", seat, color), color, seat, c,
+		fr := newFitRigIn(t, fmt.Sprintf("Spite and Malice, seat %d, colour %v, UTF-8 %v", seat, color, unicode), color, unicode, seat, c,
 			func(e *ui.Env, cfg Config[any]) (ui.Screen, *core, func(Common, bool)) {
 				s = NewSpite(e, Config[spite.Action]{Table: cfg.Table, Leave: cfg.Leave, Rematch: cfg.Rematch, Act: func(spite.Action) {}},
 					SpiteState{Common: c, View: g.View(seat)})
@@ -227,7 +249,7 @@ func spiteFit(t *testing.T, color bool) {
 	}
 }
 
-func kingsFit(t *testing.T, n int, color bool) {
+func kingsFit(t *testing.T, n int, color, unicode bool) {
 	g := kingsGame(t, 7, n)
 	end := kingsGame(t, 7, n)
 	require.False(t, playKingsUntil(t, end, func() bool { return false }))
@@ -240,7 +262,7 @@ func kingsFit(t *testing.T, n int, color bool) {
 			c.Totals[i] = 100 + 10*i
 		}
 		var s *KingsScreen
-		fr := newFitRig(t, fmt.Sprintf("Kings in the Corner, %d seats, seat %d, colour %v", n, seat, color), color, seat, c,
+		fr := newFitRigIn(t, fmt.Sprintf("Kings in the Corner, %d seats, seat %d, colour %v, UTF-8 %v", n, seat, color, unicode), color, unicode, seat, c,
 			func(e *ui.Env, cfg Config[any]) (ui.Screen, *core, func(Common, bool)) {
 				s = NewKings(e, Config[kings.Action]{Table: cfg.Table, Leave: cfg.Leave, Rematch: cfg.Rematch, Act: func(kings.Action) {}},
 					KingsState{Common: c, View: g.View(seat)})

@@ -595,8 +595,9 @@ type msgLine struct {
 	st   lipgloss.Style
 }
 
-// msgLines is the most lines the message under the table takes: a
-// game's outcome with four long names and the match totals needs them.
+// msgLines is the most lines the message under the table takes (a
+// game's outcome with four long names and the match totals needs them),
+// besides a line for the held card or the rematch key.
 const msgLines = 4
 
 // message is the lines under the table: what the player last did or
@@ -634,13 +635,9 @@ func (c *core) message(w int) []msgLine {
 			msg, held = held, ""
 		}
 	}
+	// The held card's line, or the rematch key's when it does not fit
+	// after the outcome, comes on top of these.
 	room := msgLines
-	if held != "" {
-		room--
-	}
-	if hint != "" {
-		room--
-	}
 	var out []msgLine
 	for _, line := range ui.FitLines(fitLong(msg), w, room) {
 		out = append(out, msgLine{line, st})
