@@ -314,6 +314,13 @@ func TestSceneNotesCutsAndOverlaps(t *testing.T) {
 	sc.text(0, 1, "a name far too long for its room", plain)
 	_ = sc.String()
 	require.Equal(t, []string{"cut: a name far too long for its r…", "runs into the piece before it: done 0|computer 2 drew 1"}, sc.faults)
+	// Styled pieces are read as the terminal shows them.
+	sc.reset(30, 1, board.View{Unicode: true}, spot{}, spot{})
+	sc.text(0, 0, "done 0", ui.FaintStyle)
+	sc.text(6, 0, "computer", ui.ErrStyle)
+	sc.text(14, 0, " drew", ui.ErrStyle)
+	_ = sc.String()
+	require.Equal(t, []string{"runs into the piece before it: done 0|computer"}, sc.faults)
 	sc.reset(20, 1, board.View{Unicode: true}, spot{}, spot{})
 	sc.text(0, 0, "left", plain)
 	sc.text(2, 0, "over", plain)

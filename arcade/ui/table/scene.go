@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -332,8 +333,58 @@ func (sc *scene) String() string {
 // runTogether: two pieces side by side read as one word (a count
 // running into a name: "done 0computer").
 func runTogether(before, after string) bool {
-	b, a := []rune(ansi.Strip(before)), []rune(ansi.Strip(after))
-	return len(b) > 0 && len(a) > 0 && wordRune(b[len(b)-1]) && wordRune(a[0])
+	_, b, okB := visibleEdges(before)
+	a, _, okA := visibleEdges(after)
+	return okB && okA && wordRune(b) && wordRune(a)
+}
+
+// visibleEdges is the first and last rune of styled text a terminal
+// shows, its escape sequences skipped (without making a stripped copy:
+// this runs for every two pieces side by side, on every frame).
+func visibleEdges(s string) (first, last rune, ok bool) {
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b {
+			i = skipEscape(s, i)
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !ok {
+			first, ok = r, true
+		}
+		last = r
+		i += n
+	}
+	return first, last, ok
+}
+
+// skipEscape is the index after the escape sequence at s[i]: a CSI
+// ("\x1b[...m") up to its final byte, an OSC ("\x1b]...") up to BEL or
+// ST, else the escape and the byte after it.
+func skipEscape(s string, i int) int {
+	i++
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '[':
+		for i++; i < len(s); i++ {
+			if s[i] >= 0x40 && s[i] <= 0x7e {
+				return i + 1
+			}
+		}
+	case ']':
+		for i++; i < len(s); i++ {
+			if s[i] == 0x07 {
+				return i + 1
+			}
+			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+	default:
+		return i + 1
+	}
+	return i
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
