@@ -103,5 +103,11 @@ func TestLobbyFits80x24(t *testing.T) {
 		g.fit("the new-table form, every line changed", uitest.Fit{Keys: formKeys})
 		g.press("enter", "enter")
 		g.fit("the new-table form, opening", uitest.Fit{Keys: formKeys})
+		g.s.form = nil
+		g.press("n", "right")
+		for range g.s.form.lines() - 2 {
+			g.press("down", "right", "right")
+		}
+		g.fit("the new-table form of Kings in the Corner, every line changed", uitest.Fit{Whole: []string{"Kings in the Corner"}, Keys: formKeys})
 	}
 }
