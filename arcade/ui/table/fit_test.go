@@ -122,6 +122,8 @@ func (fr *fitRig) check(state string, extra ...string) {
 		// The newest entry always shows, wrapped at its words.
 		f.Whole = append(f.Whole, strings.Fields(log[len(log)-1])...)
 	}
+	// The settings, in the header or on a line of their own.
+	f.Whole = append(f.Whole, fr.c.fam.settings())
 	f.Whole = append(f.Whole, extra...)
 	if fr.ascii {
 		for i, w := range f.Whole {
@@ -326,4 +328,38 @@ func TestSceneNotesCutsAndOverlaps(t *testing.T) {
 	sc.text(2, 0, "over", plain)
 	_ = sc.String()
 	require.Equal(t, []string{"overlaps the piece before it: over"}, sc.faults)
+}
+
+// The fullest Kings table: four long names, every setting on (too long for
+// the header beside a long name's turn), a hand of three rows, the clock's
+// last seconds, a held card and a note, then the outcome.
+func TestKingsFullestTableFits80x24(t *testing.T) {
+	g := kingsGame(t, 7, 4)
+	end := kingsGame(t, 7, 4)
+	require.False(t, playKingsUntil(t, end, func() bool { return false }))
+	turn := g.Turn()
+	full := func(v kings.View) kings.View {
+		v.DrawEnd, v.KingsAtOnce = true, true
+		if v.Seat >= 0 {
+			v.Hand = append(append([]engine.Card(nil), v.Hand...), engine.Deck()[:33-len(v.Hand)]...)
+		}
+		return v
+	}
+	for _, seat := range []int{turn, (turn + 1) % 4, engine.Spectator} {
+		seats := longSeats(4, seat)
+		c := Common{Table: "KINGS", Seats: seats, Clock: 42 * time.Second, Log: longKingsLog(), Totals: []int{100, 110, 120, 130}, Watchers: 12}
+		fr := newFitRig(t, fmt.Sprintf("the fullest Kings table, seat %d", seat), false, seat, c,
+			func(e *ui.Env, cfg Config[any]) (ui.Screen, *core, func(Common, bool)) {
+				s := NewKings(e, Config[kings.Action]{Table: cfg.Table, Rematch: cfg.Rematch, Act: func(kings.Action) {}},
+					KingsState{Common: c, View: full(g.View(seat))})
+				return s, &s.core, func(c Common, over bool) {
+					v := g.View(seat)
+					if over {
+						v = end.View(seat)
+					}
+					s.Update(KingsState{Common: c, View: full(v)})
+				}
+			})
+		fr.states(turn, Common{Table: "KINGS", Seats: seats, Log: longKingsLog(), Totals: []int{100, 110, 120, 130}, Watchers: 12})
+	}
 }
