@@ -26,7 +26,7 @@ func loggedBy(log []string, name string) bool {
 
 // TestComputersHaveNames: a Kings table of ann and three computers, two of
 // them hard. Each computer has a name of its own, the same in the seats,
-// the lobby's list, the log, a refusal and the result; a restart from the
+// the lobby's list, the log, refusals and the result; a restart from the
 // snapshot and a rematch keep every name.
 func TestComputersHaveNames(t *testing.T) {
 	e := newTenv(t)
@@ -53,6 +53,10 @@ func TestComputersHaveNames(t *testing.T) {
 	}
 	if !slices.Equal(listed, want) {
 		t.Fatalf("the table is listed with %v, want %v", listed, want)
+	}
+
+	if _, err := tb.Join(person("bo"), 1, e.rec().sink); err == nil || err.Error() != "Seat 2 is "+want[1]+"'s, a computer player." {
+		t.Fatalf("bo asks for a computer's seat: %v", err)
 	}
 
 	if err := a.m.Start(); err != nil {

@@ -80,7 +80,7 @@ func (t *Table) join(p Person, want int, out *outbox[TableState]) (*TableMember,
 			s := t.seats[want]
 			switch {
 			case s.computer != "":
-				return nil, refuse(ErrSeatTaken, "Seat %d is a computer player's.", want+1)
+				return nil, refuse(ErrSeatTaken, "Seat %d is %s's, a computer player.", want+1, t.name(want))
 			case s.person.ID != "":
 				return nil, refuse(ErrSeatTaken, "%s sits in seat %d.", s.person.Name, want+1)
 			case s.plan.Reserved.ID != "" && s.plan.Reserved.ID != p.ID:
