@@ -43,7 +43,7 @@ func GamesOf(c *games.Catalogue) []Game {
 
 // Seat is one seat of a listed table.
 type Seat struct {
-	Name     string // the person's validated name; "" for a free seat
+	Name     string // the person's validated name, or the computer player's; "" for a free seat
 	Computer bool
 	Strength string
 	Reserved string // a free seat kept for this person (an invitation)
@@ -498,6 +498,8 @@ func (s *Screen) detail(t Table) string {
 	var seats []string
 	for i, st := range t.Seats {
 		switch {
+		case st.Computer && st.Name != "":
+			seats = append(seats, fmt.Sprintf("%d %s (%s)", i+1, clean(st.Name, 16), clean(st.Strength, 8)))
 		case st.Computer:
 			seats = append(seats, fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8)))
 		case st.Name != "":
