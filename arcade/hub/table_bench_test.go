@@ -85,8 +85,11 @@ func BenchmarkTableFanout(b *testing.B) {
 					st := inspect(t, func() TableState { return TableState{Phase: t.phase, Turn: t.game.Turn()} })
 					switch {
 					case st.Phase == TableFinished:
-						if err := seats[0].m.Rematch(); err != nil {
-							b.Fatal(err)
+						// Both people say yes: the rematch is dealt.
+						for _, s := range seats {
+							if err := s.m.Rematch(); err != nil {
+								b.Fatal(err)
+							}
 						}
 					case st.Phase == TablePlaying && st.Turn >= 0 && st.Turn < 2:
 						mover = seats[st.Turn]

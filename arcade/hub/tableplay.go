@@ -21,6 +21,12 @@ func (t *Table) start(me *tmember) error {
 	if t.phase != TableSeating {
 		return refuse(ErrAlreadyStarted, "The table has already started.")
 	}
+	return t.dealWhenSeated()
+}
+
+// dealWhenSeated deals once every person's seat is taken by someone here,
+// and otherwise says whom the table waits for.
+func (t *Table) dealWhenSeated() error {
 	var missing []string
 	for i, s := range t.seats {
 		switch {
@@ -86,28 +92,6 @@ func (t *Table) beginGame() {
 	t.publish()
 	t.changed()
 	t.save()
-}
-
-func (t *Table) rematch(me *tmember) error {
-	if me.ID != t.host {
-		return refuse(ErrNotHost, "Only the host, %s, can ask for a rematch.", t.hostName())
-	}
-	if t.phase != TableFinished {
-		return refuse(ErrNotPlaying, "A rematch comes once the match is over.")
-	}
-	for _, s := range t.seats {
-		if s.gone {
-			s.gone, s.person, s.computer = false, Person{}, s.plan.Computer
-		}
-	}
-	t.phase = TableSeating
-	t.game, t.match, t.result = nil, nil, nil
-	if err := t.start(me); err != nil {
-		t.addLog("a rematch is asked for: " + err.Error())
-		t.publish()
-		t.changed()
-	}
-	return nil
 }
 
 func (t *Table) act(me *tmember, a []byte) error {
@@ -310,6 +294,7 @@ func (t *Table) gameOver() {
 		t.save()
 	} else {
 		t.phase = TableFinished
+		t.offerRematch()
 		t.unsave()
 	}
 	t.publish()
@@ -361,6 +346,10 @@ func (t *Table) checkPaused() {
 // checkEmpty ends a table nobody is at after the grace period. A seat held
 // for a dropped person counts as someone there: they may still come back.
 func (t *Table) checkEmpty() {
+	if t.deserted() {
+		t.end("Every player has left, so the table has closed.", true)
+		return
+	}
 	busy := len(t.members) > 0
 	for _, s := range t.seats {
 		if s.hold.pending() {
@@ -402,9 +391,12 @@ func (t *Table) end(reason string, gone bool) {
 	t.clock.stop()
 	t.brk.stop()
 	t.empty.stop()
+	t.lapse.stop()
 	for _, s := range t.seats {
 		s.hold.stop()
 	}
+	// No clock runs and no offer stands at a closed table.
+	t.offer, t.deadline = nil, time.Time{}
 	t.version++
 	sh := t.shared()
 	for _, m := range t.members {
