@@ -59,6 +59,16 @@ type Common struct {
 	// CanRematch: the match is over and a rematch may be asked for (r).
 	// Between the games of a match the next one comes by itself.
 	CanRematch bool
+	// Offer is the rematch offered at the end of the match: who said yes
+	// (by seat), who is awaited, and the time left to answer when the
+	// state was sent; nil when none is open.
+	Offer *hub.RematchOffer
+	// MatchOver: the match has ended, won by MatchWinner (engine.NoSeat
+	// on a tie).
+	MatchOver   bool
+	MatchWinner int
+	// Closed: the table has closed (Note says why).
+	Closed bool
 }
 
 // Refused is pushed when the table refused the seat's last action: Text is
@@ -82,6 +92,9 @@ type Config[A any] struct {
 	// Rematch asks for another game with the same seats once this one is
 	// over and Common.CanRematch says it may be (r); nil: none offered.
 	Rematch func()
+	// Decline says no to the rematch offered (n), which closes the table;
+	// nil: not this screen's to answer.
+	Decline func()
 }
 
 // family is what differs between the games: how the table is drawn, and
@@ -123,6 +136,7 @@ type core struct {
 	entry   games.Entry
 	leave   func()
 	rematch func()
+	decline func()
 	fam     family
 	common  Common
 	got     time.Time // when the clock value arrived
@@ -140,6 +154,9 @@ type core struct {
 // draws it then, with no message (arcade/render).
 func (c *core) NextChange() time.Duration {
 	d, ok := c.clockLeft()
+	if !ok {
+		d, ok = c.offerLeft()
+	}
 	if c.left || !ok || d <= 0 {
 		return 0
 	}
@@ -195,6 +212,15 @@ func (c *core) clockLeft() (time.Duration, bool) {
 		return 0, false
 	}
 	return max(c.common.Clock-c.env.Now().Sub(c.got), 0), true
+}
+
+// offerLeft is the time left to answer the rematch offered now.
+func (c *core) offerLeft() (time.Duration, bool) {
+	o := c.common.Offer
+	if o == nil || c.common.Closed {
+		return 0, false
+	}
+	return max(o.Left-c.env.Now().Sub(c.got), 0), true
 }
 
 func clockText(d time.Duration) string {
@@ -272,12 +298,21 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 		return c.quit()
 	case "r":
 		switch {
-		case c.fam.turn() != engine.NoSeat || c.watching():
+		case c.fam.turn() != engine.NoSeat || (c.watching() && c.rematch == nil):
 		case c.rematch == nil || !c.common.CanRematch:
 			c.setMsg(ui.ToneWarn, "No rematch is on offer here now.")
 		default:
 			c.rematch()
 			c.setMsg(ui.ToneInfo, "Asked for a rematch with the same seats…")
+		}
+	case "n":
+		switch {
+		case c.fam.turn() != engine.NoSeat || (c.watching() && c.decline == nil):
+		case c.decline == nil || !c.common.CanRematch:
+			c.setMsg(ui.ToneWarn, "No rematch is on offer here now.")
+		default:
+			c.decline()
+			c.setMsg(ui.ToneInfo, "No rematch: the table closes.")
 		}
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
@@ -471,7 +506,17 @@ func (c *core) View() string {
 		sc.text(0, h-1, "Any key goes back to the table.", ui.FaintStyle)
 		return sc.String()
 	}
-	c.fam.draw(sc, c, 1, msgTop-1)
+	// Once the match is over, the rematch (or why the table closed) has
+	// its own lines above the message.
+	status, stStyle := c.matchStatus()
+	var lines []string
+	if status != "" {
+		lines = ui.FitLines(fitLong(status), w, 3)
+	}
+	for i, l := range lines {
+		sc.text(0, msgTop-len(lines)+i, l, stStyle)
+	}
+	c.fam.draw(sc, c, 1, msgTop-1-len(lines))
 	c.drawMessage(sc, msgTop)
 	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
 	return sc.String()
@@ -484,7 +529,7 @@ var helpRows = [][2]string{
 	{"esc", "put back the card you hold"},
 	{"e", "end your turn (in Spite and Malice, with an empty hand)"},
 	{"mouse", "click a card then its place, or drag it there"},
-	{"r", "ask for a rematch once the game is over"},
+	{"r / n", "once the match is over: yes or no to a rematch (all seated must say yes)"},
 	{"i", "the game's rules"},
 	{"q", "leave (twice in a game: a computer takes your seat)"},
 }
@@ -506,6 +551,9 @@ func (c *core) drawHelp(sc *scene, y int) {
 }
 
 func (c *core) keys() []string {
+	if c.common.Offer != nil && !c.common.Closed && c.rematch != nil {
+		return []string{"r", "rematch", "n", "no rematch", "q", "leave", "?", "help"}
+	}
 	if c.watching() {
 		return []string{"q", "leave", "?", "help"}
 	}
@@ -544,6 +592,69 @@ func (c *core) drawMessage(sc *scene, y int) {
 	for i, line := range ui.FitLines(fitLong(msg), sc.w, 2) {
 		sc.text(0, y+i, line, st)
 	}
+}
+
+// matchStatus is the line about the match once it is over: who won it
+// and the rematch offered (who said yes, who is awaited, the time left),
+// or why the table closed; "" before.
+func (c *core) matchStatus() (string, lipgloss.Style) {
+	if c.common.Closed {
+		if c.fam.turn() != engine.NoSeat || c.common.Note == "" {
+			return "", plain
+		}
+		return c.common.Note + " q: the menu.", ui.WarnStyle
+	}
+	o := c.common.Offer
+	if o == nil {
+		return "", plain
+	}
+	// Whole names here (a name is at most 20 letters): the lines wrap.
+	full := func(seat int) string {
+		if seat >= 0 && seat < len(c.common.Seats) {
+			if n := fit(c.common.Seats[seat].Name, 20); n != "" {
+				return n
+			}
+		}
+		return c.name(seat)
+	}
+	var b strings.Builder
+	if c.common.MatchOver {
+		if w := c.common.MatchWinner; w >= 0 {
+			b.WriteString(full(w) + " wins the match. ")
+		} else {
+			b.WriteString("The match is drawn. ")
+		}
+	}
+	left := ""
+	if d, ok := c.offerLeft(); ok {
+		left = " (" + clockText(d) + " left)"
+	}
+	me := c.fam.seatNo()
+	switch {
+	case me >= 0 && me < len(o.Yes) && o.Yes[me]:
+		b.WriteString("Rematch: you said yes" + left + ".")
+	case c.rematch != nil:
+		b.WriteString("Rematch? r: yes, n: no" + left + ".")
+	default:
+		b.WriteString("Rematch offered" + left + ".")
+	}
+	var yes []string
+	for i, y := range o.Yes {
+		if y && i != me {
+			yes = append(yes, full(i))
+		}
+	}
+	if len(yes) > 0 {
+		b.WriteString(" Yes: " + strings.Join(yes, ", ") + ".")
+	}
+	if len(o.Waiting) > 0 {
+		var names []string
+		for _, n := range o.Waiting {
+			names = append(names, fit(n, 20))
+		}
+		b.WriteString(" Waiting for " + strings.Join(names, ", ") + ".")
+	}
+	return b.String(), ui.OkStyle
 }
 
 // totals words the match's totals so far, or "".
