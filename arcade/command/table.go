@@ -7,20 +7,22 @@ import (
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
+	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/format"
 )
 
 func init() {
-	register(command{names: []string{"table"}, usage: "spite|kings [SEAT]...",
-		help: "open a table; each SEAT after yours: person, easy, normal or hard (needs ssh -t)", run: needsTerminal})
+	register(command{names: []string{"table"}, usage: "spite|kings [SEAT]... [SETTING=VALUE]...",
+		help: "open a table; each SEAT after yours: person, easy, normal or hard; settings as in the new-table form, e.g. match=25 (needs ssh -t)", run: needsTerminal})
 	registerPlay("table", tableRoute)
 }
 
 // tableRoute opens a table at once: table GAME [person|easy|normal|hard]...
-// names the seats after the host's (default: one seat for a person).
+// names the seats after the host's (default: one seat for a person);
+// KEY=VALUE words are the game's settings.
 func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
-	usage := "Usage: ssh -t HOST table spite|kings [person|easy|normal|hard]... (the seats after yours)."
+	usage := "Usage: ssh -t HOST table spite|kings [person|easy|normal|hard]... [SETTING=VALUE]... (the seats after yours)."
 	if len(args) < 2 {
 		return nil, usage
 	}
@@ -38,9 +40,23 @@ func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
 		return nil, usage
 	}
 	cfg := hub.TableConfig{Game: info.Name, Seats: []hub.SeatPlan{{}}}
-	others := args[2:]
+	var others, settings []string
+	for _, w := range args[2:] {
+		if strings.Contains(w, "=") {
+			settings = append(settings, w)
+		} else {
+			others = append(others, w)
+		}
+	}
 	if len(others) == 0 {
 		others = []string{"person"}
+	}
+	if len(settings) > 0 {
+		canon, err := engine.NormalizeSettings(strings.Join(settings, ","), info.Settings)
+		if err != nil {
+			return nil, "Those settings do not work: " + format.Clean(err.Error(), 120) + "."
+		}
+		cfg.Settings = canon
 	}
 	for _, w := range others {
 		switch {
