@@ -66,7 +66,11 @@ func (l TableListing) Text() string {
 		if settings == "" {
 			settings = "default settings"
 		}
-		fmt.Fprintf(&b, "%s  %-6s %-14s host %s, %s; seats: %s; %d watching\n", t.Code, t.Game, t.Phase, t.Host,
+		host := "host " + t.Host
+		if t.Host == "" {
+			host = "no host" // everyone seated left while seating
+		}
+		fmt.Fprintf(&b, "%s  %-6s %-14s %s, %s; seats: %s; %d watching\n", t.Code, t.Game, t.Phase, host,
 			settings, strings.Join(seats, ", "), t.Watchers)
 		if t.Join != "" {
 			fmt.Fprintf(&b, "        %s\n", t.Join)

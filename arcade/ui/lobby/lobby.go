@@ -187,6 +187,8 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case Invited:
 		s.msg, s.err = "Invited "+clean(msg.Name, store.MaxNameLen)+".", false
 	case Seated:
+		// The host's part came to this player because its holder left.
+		handed := s.seated != nil && !s.seated.Host && msg.Host && s.seated.Table.Code == msg.Table.Code
 		s.seated = &msg
 		if msg.Table.Code == "" {
 			s.seated = nil
@@ -195,6 +197,9 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 			s.form = nil // the table is open and the player sits at it: the list shows it
 			if !s.err {
 				s.msg = "" // "Opening the table…" is done
+			}
+			if handed {
+				s.msg, s.err = "The host left: you host the table now.", false
 			}
 		}
 	case tea.KeyPressMsg:

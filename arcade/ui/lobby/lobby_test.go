@@ -364,3 +364,19 @@ func TestInviteAFriendFromTheSeat(t *testing.T) {
 	g.press("enter")
 	require.Len(t, g.req.invites, 2)
 }
+
+// The host's part passed on to this player (its holder left): the lobby
+// says so, and s now starts the table.
+func TestTheHostsPartComesToYou(t *testing.T) {
+	g := newRig(t, true, someTables())
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1})
+	require.NotContains(t, g.frame(), "you host the table now")
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1, Host: true})
+	f := g.frame()
+	fits(t, f, 80, 24)
+	require.Contains(t, f, "The host left: you host the table now.")
+	require.Contains(t, f, "Press s to start")
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1, Host: true})
+	g.press("down")
+	require.NotContains(t, g.frame(), "you host the table now", "said once")
+}
