@@ -120,7 +120,7 @@ type TableInfo struct {
 }
 
 // TableState is what a member is sent on every change. Seats, Watchers,
-// Log, Totals and Result are shared by all the members' states, and View by
+// Log, Totals, Result and Rematch are shared by all the members' states, and View by
 // every watcher's: read them, never write them. No value in it holds a card the member may
 // not see, nor the deal's seed (from which every hidden card follows).
 type TableState struct {
