@@ -383,3 +383,40 @@ func TestRematchWaitsForAHeldSeat(t *testing.T) {
 		t.Fatalf("after bob's hold: %+v", st)
 	}
 }
+
+// TestWatchersKeepNoTable: while seating, watchers alone do not keep a
+// table whose people all left: it closes after the grace period, unless
+// someone sits meanwhile. A table planned for computers alone is kept for
+// its watching host.
+func TestWatchersKeepNoTable(t *testing.T) {
+	e := newTenv(t)
+	tb := e.open(kingsTable(person("ann"), open, open))
+	a := e.sit(tb, "ann", AnySeat)
+	w := e.sit(tb, "wat", Watch)
+	if err := a.m.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(e.h.grace - time.Second)
+	b := e.sit(tb, "bob", AnySeat)
+	e.clock.Advance(e.h.grace)
+	if st := e.current(tb, w); st.Phase != TableSeating || st.Host != "id-bob" {
+		t.Fatalf("bob sat in time: %+v", st)
+	}
+	if err := b.m.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(e.h.grace - time.Second)
+	if p := e.phaseOf(tb); p != TableSeating {
+		t.Fatalf("closed before the grace ran out: %v", p)
+	}
+	e.clock.Advance(time.Second)
+	closedWith(t, w, "Nobody sat at the table, so it has closed.")
+	<-tb.Done()
+
+	cp := e.open(kingsTable(person("cy"), SeatPlan{Computer: "easy"}, SeatPlan{Computer: "easy"}))
+	c := e.sit(cp, "cy", Watch)
+	e.clock.Advance(2 * e.h.grace)
+	if st := e.current(cp, c); st.Phase != TableSeating {
+		t.Fatalf("a computers' table its host watches: %+v", st)
+	}
+}

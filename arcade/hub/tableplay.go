@@ -345,17 +345,15 @@ func (t *Table) checkPaused() {
 
 // checkEmpty ends a table nobody is at after the grace period. A seat held
 // for a dropped person counts as someone there: they may still come back.
+// Watchers count only at a table planned for computers alone, which its
+// host watches; elsewhere a table with no person seated is not kept for
+// them.
 func (t *Table) checkEmpty() {
 	if t.deserted() {
 		t.end("Every player has left, so the table has closed.", true)
 		return
 	}
-	busy := len(t.members) > 0
-	for _, s := range t.seats {
-		if s.hold.pending() {
-			busy = true
-		}
-	}
+	busy := t.occupied()
 	if busy {
 		t.empty.stop()
 		return
@@ -369,15 +367,26 @@ func (t *Table) checkEmpty() {
 }
 
 func (t *Table) checkEmptyNow() {
-	if len(t.members) > 0 {
+	if t.occupied() {
 		return
 	}
-	for _, s := range t.seats {
-		if s.hold.pending() {
-			return
-		}
+	reason := ""
+	if len(t.members) > 0 {
+		reason = "Nobody sat at the table, so it has closed."
 	}
-	t.end("", true)
+	t.end(reason, true)
+}
+
+// occupied: someone is at the table for the grace period to wait on.
+func (t *Table) occupied() bool {
+	people := false
+	for i, s := range t.seats {
+		if s.hold.pending() || t.seatedPerson(i) {
+			return true
+		}
+		people = people || s.plan.Computer == ""
+	}
+	return !people && len(t.members) > 0
 }
 
 // end closes the room. gone says the table is over for good, so its saved
