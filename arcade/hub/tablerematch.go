@@ -160,6 +160,7 @@ func (t *Table) passHost(from int) {
 	old := t.host
 	t.host = ""
 	n := len(t.seats)
+	from = max(from, -1) // a watcher's: from the first seat
 	for _, anyone := range []bool{false, true} {
 		for k := 1; k <= n; k++ {
 			i := (from + k + n) % n

@@ -62,9 +62,10 @@ func TestMatchOverOffersARematch(t *testing.T) {
 
 	uitest.Press(r, "n")
 	require.Equal(t, 1, no)
+	require.Contains(t, uitest.Frame(r), "No rematch: the table closes.")
 	r.Update(state(nil, true, "deirdre-of-sorrows-z declined the rematch."))
-	uitest.Press(r, "left")
 	f = uitest.Frame(r)
+	require.NotContains(t, f, "No rematch: the table closes.", "answered: the table has closed")
 	uitest.Fits(t, f, 80, 24)
 	require.Contains(t, f, "deirdre-of-sorrows-z declined the rematch. q: the menu.")
 	require.NotContains(t, f, "no rematch", "nothing to answer any more")

@@ -170,6 +170,9 @@ func (c *core) NextChange() time.Duration {
 func (c *core) MinSize() (int, int) { return 80, 24 }
 
 func (c *core) setCommon(m Common) {
+	if c.common.Offer != nil && m.Offer == nil && c.kind == ui.ToneInfo {
+		c.msg = "" // "Asked for a rematch…" is answered: dealt, or closed
+	}
 	c.common = m
 	c.got = c.env.Now()
 }
