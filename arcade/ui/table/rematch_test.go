@@ -69,6 +69,8 @@ func TestMatchOverOffersARematch(t *testing.T) {
 	uitest.Fits(t, f, 80, 24)
 	require.Contains(t, f, "deirdre-of-sorrows-z declined the rematch. q: the menu.")
 	require.NotContains(t, f, "no rematch", "nothing to answer any more")
+	require.Contains(t, f, "q the menu")
+	require.NotContains(t, f, "end turn")
 	require.Zero(t, s.NextChange())
 	uitest.Press(r, "r", "n")
 	require.Equal(t, 1, yes)

@@ -554,7 +554,10 @@ func (c *core) drawHelp(sc *scene, y int) {
 }
 
 func (c *core) keys() []string {
-	if c.common.Offer != nil && !c.common.Closed && c.rematch != nil {
+	if c.common.Closed {
+		return []string{"q", "the menu", "?", "help"}
+	}
+	if c.common.Offer != nil && c.rematch != nil {
 		return []string{"r", "rematch", "n", "no rematch", "q", "leave", "?", "help"}
 	}
 	if c.watching() {
