@@ -43,7 +43,7 @@ func GamesOf(c *games.Catalogue) []Game {
 
 // Seat is one seat of a listed table.
 type Seat struct {
-	Name     string // the person's validated name; "" for a free seat
+	Name     string // the person's validated name, or the computer player's; "" for a free seat
 	Computer bool
 	Strength string
 	Reserved string // a free seat kept for this person (an invitation)
@@ -137,21 +137,22 @@ type Requests interface {
 
 // Screen is the lobby.
 type Screen struct {
-	env    *ui.Env
-	req    Requests
-	games  []Game
-	tables []Table
-	cur    int    // the table under the cursor
-	code   string // its code, so a new list keeps the cursor on it
-	top    int    // first line of the list shown
-	form   *form  // non-nil: opening a table
-	msg    string
-	err    bool
-	rows   int // list lines on the last frame
-	listY  int // their first line
-	seated *Seated
-	prompt *string // non-nil: typing a table's code
-	invite *string // non-nil: typing the name of a player to invite
+	env     *ui.Env
+	req     Requests
+	games   []Game
+	cameFor string // the game the player came for: the form opens on it
+	tables  []Table
+	cur     int    // the table under the cursor
+	code    string // its code, so a new list keeps the cursor on it
+	top     int    // first line of the list shown
+	form    *form  // non-nil: opening a table
+	msg     string
+	err     bool
+	rows    int // list lines on the last frame
+	listY   int // their first line
+	seated  *Seated
+	prompt  *string // non-nil: typing a table's code
+	invite  *string // non-nil: typing the name of a player to invite
 }
 
 // New is the lobby, offering games and showing tables until the first
@@ -161,6 +162,10 @@ func New(e *ui.Env, req Requests, gs []Game, tables []Table) *Screen {
 	s.setTables(tables)
 	return s
 }
+
+// ComeFor names the game the player chose on the menu: a new table's form
+// opens on it.
+func (s *Screen) ComeFor(game string) { s.cameFor = game }
 
 // MinSize: the lobby's lines fit 60 columns; 16 lines leave some list.
 func (s *Screen) MinSize() (int, int) { return 60, 16 }
@@ -250,7 +255,7 @@ func (s *Screen) listKey(k string) tea.Cmd {
 			s.msg, s.err = "No table game is open yet.", true
 			return nil
 		}
-		s.form = newForm(s.games)
+		s.form = newForm(s.games, s.cameFor)
 	case "s":
 		switch {
 		case s.seated == nil:
@@ -407,29 +412,12 @@ func (s *Screen) View() string {
 			line += "Press s to start once everyone is seated; x leaves the table."
 			keys = append([]string{"s", "start", "i", "invite", "x", "leave seat"}, keys...)
 		} else {
-			line += "Waiting for " + clean(st.Table.Host, 16) + " to start; x leaves the table."
+			line += "Waiting for " + clean(st.Table.Host, store.MaxNameLen) + " to start; x leaves the table."
 			keys = append([]string{"i", "invite", "x", "leave seat"}, keys...)
 		}
 		for _, l := range pad(ui.FitLines(line, w, 2), 2) {
 			lines = append(lines, ui.OkStyle.Render(l))
 		}
-		lines = append(lines, "")
-	}
-	s.listY = len(lines)
-	s.rows = max(h-len(lines)-4, 1)
-	if len(s.tables) == 0 {
-		lines = append(lines, "  "+ui.FaintStyle.Render("No table is open. Press n to open one."))
-	}
-	if s.cur < s.top {
-		s.top = s.cur
-	}
-	if s.cur >= s.top+s.rows {
-		s.top = s.cur - s.rows + 1
-	}
-	for i := s.top; i < len(s.tables) && i < s.top+s.rows; i++ {
-		lines = append(lines, s.row(i, w))
-	}
-	for len(lines) < s.listY+s.rows {
 		lines = append(lines, "")
 	}
 	msg, st := s.msg, ui.FaintStyle
@@ -446,10 +434,32 @@ func (s *Screen) View() string {
 	case msg == "" && s.cur < len(s.tables):
 		msg = s.detail(s.tables[s.cur])
 	}
-	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 2), 2) {
-		lines = append(lines, st.Render(l))
+	// Two lines for the message, three for a long one (the settings and
+	// seats of a table of four); the keys on as many bars as they take.
+	var foot []string
+	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 3), 2) {
+		foot = append(foot, st.Render(l))
 	}
-	lines = append(lines, "", ui.HelpBar(w, keys...))
+	foot = append(foot, "")
+	foot = append(foot, ui.HelpBars(w, keys...)...)
+	s.listY = len(lines)
+	s.rows = max(h-len(lines)-len(foot), 1)
+	if len(s.tables) == 0 {
+		lines = append(lines, "  "+ui.FaintStyle.Render("No table is open. Press n to open one."))
+	}
+	if s.cur < s.top {
+		s.top = s.cur
+	}
+	if s.cur >= s.top+s.rows {
+		s.top = s.cur - s.rows + 1
+	}
+	for i := s.top; i < len(s.tables) && i < s.top+s.rows; i++ {
+		lines = append(lines, s.row(i, w))
+	}
+	for len(lines) < s.listY+s.rows {
+		lines = append(lines, "")
+	}
+	lines = append(lines, foot...)
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -471,9 +481,10 @@ func (s *Screen) row(i, w int) string {
 	if t.Playing {
 		state = "playing"
 	}
-	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, 16))
-	if t.Watchers > 0 {
-		text += fmt.Sprintf(", %d watching", t.Watchers)
+	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, store.MaxNameLen))
+	if watching := fmt.Sprintf(", %d watching", t.Watchers); t.Watchers > 0 && lipgloss.Width(text+watching) <= w-2 {
+		// Else the chosen table's detail says it.
+		text += watching
 	}
 	text = fitWidth(text, w-2)
 	mark := "  "
@@ -492,17 +503,23 @@ func (s *Screen) detail(t Table) string {
 	var seats []string
 	for i, st := range t.Seats {
 		switch {
+		case st.Computer && st.Name != "":
+			seats = append(seats, fmt.Sprintf("%d %s (%s)", i+1, clean(st.Name, 16), clean(st.Strength, 8)))
 		case st.Computer:
 			seats = append(seats, fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8)))
 		case st.Name != "":
-			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, 16)))
+			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, store.MaxNameLen)))
 		case st.Reserved != "":
-			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, 16)))
+			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, store.MaxNameLen)))
 		default:
 			seats = append(seats, fmt.Sprintf("%d free", i+1))
 		}
 	}
-	return "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	text := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	if t.Watchers > 0 {
+		text += fmt.Sprintf(" %d watching.", t.Watchers)
+	}
+	return text
 }
 
 func fitWidth(t string, w int) string {

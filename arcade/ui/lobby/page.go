@@ -51,6 +51,11 @@ func lobbySeat(s hub.SeatInfo) Seat {
 	out := Seat{Name: s.Person.Name, Reserved: s.Reserved.Name}
 	if s.Computer != "" || s.Gone {
 		out.Computer, out.Strength = true, ui.SeatStrength(s)
+		if s.Person.ID == "" {
+			// A computer player's own seat, by its name; a seat lost to the
+			// computer keeps its person's, as the table's log does.
+			out.Name = s.Name
+		}
 	}
 	return out
 }
@@ -146,6 +151,9 @@ func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error
 		first = append(first, lobbyTable(t))
 	}
 	pg.Screen = New(e, pg, GamesOf(e.Games), first)
+	if r.Game.Game != nil {
+		pg.ComeFor(r.Game.Game.Name)
+	}
 	pg.watch = pg.hub.WatchLobby(func(l hub.TableList) { e.Send(lobbyMsg{list: l}) })
 	if r.OpenTable != nil {
 		pg.openWith(*r.OpenTable)

@@ -14,8 +14,8 @@ import (
 	"sshuffle/internal/uitest"
 )
 
-// longSeats are four seats with names of the longest kind.
-func longSeats() []Seat {
+// offerSeats are four seats with names of the longest kind.
+func offerSeats() []Seat {
 	return []Seat{{Name: "annabelle-longname-x"}, {Name: "computer 2", Computer: true, Strength: "hard"},
 		{Name: "cyrano-de-bergerac-y"}, {Name: "deirdre-of-sorrows-z"}}
 }
@@ -31,7 +31,7 @@ func TestMatchOverOffersARematch(t *testing.T) {
 	v := g.View(0)
 	offer := &hub.RematchOffer{Yes: []bool{false, true, true, false}, Waiting: []string{"annabelle-longname-x", "deirdre-of-sorrows-z"}, Left: 42 * time.Second}
 	state := func(o *hub.RematchOffer, closed bool, note string) KingsState {
-		return KingsState{Common: Common{Table: "K", Seats: longSeats(), Totals: []int{3, 12, 0, 25}, CanRematch: !closed && o != nil,
+		return KingsState{Common: Common{Table: "K", Seats: offerSeats(), Totals: []int{3, 12, 0, 25}, CanRematch: !closed && o != nil,
 			Offer: o, MatchOver: true, MatchWinner: 2, Closed: closed, Note: note}, View: v}
 	}
 	s := NewKings(e, Config[kings.Action]{Table: "K", Act: func(kings.Action) {}, Rematch: func() { yes++ }, Decline: func() { no++ }}, state(offer, false, ""))
