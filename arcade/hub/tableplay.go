@@ -202,7 +202,7 @@ func (t *Table) step() {
 	if s.computer != "" || !s.here || t.auto {
 		t.clock.stop()
 		if !t.pace.pending() {
-			t.pace.set(&t.loop, t.h.clock, t.cfg.Pace, func() { _ = t.guarded(t.computerMove) })
+			t.pace.set(&t.loop, t.h.clock, t.cfg.Speed.gap(t.cfg.Pace), func() { _ = t.guarded(t.computerMove) })
 		}
 		return
 	}
