@@ -158,6 +158,9 @@ type TableState struct {
 	// for the whole state (TableMember.State).
 	Version uint64
 	Reason  string // why the table closed, when Phase is TableClosed
+	// Said is the quick phrase shown now, or nil (always nil for a member
+	// who muted them).
+	Said *Said
 }
 
 // TableResult is one finished game of a table, for the wiring to store.
@@ -223,6 +226,7 @@ type Table struct {
 	clock    alarm
 	brk      alarm
 	empty    alarm
+	talk     talk
 	ended    bool
 	broken   bool // a game package panicked: its game is not to be read again
 	listed   TableInfo
@@ -249,6 +253,7 @@ type tmember struct {
 	out     *outbox[TableState]
 	refused string
 	sent    uint64 // the version of the last state put in out
+	mute    bool   // hears no quick phrases
 }
 
 type tableSave struct {

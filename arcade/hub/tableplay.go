@@ -402,6 +402,7 @@ func (t *Table) end(reason string, gone bool) {
 	t.clock.stop()
 	t.brk.stop()
 	t.empty.stop()
+	t.talk.shown.stop()
 	for _, s := range t.seats {
 		s.hold.stop()
 	}

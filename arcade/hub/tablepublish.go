@@ -116,6 +116,9 @@ func (t *Table) stateFor(m *tmember, sh *tableShared) TableState {
 		TurnLeft: sh.left, Auto: t.auto, Log: t.log, GameNo: t.gameNo, Totals: sh.totals, Result: t.result,
 		MatchWinner: engine.NoSeat, Refused: m.refused, Version: t.version,
 	}
+	if !m.mute {
+		st.Said = t.talk.said
+	}
 	if t.phase == TableFinished && !t.broken {
 		st.MatchWinner = t.match.Winner()
 	}
