@@ -12,15 +12,17 @@ import (
 )
 
 func init() {
-	register(command{names: []string{"table"}, usage: "spite|kings [SEAT]...",
-		help: "open a table; each SEAT after yours: person, easy, normal or hard (needs ssh -t)", run: needsTerminal})
+	register(command{names: []string{"table"}, usage: "spite|kings [--pace steady|quick|instant] [SEAT]...",
+		help: "open a table; each SEAT after yours: person, easy, normal or hard; --pace: how fast the computers play (needs ssh -t)", run: needsTerminal})
 	registerPlay("table", tableRoute)
 }
 
 // tableRoute opens a table at once: table GAME [person|easy|normal|hard]...
-// names the seats after the host's (default: one seat for a person).
+// names the seats after the host's (default: one seat for a person);
+// --pace WORD (or --pace=WORD), anywhere after the game, sets the computer
+// players' pace.
 func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
-	usage := "Usage: ssh -t HOST table spite|kings [person|easy|normal|hard]... (the seats after yours)."
+	usage := "Usage: ssh -t HOST table spite|kings [--pace steady|quick|instant] [person|easy|normal|hard]... (the seats after yours)."
 	if len(args) < 2 {
 		return nil, usage
 	}
@@ -38,7 +40,28 @@ func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
 		return nil, usage
 	}
 	cfg := hub.TableConfig{Game: info.Name, Seats: []hub.SeatPlan{{}}}
-	others := args[2:]
+	var others []string
+	for i := 2; i < len(args); i++ {
+		w, pace, isPace := args[i], "", false
+		switch {
+		case w == "--pace" && i+1 < len(args):
+			pace, isPace = args[i+1], true
+			i++
+		case strings.HasPrefix(w, "--pace="):
+			pace, isPace = strings.TrimPrefix(w, "--pace="), true
+		case strings.HasPrefix(w, "-"):
+			return nil, usage
+		}
+		if !isPace {
+			others = append(others, w)
+			continue
+		}
+		sp, err := hub.ParseSpeed(pace)
+		if err != nil || pace == "" {
+			return nil, "A table's pace is steady, quick or instant. " + usage
+		}
+		cfg.Speed = sp
+	}
 	if len(others) == 0 {
 		others = []string{"person"}
 	}

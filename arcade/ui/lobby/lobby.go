@@ -59,6 +59,9 @@ type Table struct {
 	Watchers int
 	// Playing: the game has started; it may be watched, not joined.
 	Playing bool
+	// Pace is the computer players' pace when it is not the default
+	// ("quick", "instant"), else "".
+	Pace string
 }
 
 // free counts the seats waiting for a person.
@@ -101,6 +104,9 @@ type Open struct {
 	Clock time.Duration
 	// Private: not listed; others join by code or invitation.
 	Private bool
+	// Pace is the computer players' pace ("quick", "instant"); "": the
+	// table's default (steady).
+	Pace string
 }
 
 // Join asks to sit at a table (Watch false) or watch it.
@@ -467,6 +473,9 @@ func (s *Screen) row(i, w int) string {
 		state = "playing"
 	}
 	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, 16))
+	if t.Pace != "" {
+		text += ", " + clean(t.Pace, 8)
+	}
 	if t.Watchers > 0 {
 		text += fmt.Sprintf(", %d watching", t.Watchers)
 	}
@@ -497,7 +506,11 @@ func (s *Screen) detail(t Table) string {
 			seats = append(seats, fmt.Sprintf("%d free", i+1))
 		}
 	}
-	return "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	out := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	if t.Pace != "" {
+		out += " Computers play at the " + clean(t.Pace, 8) + " pace."
+	}
+	return out
 }
 
 func fitWidth(t string, w int) string {

@@ -59,6 +59,11 @@ type Common struct {
 	// CanRematch: the match is over and a rematch may be asked for (r).
 	// Between the games of a match the next one comes by itself.
 	CanRematch bool
+	// Pace is the computer players' pace when it is not the default
+	// ("quick", "instant"), else "".
+	Pace string
+	// Said is the quick phrase the table shows now, or nil.
+	Said *hub.Said
 }
 
 // Refused is pushed when the table refused the seat's last action: Text is
@@ -82,6 +87,8 @@ type Config[A any] struct {
 	// Rematch asks for another game with the same seats once this one is
 	// over and Common.CanRematch says it may be (r); nil: none offered.
 	Rematch func()
+	// Phrases are the quick phrases (p); nil: none offered.
+	Phrases *ui.PhrasePicker
 }
 
 // family is what differs between the games: how the table is drawn, and
@@ -123,6 +130,7 @@ type core struct {
 	entry   games.Entry
 	leave   func()
 	rematch func()
+	phrases *ui.PhrasePicker
 	fam     family
 	common  Common
 	got     time.Time // when the clock value arrived
@@ -239,6 +247,11 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 	if c.help {
 		// The keys are read; any key goes back to the table.
 		c.help = false
+		return nil
+	}
+	if ok, note := c.phrases.Key(key); ok {
+		c.confirm = false
+		c.setMsg(ui.ToneInfo, note)
 		return nil
 	}
 	if c.confirm && key != "q" {
@@ -460,7 +473,14 @@ func (c *core) View() string {
 			right, style = "hurry! "+right, ui.ErrStyle
 		}
 	}
-	if rw := lipgloss.Width(right); w-rw > x+1 {
+	rw := lipgloss.Width(right)
+	if p := c.common.Pace; p != "" {
+		// Only where it leaves the turn room: whose turn it is matters more.
+		if pw := " · " + fit(p, 8); w-rw > x+lipgloss.Width(pw)+1 {
+			x += sc.text(x, 0, pw, ui.FaintStyle)
+		}
+	}
+	if w-rw > x+1 {
 		sc.text(w-rw, 0, right, style)
 	}
 
@@ -486,6 +506,7 @@ var helpRows = [][2]string{
 	{"mouse", "click a card then its place, or drag it there"},
 	{"r", "ask for a rematch once the game is over"},
 	{"i", "the game's rules"},
+	{"p", "quick phrases: then 1-6 says one to the table, m mutes them"},
 	{"q", "leave (twice in a game: a computer takes your seat)"},
 }
 
@@ -507,13 +528,19 @@ func (c *core) drawHelp(sc *scene, y int) {
 
 func (c *core) keys() []string {
 	if c.watching() {
-		return []string{"q", "leave", "?", "help"}
+		return []string{"q", "leave", "?", "help", "p", "phrases"}
 	}
+	// The phrases' key comes last: a narrow bar drops it first (? lists it).
 	return []string{"←↓↑→", "move", "space", "pick/drop", "1-0", "hand", "esc", "drop",
-		"e", "end turn", "?", "help", "q", "leave"}
+		"e", "end turn", "?", "help", "q", "leave", "p", "phrases"}
 }
 
 func (c *core) drawMessage(sc *scene, y int) {
+	if c.phrases.Open() {
+		sc.text(0, y, fit(c.phrases.Line(), sc.w), plain)
+		sc.text(0, y+1, ui.FitLines("Press a phrase's number to say it to everyone here; esc closes.", sc.w, 1)[0], ui.FaintStyle)
+		return
+	}
 	msg, st := c.msg, plain
 	switch c.kind {
 	case ui.ToneErr:
@@ -541,7 +568,14 @@ func (c *core) drawMessage(sc *scene, y int) {
 			msg = "You are watching: every card you see is face up for everyone."
 		}
 	}
-	for i, line := range ui.FitLines(fitLong(msg), sc.w, 2) {
+	lines := ui.FitLines(fitLong(msg), sc.w, 2)
+	// A phrase takes the second line for its few seconds, unless the
+	// player's own sentence needs both: a default line keeps its first.
+	if said := c.phrases.Said(c.common.Said); said != "" && (c.msg == "" || len(lines) < 2) {
+		lines = append(lines[:min(len(lines), 1)], "")
+		sc.text(0, y+1, fit(said, sc.w), ui.KeyStyle)
+	}
+	for i, line := range lines {
 		sc.text(0, y+i, line, st)
 	}
 }
