@@ -147,7 +147,6 @@ func (s *raceScreen) followedName() string {
 	return "a racer"
 }
 
-func (s *raceScreen) styled(text string) string { return s.kind.Style().Render(text) }
 
 func (s *raceScreen) lobbyView() string {
 	e := s.env
@@ -186,11 +185,12 @@ func (s *raceScreen) lobbyView() string {
 		b.WriteString(ui.FaintStyle.Render("Watching: "+strings.Join(names, ", ")) + "\n")
 	}
 	b.WriteString("\n")
+	msg, tone := s.message()
 	switch {
 	case s.prompt != nil:
 		b.WriteString("Invite whom (a name; enter sends, esc cancels): " + *s.prompt + "_\n")
-	case s.msg != "":
-		b.WriteString(s.styled(s.msg) + "\n")
+	case msg != "":
+		b.WriteString(tone.Style().Render(msg) + "\n")
 	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby && s.st.Ranked:
 		b.WriteString(ui.FaintStyle.Render("You are the host: start when everyone is in. A first try at today's deal counts as the daily one.") + "\n")
 	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby:
@@ -228,8 +228,8 @@ func (s *raceScreen) resultsView() string {
 		fmt.Fprintf(&b, "%d %s %-22s %-8s %6s %4d moves %3d/%d\n", i+1, place, cut(s.who(x), 22), status, format.Duration(x.Time), x.Moves, x.Home, x.Total)
 	}
 	b.WriteString("\n")
-	if s.msg != "" {
-		b.WriteString(s.styled(s.msg) + "\n")
+	if msg, tone := s.message(); msg != "" {
+		b.WriteString(tone.Style().Render(msg) + "\n")
 	} else if s.st.Phase == hub.Finished {
 		b.WriteString(ui.FaintStyle.Render("Kept on your profile.") + "\n")
 	}
