@@ -147,7 +147,6 @@ func (s *raceScreen) followedName() string {
 	return "a racer"
 }
 
-
 func (s *raceScreen) lobbyView() string {
 	e := s.env
 	var b strings.Builder
