@@ -508,7 +508,7 @@ func (s *Screen) detail(t Table) string {
 	}
 	out := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
 	if t.Pace != "" {
-		out += " Computers play at the " + clean(t.Pace, 8) + " pace."
+		out += " Pace: " + clean(t.Pace, 8) + "."
 	}
 	return out
 }

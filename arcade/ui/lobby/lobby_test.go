@@ -253,7 +253,7 @@ func TestOpenAtAPace(t *testing.T) {
 	g := newRig(t, true, []Table{{Code: "QUICK", Game: kings.Name, Host: "ann", Seats: []Seat{{Name: "ann"}, {}}, Pace: "instant"},
 		{Code: "STEDY", Game: kings.Name, Host: "bob", Seats: []Seat{{Name: "bob"}, {}}}})
 	require.True(t, strings.HasSuffix(strings.TrimSpace(lineOf(t, g.frame(), "QUICK")), "host ann, instant"), lineOf(t, g.frame(), "QUICK"))
-	require.Contains(t, g.frame(), "Computers play at the instant pace.")
+	require.Contains(t, g.frame(), "Seats: 1 ann, 2 free. Pace: instant.")
 	require.True(t, strings.HasSuffix(strings.TrimSpace(lineOf(t, g.frame(), "STEDY")), "host bob"), lineOf(t, g.frame(), "STEDY"))
 }
 
