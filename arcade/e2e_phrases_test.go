@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/command"
 	"sshuffle/arcade/hub"
 	"sshuffle/internal/sshtest"
 )
@@ -23,6 +24,14 @@ func TestEndToEndQuickPhrases(t *testing.T) {
 	cy := &player{name: "cyd", key: sshtest.NewClientKey(t)}
 	code := openTable(t, ts, "table kings --pace instant person hard", alice, bob)
 	alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 computer (hard). Pace: instant.")
+	var list command.TableListing
+	runJSON(t, alice.c, "tables --json", &list)
+	require.Len(t, list.Tables, 1)
+	require.Equal(t, "instant", list.Tables[0].Pace)
+	out, _, status := run(t, alice.c, "tables")
+	require.Equal(t, 0, status)
+	require.Contains(t, out, "default settings, instant pace;")
+
 	alice.tm.Send("s")
 	for _, p := range []*player{alice, bob} {
 		p.tm.WaitFunc("the table, at the instant pace", func(s string) bool {

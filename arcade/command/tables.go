@@ -32,6 +32,7 @@ type OpenTable struct {
 	Seats    []TableSeat `json:"seats"`
 	Free     int         `json:"free"` // person's seats still open
 	Watchers int         `json:"watchers"`
+	Pace     string      `json:"pace"` // the computer players': steady, quick or instant
 	Opened   time.Time   `json:"opened"`
 	// Join is the line that opens the table: ssh -t -p PORT HOST join CODE.
 	Join string `json:"join,omitempty"`
@@ -66,6 +67,9 @@ func (l TableListing) Text() string {
 		if settings == "" {
 			settings = "default settings"
 		}
+		if t.Pace != "" && t.Pace != string(hub.Steady) {
+			settings += ", " + t.Pace + " pace"
+		}
 		fmt.Fprintf(&b, "%s  %-6s %-14s host %s, %s; seats: %s; %d watching\n", t.Code, t.Game, t.Phase, t.Host,
 			settings, strings.Join(seats, ", "), t.Watchers)
 		if t.Join != "" {
@@ -83,7 +87,7 @@ func Tables(r Request) TableListing {
 	}
 	for _, t := range r.Tables() {
 		ot := OpenTable{Code: t.Code, Game: t.Game, Settings: t.Settings, Phase: t.Phase.String(), Host: t.Host.Name,
-			Free: t.Free, Watchers: t.Watchers, Opened: t.Opened.UTC(), Seats: []TableSeat{}}
+			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Opened: t.Opened.UTC(), Seats: []TableSeat{}}
 		for _, s := range t.Seats {
 			ts := TableSeat{Name: s.Person.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn}
 			if s.Gone && ts.Computer == "" {
