@@ -151,3 +151,48 @@ func TestTablePaceRefused(t *testing.T) {
 		t.Fatalf("opening at a pace of ludicrous: %v", err)
 	}
 }
+
+// TestTablePaceThroughARematch: the rematch deals at the table's pace.
+func TestTablePaceThroughARematch(t *testing.T) {
+	e := newTenv(t)
+	tb := e.open(TableConfig{Game: "kings", Settings: "match=25", Host: person("ann"), Speed: Quick,
+		Seats: []SeatPlan{open, {Computer: "easy"}}})
+	a := e.sit(tb, "ann", AnySeat)
+	if err := a.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for e.phaseOf(tb) != TableFinished {
+		e.play(tb, []*seatAt{a}, nil)
+		if e.phaseOf(tb) == TableBetween {
+			e.clock.Advance(tb.cfg.Break)
+		}
+	}
+	if err := a.m.Rematch(); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.current(tb, a); st.Phase != TablePlaying || st.Speed != Quick {
+		t.Fatalf("the rematch: %v at %q", st.Phase, st.Speed)
+	}
+	gap := Quick.gap(tb.cfg.Pace)
+	for range 100 {
+		st := e.current(tb, a)
+		if st.Turn == 0 {
+			// ann moves; the computer's turn, if it comes, starts now.
+			if err := a.m.Do(choose(a.bot, st.View)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		n := e.actions(tb)
+		e.clock.Advance(gap - time.Millisecond)
+		if e.actions(tb) != n {
+			t.Fatalf("the computer acted before the quick pace's %v", gap)
+		}
+		e.clock.Advance(time.Millisecond)
+		if e.actions(tb) != n+1 {
+			t.Fatalf("the computer did not act at the quick pace's %v", gap)
+		}
+		return
+	}
+	t.Fatal("the computer never had a turn")
+}
