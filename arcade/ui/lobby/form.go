@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,9 +26,11 @@ type form struct {
 	top   int // the first choice's line on the last frame
 }
 
-func newForm(gs []Game) *form {
+// newForm opens on the named game (the one whose lobby the player came
+// from), or the first if none is named.
+func newForm(gs []Game, game string) *form {
 	f := &form{games: gs}
-	f.setGame(0)
+	f.setGame(max(0, slices.IndexFunc(gs, func(g Game) bool { return g.Name == game })))
 	return f
 }
 

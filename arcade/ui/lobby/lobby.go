@@ -143,21 +143,22 @@ type Requests interface {
 
 // Screen is the lobby.
 type Screen struct {
-	env    *ui.Env
-	req    Requests
-	games  []Game
-	tables []Table
-	cur    int    // the table under the cursor
-	code   string // its code, so a new list keeps the cursor on it
-	top    int    // first line of the list shown
-	form   *form  // non-nil: opening a table
-	msg    string
-	err    bool
-	rows   int // list lines on the last frame
-	listY  int // their first line
-	seated *Seated
-	prompt *string // non-nil: typing a table's code
-	invite *string // non-nil: typing the name of a player to invite
+	env     *ui.Env
+	req     Requests
+	games   []Game
+	cameFor string // the game the player came for: the form opens on it
+	tables  []Table
+	cur     int    // the table under the cursor
+	code    string // its code, so a new list keeps the cursor on it
+	top     int    // first line of the list shown
+	form    *form  // non-nil: opening a table
+	msg     string
+	err     bool
+	rows    int // list lines on the last frame
+	listY   int // their first line
+	seated  *Seated
+	prompt  *string // non-nil: typing a table's code
+	invite  *string // non-nil: typing the name of a player to invite
 }
 
 // New is the lobby, offering games and showing tables until the first
@@ -167,6 +168,10 @@ func New(e *ui.Env, req Requests, gs []Game, tables []Table) *Screen {
 	s.setTables(tables)
 	return s
 }
+
+// ComeFor names the game the player chose on the menu: a new table's form
+// opens on it.
+func (s *Screen) ComeFor(game string) { s.cameFor = game }
 
 // MinSize: the lobby's lines fit 60 columns; 16 lines leave some list.
 func (s *Screen) MinSize() (int, int) { return 60, 16 }
@@ -251,7 +256,7 @@ func (s *Screen) listKey(k string) tea.Cmd {
 			s.msg, s.err = "No table game is open yet.", true
 			return nil
 		}
-		s.form = newForm(s.games)
+		s.form = newForm(s.games, s.cameFor)
 	case "s":
 		switch {
 		case s.seated == nil:

@@ -257,6 +257,16 @@ func TestOpenAtAPace(t *testing.T) {
 	require.True(t, strings.HasSuffix(strings.TrimSpace(lineOf(t, g.frame(), "STEDY")), "host bob"), lineOf(t, g.frame(), "STEDY"))
 }
 
+// Reached from Kings in the Corner on the menu, the form opens on it.
+func TestFormOpensOnTheGameChosen(t *testing.T) {
+	g := newRig(t, true, nil)
+	g.r.Current().(*Screen).ComeFor(kings.Name)
+	g.press("n")
+	require.Contains(t, lineOf(t, g.frame(), "Game "), "Kings in the Corner")
+	g.press("enter", "enter")
+	require.Equal(t, kings.Name, g.req.opens[0].Game)
+}
+
 func TestOpenFormByMouse(t *testing.T) {
 	g := newRig(t, true, nil)
 	g.press("n")

@@ -155,6 +155,9 @@ func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error
 		first = append(first, lobbyTable(t))
 	}
 	pg.Screen = New(e, pg, GamesOf(e.Games), first)
+	if r.Game.Game != nil {
+		pg.ComeFor(r.Game.Game.Name)
+	}
 	pg.watch = pg.hub.WatchLobby(func(l hub.TableList) { e.Send(lobbyMsg{list: l}) })
 	if r.OpenTable != nil {
 		pg.openWith(*r.OpenTable)
