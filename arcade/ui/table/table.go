@@ -249,9 +249,7 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 		c.help = false
 		return nil
 	}
-	if ok, note := c.phrases.Key(key); ok {
-		c.confirm = false
-		c.setMsg(ui.ToneInfo, note)
+	if c.phraseKey(key) {
 		return nil
 	}
 	if c.confirm && key != "q" {
@@ -474,11 +472,10 @@ func (c *core) View() string {
 		}
 	}
 	rw := lipgloss.Width(right)
-	if p := c.common.Pace; p != "" {
-		// Only where it leaves the turn room: whose turn it is matters more.
-		if pw := " · " + fit(p, 8); w-rw > x+lipgloss.Width(pw)+1 {
-			x += sc.text(x, 0, pw, ui.FaintStyle)
-		}
+	// The pace only where it leaves the turn room: whose turn it is
+	// matters more.
+	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw)+1 {
+		x += sc.text(x, 0, pw, ui.FaintStyle)
 	}
 	if w-rw > x+1 {
 		sc.text(w-rw, 0, right, style)
@@ -536,9 +533,9 @@ func (c *core) keys() []string {
 }
 
 func (c *core) drawMessage(sc *scene, y int) {
-	if c.phrases.Open() {
-		sc.text(0, y, fit(c.phrases.Line(), sc.w), plain)
-		sc.text(0, y+1, ui.FitLines("Press a phrase's number to say it to everyone here; esc closes.", sc.w, 1)[0], ui.FaintStyle)
+	if ls := c.phraseLines(sc.w); ls != nil {
+		sc.text(0, y, ls[0], plain)
+		sc.text(0, y+1, ls[1], ui.FaintStyle)
 		return
 	}
 	msg, st := c.msg, plain
@@ -571,9 +568,9 @@ func (c *core) drawMessage(sc *scene, y int) {
 	lines := ui.FitLines(fitLong(msg), sc.w, 2)
 	// A phrase takes the second line for its few seconds, unless the
 	// player's own sentence needs both: a default line keeps its first.
-	if said := c.phrases.Said(c.common.Said); said != "" && (c.msg == "" || len(lines) < 2) {
+	if said := c.said(sc.w); said != "" && (c.msg == "" || len(lines) < 2) {
 		lines = append(lines[:min(len(lines), 1)], "")
-		sc.text(0, y+1, fit(said, sc.w), ui.KeyStyle)
+		sc.text(0, y+1, said, ui.KeyStyle)
 	}
 	for i, line := range lines {
 		sc.text(0, y+i, line, st)
