@@ -85,7 +85,7 @@ func (f *raceParts) draw(dst []string, s *raceScreen, g Board, rest []string, si
 		bar, more := g.KeyBars()
 		f.raceBar = ui.HelpBar(e.Width, raceKeys(more)...)
 		f.raceBottom = ui.HelpBar(e.Width, append(raceKeys(bar), "q", "give up")...)
-		f.followBar = ui.HelpBar(e.Width, "1-8", "follow a racer", "0", "stop following", "q", "leave")
+		f.followBar = ui.HelpBar(e.Width, "1-8", "follow a racer", "0", "stop following", "q", "leave", ui.PhraseKey, "phrases")
 		f.barsOK, f.barsOf, f.barsVersion, f.barsWidth = true, g, g.Version(), e.Width
 	}
 	msg, tone := s.message()

@@ -52,6 +52,7 @@ func TestRaceWatcherMutesPhrases(t *testing.T) {
 	require.NoError(t, err)
 	w := sc.(*raceScreen)
 	until(t, w, wmsgs, func() bool { return w.have && w.st.Phase == hub.Running })
+	require.Contains(t, screenText(w), "p phrases", "the watcher's key bar offers them")
 	s.Update(uitest.Key("p"))
 	s.Update(uitest.Key("4"))
 	until(t, w, wmsgs, func() bool { return strings.Contains(screenText(w), "tess: Thanks") })

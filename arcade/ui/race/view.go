@@ -200,9 +200,9 @@ func (s *raceScreen) lobbyView() string {
 		b.WriteString("\n")
 	}
 	if s.st.Host == s.st.You && s.st.Phase == hub.Lobby {
-		b.WriteString(ui.HelpBar(e.Width, "s", "start", "g", "add a ghost", "i", "invite a friend", "q", "leave"))
+		b.WriteString(ui.HelpBar(e.Width, "s", "start", "g", "add a ghost", "i", "invite a friend", "q", "leave", ui.PhraseKey, "phrases"))
 	} else {
-		b.WriteString(ui.HelpBar(e.Width, "i", "invite a friend", "q", "leave"))
+		b.WriteString(ui.HelpBar(e.Width, "i", "invite a friend", "q", "leave", ui.PhraseKey, "phrases"))
 	}
 	return b.String()
 }
@@ -232,6 +232,6 @@ func (s *raceScreen) resultsView() string {
 	} else if s.st.Phase == hub.Finished {
 		b.WriteString(ui.FaintStyle.Render("Kept on your profile.") + "\n")
 	}
-	b.WriteString(ui.HelpBar(e.Width, "1-8", "follow a racer", "q", "menu"))
+	b.WriteString(ui.HelpBar(e.Width, "1-8", "follow a racer", "q", "menu", ui.PhraseKey, "phrases"))
 	return b.String()
 }
