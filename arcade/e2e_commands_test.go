@@ -88,6 +88,10 @@ func TestCommandsHelpWhoamiRename(t *testing.T) {
 	_, errOut, code = run(t, c, "rename")
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "usage: rename NAME")
+	// A computer player's name is no person's.
+	_, errOut, code = run(t, c, "rename Ada")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, `The name "Ada" belongs to a computer player at the tables; pick another.`)
 
 	var renamed struct{ Name, Fingerprint string }
 	runJSON(t, c, "rename Newbie_1", &renamed)

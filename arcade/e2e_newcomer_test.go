@@ -58,3 +58,19 @@ func TestSkippedNameIsAskedAgain(t *testing.T) {
 	tm.Send(strings.Repeat("\x7f", 5) + "quince\r")
 	tm.WaitFor("Profile: quince")
 }
+
+// A newcomer whose SSH user name is a computer player's is not given it,
+// and the name picker refuses it too: a person and a computer are never
+// named alike at a table.
+func TestComputerNameIsNoNewcomersName(t *testing.T) {
+	ts := startServer(t)
+	c := sshtest.Dial(t, ts.addr, "hopper", sshtest.NewClientKey(t))
+	defer c.Close()
+	tm := sshtest.OpenTerm(t, c, nil)
+	s := tm.WaitFor("can't be a player name")
+	require.Regexp(t, `"hopper" belongs to\s+a computer player`, s)
+	tm.Send("Ada\r")
+	tm.WaitFor(`"Ada" belongs to`)
+	tm.Send(strings.Repeat("\x7f", 3) + "grace_h\r")
+	tm.WaitFor("Playing as grace_h")
+}

@@ -23,7 +23,8 @@ func TestEndToEndQuickPhrases(t *testing.T) {
 	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
 	cy := &player{name: "cyd", key: sshtest.NewClientKey(t)}
 	code := openTable(t, ts, "table kings --pace instant person hard", alice, bob)
-	alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 computer (hard). Pace: instant.")
+	alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 ")
+	alice.tm.WaitFor("Pace: instant.")
 	var list command.TableListing
 	runJSON(t, alice.c, "tables --json", &list)
 	require.Len(t, list.Tables, 1)

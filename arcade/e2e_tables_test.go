@@ -181,8 +181,11 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
 	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
 	code := openTable(t, ts, "table kings person hard", alice, bob)
+	// The hard computer in seat 3 has its name (engine.ComputerName) in
+	// every place below, its strength beside it where there is room.
+	const hopper = "Hopper"
 	// Bob's seat reaches alice's screen through the room: wait for it.
-	alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 computer (hard)")
+	alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 " + hopper + " (hard)")
 
 	// The lobby lists it, and so does the tables command.
 	var list command.TableListing
@@ -190,16 +193,19 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 	require.Len(t, list.Tables, 1)
 	require.Equal(t, code, list.Tables[0].Code)
 	require.Equal(t, "kings", list.Tables[0].Game)
-	require.Equal(t, []command.TableSeat{{Name: "alice"}, {Name: "bob"}, {Computer: "hard"}}, list.Tables[0].Seats)
+	require.Equal(t, []command.TableSeat{{Name: "alice"}, {Name: "bob"}, {Name: hopper, Computer: "hard"}}, list.Tables[0].Seats)
 	out, _, status := run(t, alice.c, "tables")
 	require.Equal(t, 0, status)
 	require.Contains(t, out, code+"  kings")
+	require.Contains(t, out, "seats: alice, bob, "+hopper+" (hard)")
 
 	alice.tm.Send("s")
 	for _, p := range []*player{alice, bob} {
 		p.tm.WaitFor("Kings in the Corner")
 		p.tm.WaitFor(p.name + " (you)")
+		p.tm.WaitFor(hopper + " (hard)") // its seat line
 	}
+	computerActed := regexp.MustCompile(hopper + ` (played|put|moved|drew|ended)`)
 
 	// Each person ends their turns by key, the computer plays at its pace,
 	// until alice has ended one: the log says so on both screens.
@@ -214,11 +220,14 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 			bob.tm.Send("e")
 			alice.tm.WaitFunc("bob's turn over", func(s string) bool { return !strings.Contains(s, "bob's turn") })
 		default: // the computer's: one action a pace
+			require.Contains(t, s, hopper+"'s turn")
 			before := body(s)
 			ts.clk.Advance(tablePace)
 			alice.tm.WaitFunc("the computer's action", func(s string) bool { return body(s) != before })
 		}
 	}
+	// The log names the computer's actions by its name.
+	alice.tm.WaitFunc("the computer in the log", computerActed.MatchString)
 	alice.tm.WaitFor("alice ended the turn")
 	bob.tm.WaitFor("alice ended the turn")
 
@@ -244,15 +253,17 @@ func TestEndToEndKingsWithADropAndRejoin(t *testing.T) {
 	aliceID, bobID := bobID(t, ts.testServer, "alice"), bobID(t, ts.testServer, "bob")
 	runUntil(t, ts.clk, "the hand stored", func() bool { return len(recorded(t, ts, bobID, code)) == 1 })
 	for _, p := range []*player{alice, bob} {
-		p.tm.WaitFunc("the hand's outcome", func(s string) bool {
+		s := p.tm.WaitFunc("the hand's outcome", func(s string) bool {
 			return strings.Contains(s, "went out.") || strings.Contains(s, "Nobody went out.")
 		})
+		// The result line: who went out, and everyone's penalty points.
+		require.Regexp(t, `Penalty points: alice \d+, bob \d+, `+hopper+` \d+\.`, strings.Join(strings.Fields(s), " "))
 	}
 	gs := recorded(t, ts, aliceID, code)
 	require.Len(t, gs, 1)
 	g := gs[0]
 	require.True(t, g.MatchEnd, "a match of one hand")
-	require.Equal(t, []string{"alice", "bob", ""}, []string{g.Seats[0].Name, g.Seats[1].Name, g.Seats[2].Name})
+	require.Equal(t, []string{"alice", "bob", hopper}, []string{g.Seats[0].Name, g.Seats[1].Name, g.Seats[2].Name})
 	require.Equal(t, "hard", g.Seats[2].Strength)
 	require.True(t, g.Seats[1].StoodIn, "a computer stood in for bob")
 	require.Contains(t, string(g.Record), `"actions"`)

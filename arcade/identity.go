@@ -76,7 +76,7 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 		return identity{ID: id, Err: err}
 	}
 	name := strings.ToLower(sess.User())
-	if store.ValidName(name) != nil {
+	if store.ClaimableName(name) != nil {
 		name = ""
 	}
 	acc, err = s.store.CreateAccount(ctx, id, name)

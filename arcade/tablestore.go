@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sshuffle/arcade/hub"
+	"sshuffle/engine"
 	"sshuffle/store"
 )
 
@@ -24,8 +25,14 @@ func (s *Server) tableFinished(res hub.TableResult) {
 	if g.Finished.IsZero() {
 		g.Finished = s.cfg.Now()
 	}
-	for _, x := range res.Seats {
-		g.Seats = append(g.Seats, store.TableSeat{Account: x.Person.ID, Name: x.Person.Name, Strength: x.Strength,
+	for i, x := range res.Seats {
+		name := x.Person.Name
+		if x.Person.ID == "" && x.Strength != hub.PersonSeat {
+			// The computer's name at the table, so that the people it
+			// played find it in their records as they met it.
+			name = engine.ComputerName(x.Strength, i)
+		}
+		g.Seats = append(g.Seats, store.TableSeat{Account: x.Person.ID, Name: name, Strength: x.Strength,
 			StoodIn: x.StoodIn, Gone: x.Gone})
 	}
 	if err := s.store.RecordTableGame(ctx, g); err != nil {

@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"sshuffle/engine"
 )
 
 // Errors callers can test with errors.Is.
@@ -70,6 +72,22 @@ func ValidName(name string) error {
 		default:
 			return errors.New("A name may use only letters a-z, digits, _ and -.")
 		}
+	}
+	return nil
+}
+
+// ClaimableName says whether name can be taken as an account's name: a
+// valid name that is not a computer player's, so that a person and a
+// computer at a table are never named alike. Lookups of existing accounts
+// use ValidName alone: an account that held such a name before the
+// computers had names is still found by it. The error is a sentence to
+// show the player.
+func ClaimableName(name string) error {
+	if err := ValidName(name); err != nil {
+		return err
+	}
+	if engine.IsComputerName(name) {
+		return fmt.Errorf("The name %q belongs to a computer player at the tables; pick another.", name)
 	}
 	return nil
 }
@@ -147,12 +165,14 @@ type Accounts interface {
 	AccountByName(ctx context.Context, name string) (Account, error)
 	// CreateAccount creates the account id, claiming name unless name is
 	// "". If the account exists it returns it and ErrExists; if the name is
-	// taken, ErrNameTaken and nothing is created.
+	// taken, ErrNameTaken and nothing is created; a name ClaimableName
+	// refuses gives ErrInvalid.
 	CreateAccount(ctx context.Context, id, name string) (Account, error)
 	// Touch sets the account's LastSeen.
 	Touch(ctx context.Context, id string, now time.Time) error
 	// ClaimName gives name (lower-cased) to the account, releasing its old
-	// one; ErrNameTaken if another account holds it or wins a race for it.
+	// one; ErrNameTaken if another account holds it or wins a race for it,
+	// ErrInvalid if ClaimableName refuses it.
 	ClaimName(ctx context.Context, id, name string) (Account, error)
 	// Rename is ClaimName, for an account that has a name already.
 	Rename(ctx context.Context, id, name string) (Account, error)

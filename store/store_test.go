@@ -18,3 +18,19 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+// A computer player's name passes ValidName (lookups of old accounts still
+// work) but no one may claim it; everything else claimable is as valid.
+func TestClaimableName(t *testing.T) {
+	for _, ok := range []string{"abc", "alice", "ada2", "turingmachine"} {
+		assert.NoError(t, ClaimableName(ok), ok)
+	}
+	for _, computer := range []string{"Ada", "ada", "TURING", "Widget", "pip"} {
+		assert.NoError(t, ValidName(computer), computer)
+		err := ClaimableName(computer)
+		if assert.Error(t, err, computer) {
+			assert.Equal(t, `The name "`+computer+`" belongs to a computer player at the tables; pick another.`, err.Error())
+		}
+	}
+	assert.Equal(t, ValidName("ab"), ClaimableName("ab"))
+}

@@ -34,7 +34,7 @@ func rename(r Request, name string, args []string) (value, error) {
 		return nil, refuse(usage, "Guests have no name to keep: connect with an SSH key (ssh-keygen -t ed25519).")
 	}
 	want := rest[0]
-	if err := store.ValidName(want); err != nil {
+	if err := store.ClaimableName(want); err != nil {
 		return nil, refuse(usage, "%s", err.Error())
 	}
 	acc, err := r.Store.ClaimName(r.ctx(), r.ID, want)

@@ -15,7 +15,7 @@ func init() {
 
 // TableSeat is one seat of an open table as tables prints it.
 type TableSeat struct {
-	Name     string `json:"name,omitempty"`     // the person's name; "" for a computer's or a free seat
+	Name     string `json:"name,omitempty"`     // the person's name, or the computer player's; "" for a free seat
 	Computer string `json:"computer,omitempty"` // the computer player's strength
 	Reserved string `json:"reserved,omitempty"` // a free seat kept for this player
 	Free     bool   `json:"free,omitempty"`
@@ -53,6 +53,8 @@ func (l TableListing) Text() string {
 		var seats []string
 		for _, s := range t.Seats {
 			switch {
+			case s.Computer != "" && s.Name != "":
+				seats = append(seats, s.Name+" ("+s.Computer+")")
 			case s.Computer != "":
 				seats = append(seats, "computer ("+s.Computer+")")
 			case s.Free && s.Reserved != "":
@@ -89,7 +91,13 @@ func Tables(r Request) TableListing {
 		ot := OpenTable{Code: t.Code, Game: t.Game, Settings: t.Settings, Phase: t.Phase.String(), Host: t.Host.Name,
 			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Opened: t.Opened.UTC(), Seats: []TableSeat{}}
 		for _, s := range t.Seats {
-			ts := TableSeat{Name: s.Person.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn}
+			// The table's own name for the seat, as its log and results
+			// say it: a computer's, or the person's (kept while a computer
+			// plays the seat for them).
+			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn}
+			if ts.Name == "" {
+				ts.Name = s.Person.Name
+			}
 			if s.Gone && ts.Computer == "" {
 				ts.Name, ts.Computer = "", "normal"
 			}

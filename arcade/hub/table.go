@@ -82,6 +82,9 @@ type TableConfig struct {
 
 // SeatInfo is one seat as every member and the lobby see it.
 type SeatInfo struct {
+	// Name is what the table calls the seat in its log and results: the
+	// person's name, or the computer player's; "" for an open seat.
+	Name     string
 	Person   Person // who sits there (ID empty when open or a computer's)
 	Computer string // the computer's strength, for a computer's seat
 	Reserved Person // an open seat kept for this account

@@ -35,6 +35,8 @@ func (t *Table) seatInfos() []SeatInfo {
 			StandIn: s.person.ID != "" && !s.here && !s.gone && t.phase != TableSeating, HeldUntil: s.until}
 		if s.person.ID == "" && s.computer == "" {
 			out[i].Reserved = s.plan.Reserved
+		} else {
+			out[i].Name = t.name(i)
 		}
 	}
 	return out

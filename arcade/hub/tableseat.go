@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"sshuffle/engine"
 )
 
 // Seating: who sits where, who hosts, and what happens to a seat when its
@@ -19,14 +21,22 @@ func (t *Table) seatOf(id string) int {
 	return -1
 }
 
+// name is what the table calls seat everywhere: its person's name (kept
+// when a computer plays the seat for them), else its computer player's
+// name, from the seat and strength alone so that it outlives a restart
+// and a rematch.
 func (t *Table) name(seat int) string {
 	if seat < 0 || seat >= len(t.seats) {
 		return "nobody"
 	}
-	if n := t.seats[seat].person.Name; n != "" {
+	s := t.seats[seat]
+	if n := s.person.Name; n != "" {
 		return n
 	}
-	return "computer " + strconv.Itoa(seat+1)
+	if s.computer != "" {
+		return engine.ComputerName(s.computer, seat)
+	}
+	return "seat " + strconv.Itoa(seat+1)
 }
 
 func (t *Table) names() []string {
@@ -70,7 +80,7 @@ func (t *Table) join(p Person, want int, out *outbox[TableState]) (*TableMember,
 			s := t.seats[want]
 			switch {
 			case s.computer != "":
-				return nil, refuse(ErrSeatTaken, "Seat %d is a computer player's.", want+1)
+				return nil, refuse(ErrSeatTaken, "Seat %d is %s's, a computer player.", want+1, t.name(want))
 			case s.person.ID != "":
 				return nil, refuse(ErrSeatTaken, "%s sits in seat %d.", s.person.Name, want+1)
 			case s.plan.Reserved.ID != "" && s.plan.Reserved.ID != p.ID:

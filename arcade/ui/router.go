@@ -503,8 +503,10 @@ func (a *asciiLines) replace(body string) string {
 }
 
 // asciiReplacer turns the few non-ASCII marks of the UI into plain text for
-// clients whose locale is not UTF-8 (cards already use letters there).
+// clients whose locale is not UTF-8 (cards already use letters there). The
+// menu's title loses its suits; a card in a sentence ("K♠ as a Queen")
+// keeps its letter and the space after it.
 var asciiReplacer = strings.NewReplacer(
 	"←↓↑→", "arrows", "↑↓", "up/down", "·", "-", "…", "...",
-	"♠ ", "", " ♥", "", "♠", "S", "♥", "H", "♦", "D", "♣", "C", "✗", "x",
+	"♠ sshuffle ♥", "sshuffle", "♠", "S", "♥", "H", "♦", "D", "♣", "C", "✗", "x",
 )

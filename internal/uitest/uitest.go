@@ -191,10 +191,10 @@ func KingsTable() hub.TableState {
 	ann, bob := hub.Person{ID: "a", Name: "ann"}, hub.Person{ID: "b", Name: "bob"}
 	st := hub.TableState{Code: "ABCDE", Game: "kings", Host: "a", You: "a", Seat: 0, Turn: 1,
 		Seats: []hub.SeatInfo{
-			{Person: ann, Here: true},
-			{Person: bob, StandIn: true},
-			{Computer: "hard"},
-			{Person: hub.Person{ID: "c", Name: "cy"}, Gone: true},
+			{Name: "ann", Person: ann, Here: true},
+			{Name: "bob", Person: bob, StandIn: true},
+			{Name: "Hopper", Computer: "hard"},
+			{Name: "cy", Person: hub.Person{ID: "c", Name: "cy"}, Gone: true},
 			{Reserved: hub.Person{ID: "d", Name: "dee"}},
 		},
 		Watchers: []hub.Person{{ID: "w", Name: "wes"}}, Phase: hub.TablePlaying}

@@ -48,7 +48,7 @@ func (s *Store) CreateAccount(ctx context.Context, id, name string) (store.Accou
 		return store.Account{}, err
 	}
 	if name != "" {
-		if err := store.ValidName(name); err != nil {
+		if err := store.ClaimableName(name); err != nil {
 			return store.Account{}, fmt.Errorf("%w: %v", store.ErrInvalid, err)
 		}
 		name = store.NormalName(name)
@@ -99,7 +99,7 @@ func (s *Store) ClaimName(ctx context.Context, id, name string) (store.Account, 
 	if err := checkID(id); err != nil {
 		return store.Account{}, err
 	}
-	if err := store.ValidName(name); err != nil {
+	if err := store.ClaimableName(name); err != nil {
 		return store.Account{}, fmt.Errorf("%w: %v", store.ErrInvalid, err)
 	}
 	name = store.NormalName(name)

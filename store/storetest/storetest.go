@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/engine"
 	"sshuffle/store"
 )
 
@@ -125,6 +126,24 @@ func testAccountsAndNames(t *testing.T, open Opener) {
 	// claiming one's own name is fine
 	_, err = s.ClaimName(ctx, "SHA256:bob", "Alice_1")
 	require.NoError(t, err)
+
+	// A computer player's name is no person's, in any case: refused as
+	// input, with nothing created or changed.
+	for _, name := range []string{engine.ComputerName("hard", 0), "TURING", "pip"} {
+		_, err = s.CreateAccount(ctx, "SHA256:carol", name)
+		require.ErrorIs(t, err, store.ErrInvalid, name)
+		_, err = s.Account(ctx, "SHA256:carol")
+		require.ErrorIs(t, err, store.ErrNotFound, "a refused create leaves nothing")
+		_, err = s.ClaimName(ctx, "SHA256:bob", name)
+		require.ErrorIs(t, err, store.ErrInvalid, name)
+		_, err = s.Rename(ctx, "SHA256:bob", name)
+		require.ErrorIs(t, err, store.ErrInvalid, name)
+		_, err = s.AccountByName(ctx, name)
+		require.ErrorIs(t, err, store.ErrNotFound)
+	}
+	b, err = s.Account(ctx, "SHA256:bob")
+	require.NoError(t, err)
+	assert.Equal(t, "alice_1", b.Name)
 
 	later := t0.Add(48 * time.Hour)
 	require.NoError(t, s.Touch(ctx, "SHA256:bob", later))

@@ -47,7 +47,7 @@ func NewName(e *ui.Env, r ui.Route) ui.Screen {
 	case tried == "" && e.Player.Name == "":
 		n.msg = "You have no player name yet: boards show you as \"(no name)\" until you pick one."
 	case tried != "":
-		if err := store.ValidName(tried); err != nil {
+		if err := store.ClaimableName(tried); err != nil {
 			n.msg = fmt.Sprintf("Your SSH user name %q can't be a player name: %v", format.Clean(tried, 40), err)
 		} else {
 			n.msg = fmt.Sprintf("The name %q is taken.", format.Clean(tried, 40))
@@ -63,7 +63,7 @@ func (n *namePicker) Update(msg tea.Msg) tea.Cmd {
 		switch k.String() {
 		case "enter":
 			name := strings.TrimSpace(n.input.Value())
-			if err := store.ValidName(name); err != nil {
+			if err := store.ClaimableName(name); err != nil {
 				n.msg = err.Error()
 				return nil
 			}
@@ -109,8 +109,10 @@ func (n *namePicker) View() string {
 		b.WriteString("Your key is your account. Pick a player name:\n\n")
 	}
 	b.WriteString(n.input.View() + "\n\n")
-	if n.msg != "" {
-		b.WriteString(ui.WarnStyle.Render(n.msg) + "\n")
+	// Wrapped, not cut: the sentence saying why a name is refused can run
+	// past a line (the SSH user name, then the rule it broke).
+	for _, line := range ui.FitLines(n.msg, max(n.env.Width, 50), 3) {
+		b.WriteString(ui.WarnStyle.Render(line) + "\n")
 	}
 	if n.rename {
 		b.WriteString(ui.HelpBar(n.env.Width, "enter", "save", "esc", "keep the old one"))

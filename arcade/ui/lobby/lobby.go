@@ -43,7 +43,7 @@ func GamesOf(c *games.Catalogue) []Game {
 
 // Seat is one seat of a listed table.
 type Seat struct {
-	Name     string // the person's validated name; "" for a free seat
+	Name     string // the person's validated name, or the computer player's; "" for a free seat
 	Computer bool
 	Strength string
 	Reserved string // a free seat kept for this person (an invitation)
@@ -413,29 +413,12 @@ func (s *Screen) View() string {
 			line += "Press s to start once everyone is seated; x leaves the table."
 			keys = append([]string{"s", "start", "i", "invite", "x", "leave seat"}, keys...)
 		} else {
-			line += "Waiting for " + clean(st.Table.Host, 16) + " to start; x leaves the table."
+			line += "Waiting for " + clean(st.Table.Host, store.MaxNameLen) + " to start; x leaves the table."
 			keys = append([]string{"i", "invite", "x", "leave seat"}, keys...)
 		}
 		for _, l := range pad(ui.FitLines(line, w, 2), 2) {
 			lines = append(lines, ui.OkStyle.Render(l))
 		}
-		lines = append(lines, "")
-	}
-	s.listY = len(lines)
-	s.rows = max(h-len(lines)-4, 1)
-	if len(s.tables) == 0 {
-		lines = append(lines, "  "+ui.FaintStyle.Render("No table is open. Press n to open one."))
-	}
-	if s.cur < s.top {
-		s.top = s.cur
-	}
-	if s.cur >= s.top+s.rows {
-		s.top = s.cur - s.rows + 1
-	}
-	for i := s.top; i < len(s.tables) && i < s.top+s.rows; i++ {
-		lines = append(lines, s.row(i, w))
-	}
-	for len(lines) < s.listY+s.rows {
 		lines = append(lines, "")
 	}
 	msg, st := s.msg, ui.FaintStyle
@@ -452,10 +435,32 @@ func (s *Screen) View() string {
 	case msg == "" && s.cur < len(s.tables):
 		msg = s.detail(s.tables[s.cur])
 	}
-	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 2), 2) {
-		lines = append(lines, st.Render(l))
+	// Two lines for the message, three for a long one (the settings and
+	// seats of a table of four); the keys on as many bars as they take.
+	var foot []string
+	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 3), 2) {
+		foot = append(foot, st.Render(l))
 	}
-	lines = append(lines, "", ui.HelpBar(w, keys...))
+	foot = append(foot, "")
+	foot = append(foot, ui.HelpBars(w, keys...)...)
+	s.listY = len(lines)
+	s.rows = max(h-len(lines)-len(foot), 1)
+	if len(s.tables) == 0 {
+		lines = append(lines, "  "+ui.FaintStyle.Render("No table is open. Press n to open one."))
+	}
+	if s.cur < s.top {
+		s.top = s.cur
+	}
+	if s.cur >= s.top+s.rows {
+		s.top = s.cur - s.rows + 1
+	}
+	for i := s.top; i < len(s.tables) && i < s.top+s.rows; i++ {
+		lines = append(lines, s.row(i, w))
+	}
+	for len(lines) < s.listY+s.rows {
+		lines = append(lines, "")
+	}
+	lines = append(lines, foot...)
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -477,12 +482,14 @@ func (s *Screen) row(i, w int) string {
 	if t.Playing {
 		state = "playing"
 	}
-	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, 16))
-	if t.Pace != "" {
-		text += ", " + clean(t.Pace, 8)
+	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, store.MaxNameLen))
+	// The pace and the watchers where they fit; else the chosen table's
+	// detail says them.
+	if pace := ", " + clean(t.Pace, 8); t.Pace != "" && lipgloss.Width(text+pace) <= w-2 {
+		text += pace
 	}
-	if t.Watchers > 0 {
-		text += fmt.Sprintf(", %d watching", t.Watchers)
+	if watching := fmt.Sprintf(", %d watching", t.Watchers); t.Watchers > 0 && lipgloss.Width(text+watching) <= w-2 {
+		text += watching
 	}
 	text = fitWidth(text, w-2)
 	mark := "  "
@@ -501,21 +508,26 @@ func (s *Screen) detail(t Table) string {
 	var seats []string
 	for i, st := range t.Seats {
 		switch {
+		case st.Computer && st.Name != "":
+			seats = append(seats, fmt.Sprintf("%d %s (%s)", i+1, clean(st.Name, 16), clean(st.Strength, 8)))
 		case st.Computer:
 			seats = append(seats, fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8)))
 		case st.Name != "":
-			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, 16)))
+			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, store.MaxNameLen)))
 		case st.Reserved != "":
-			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, 16)))
+			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, store.MaxNameLen)))
 		default:
 			seats = append(seats, fmt.Sprintf("%d free", i+1))
 		}
 	}
-	out := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	text := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
 	if t.Pace != "" {
-		out += " Pace: " + clean(t.Pace, 8) + "."
+		text += " Pace: " + clean(t.Pace, 8) + "."
 	}
-	return out
+	if t.Watchers > 0 {
+		text += fmt.Sprintf(" %d watching.", t.Watchers)
+	}
+	return text
 }
 
 func fitWidth(t string, w int) string {

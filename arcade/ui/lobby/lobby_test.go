@@ -110,6 +110,14 @@ func someTables() []Table {
 	}
 }
 
+// A computer player is listed by its name with its strength beside it.
+func TestListNamesComputerPlayers(t *testing.T) {
+	g := newRig(t, true, nil)
+	g.r.Update(Tables{List: []Table{{Code: "KQRST", Game: kings.Name, Host: "ann",
+		Seats: []Seat{{Name: "ann"}, {Name: "Turing", Computer: true, Strength: "hard"}, {Name: "Bit", Computer: true, Strength: "easy"}}}}})
+	require.Contains(t, g.frame(), "Seats: 1 ann, 2 Turing (hard), 3 Bit (easy).")
+}
+
 func lineOf(t *testing.T, frame, s string) string {
 	t.Helper()
 	for _, l := range strings.Split(frame, "\n") {

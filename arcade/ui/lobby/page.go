@@ -51,6 +51,11 @@ func lobbySeat(s hub.SeatInfo) Seat {
 	out := Seat{Name: s.Person.Name, Reserved: s.Reserved.Name}
 	if s.Computer != "" || s.Gone {
 		out.Computer, out.Strength = true, ui.SeatStrength(s)
+		if s.Person.ID == "" {
+			// A computer player's own seat, by its name; a seat lost to the
+			// computer keeps its person's, as the table's log does.
+			out.Name = s.Name
+		}
 	}
 	return out
 }

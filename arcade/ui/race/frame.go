@@ -29,6 +29,7 @@ type raceParts struct {
 	panel     []string // the panel's lines under its head
 	foldTail  string   // the folded panel after "Race 0:00"
 	foldTailW int
+	foldWidth int // the width the fold was made for
 
 	watching, watchHead string // the header when following someone
 
@@ -72,13 +73,13 @@ func (f *raceParts) draw(dst []string, s *raceScreen, g Board, rest []string, si
 	if f.title == "" {
 		f.title = ui.TitleStyle.Render(s.info.Title())
 	}
-	if !f.stateOK || f.version != s.st.Version {
+	if !f.stateOK || f.version != s.st.Version || f.foldWidth != e.Width {
 		p := s.panel()
 		f.panelHead = ui.TitleStyle.Render("Race " + s.st.Code)
 		f.panel = p[1:]
-		f.foldTail = s.foldedTail()
+		f.foldTail = s.foldedTail(e.Width - len("Race 0:00:00"))
 		f.foldTailW = lipgloss.Width(f.foldTail)
-		f.stateOK, f.version = true, s.st.Version
+		f.stateOK, f.version, f.foldWidth = true, s.st.Version, e.Width
 	}
 	racing := s.racing()
 	if !f.barsOK || f.barsOf != g || f.barsVersion != g.Version() || f.barsWidth != e.Width {

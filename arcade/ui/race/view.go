@@ -58,8 +58,16 @@ func (s *raceScreen) who(x hub.Standing) string {
 func (s *raceScreen) panel() []string {
 	lines := []string{ui.TitleStyle.Render("Race "+s.st.Code) + " " + format.Duration(s.clock())}
 	for i, x := range s.st.Racers {
-		name := fmt.Sprintf("%d %s", i+1, s.who(x))
-		lines = append(lines, cut(name, panelWidth-1), "  "+cut(standing(x), panelWidth-3))
+		name, state := fmt.Sprintf("%d %s", i+1, s.who(x)), standing(x)
+		if lipgloss.Width(name) > panelWidth-1 {
+			// A long name fills the line: what marks it goes under it,
+			// with the standing.
+			name = fmt.Sprintf("%d %s", i+1, x.Name)
+			if tag := strings.TrimPrefix(s.who(x), x.Name+" "); tag != s.who(x) {
+				state = tag + " " + state
+			}
+		}
+		lines = append(lines, cut(name, panelWidth-1), "  "+cut(state, panelWidth-3))
 	}
 	if n := len(s.st.Watchers); n > 0 {
 		lines = append(lines, ui.FaintStyle.Render(fmt.Sprintf("%d watching", n)))
@@ -69,7 +77,7 @@ func (s *raceScreen) panel() []string {
 
 // folded is the panel in one line, for a window too narrow for it.
 func (s *raceScreen) folded(width int) string {
-	line := "Race " + format.Duration(s.clock()) + s.foldedTail()
+	line := "Race " + format.Duration(s.clock()) + s.foldedTail(width-len("Race 0:00:00"))
 	if lipgloss.Width(line) > width {
 		r := []rune(line)
 		for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
@@ -80,18 +88,53 @@ func (s *raceScreen) folded(width int) string {
 	return line
 }
 
-// foldedTail is the folded panel after its clock: " · " and each racer.
-func (s *raceScreen) foldedTail() string {
+// foldedTail is the folded panel after its clock: " · " and each racer,
+// in room cells: the player always, the others in standing order while
+// they fit whole, then how many more there are (the 1-8 keys follow
+// them).
+func (s *raceScreen) foldedTail(room int) string {
 	var b strings.Builder
-	for _, x := range s.st.Racers {
+	parts := make([]string, len(s.st.Racers))
+	mine := -1
+	for i, x := range s.st.Racers {
 		name := x.Name
 		if x.ID == s.st.You && !x.Ghost {
-			name = "you"
+			name, mine = "you", i
 		}
-		b.WriteString(" · ")
-		b.WriteString(name)
-		b.WriteByte(' ')
-		b.WriteString(standing(x))
+		parts[i] = " · " + name + " " + standing(x)
+	}
+	used := 0
+	if mine >= 0 {
+		used = lipgloss.Width(parts[mine])
+	}
+	shown := make([]bool, len(parts))
+	more := 0
+	for i, p := range parts {
+		if i == mine {
+			shown[i] = true
+			continue
+		}
+		rest := len(parts) - i - 1
+		if mine > i {
+			rest--
+		}
+		tail := 0
+		if rest > 0 {
+			tail = len(" · +9 more")
+		}
+		if more == 0 && used+lipgloss.Width(p)+tail <= room {
+			shown[i], used = true, used+lipgloss.Width(p)
+		} else {
+			more++
+		}
+	}
+	for i, p := range parts {
+		if shown[i] {
+			b.WriteString(p)
+		}
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, " · +%d more", more)
 	}
 	return b.String()
 }
@@ -176,26 +219,35 @@ func (s *raceScreen) lobbyView() string {
 		}
 		b.WriteString(line + "\n")
 	}
+	// Notices and names wrap at words, never cut at the window's edge.
+	wrapped := func(text string, st lipgloss.Style, n int) {
+		for _, l := range ui.FitLines(text, e.Width, n) {
+			b.WriteString(st.Render(l) + "\n")
+		}
+	}
 	if len(s.st.Watchers) > 0 {
 		var names []string
 		for _, w := range s.st.Watchers {
 			names = append(names, w.Name)
 		}
-		b.WriteString(ui.FaintStyle.Render("Watching: "+strings.Join(names, ", ")) + "\n")
+		wrapped("Watching: "+strings.Join(names, ", "), ui.FaintStyle, 3)
 	}
 	b.WriteString("\n")
 	msg, tone := s.message()
 	switch {
 	case s.prompt != nil:
 		b.WriteString("Invite whom (a name; enter sends, esc cancels): " + *s.prompt + "_\n")
+	case s.phrases.Open():
+		// Cut, not wrapped: its double spaces set the phrases apart.
+		b.WriteString(tone.Style().Render(format.Clean(msg, e.Width)) + "\n")
 	case msg != "":
-		b.WriteString(tone.Style().Render(msg) + "\n")
+		wrapped(msg, tone.Style(), 3)
 	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby && s.st.Ranked:
-		b.WriteString(ui.FaintStyle.Render("You are the host: start when everyone is in. A first try at today's deal counts as the daily one.") + "\n")
+		wrapped("You are the host: start when everyone is in. A first try at today's deal counts as the daily one.", ui.FaintStyle, 3)
 	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby:
-		b.WriteString(ui.FaintStyle.Render("You are the host: start when everyone is in.") + "\n")
+		wrapped("You are the host: start when everyone is in.", ui.FaintStyle, 3)
 	case s.st.Phase == hub.Lobby:
-		b.WriteString(ui.FaintStyle.Render("Waiting for the host to start.") + "\n")
+		wrapped("Waiting for the host to start.", ui.FaintStyle, 3)
 	default:
 		b.WriteString("\n")
 	}
@@ -224,11 +276,13 @@ func (s *raceScreen) resultsView() string {
 		if x.Status.Out() {
 			status = "out"
 		}
-		fmt.Fprintf(&b, "%d %s %-22s %-8s %6s %4d moves %3d/%d\n", i+1, place, cut(s.who(x), 22), status, format.Duration(x.Time), x.Moves, x.Home, x.Total)
+		fmt.Fprintf(&b, "%d %s %-28s %-8s %6s %4d moves %3d/%d\n", i+1, place, cut(s.who(x), 28), status, format.Duration(x.Time), x.Moves, x.Home, x.Total)
 	}
 	b.WriteString("\n")
 	if msg, tone := s.message(); msg != "" {
-		b.WriteString(tone.Style().Render(msg) + "\n")
+		for _, l := range ui.FitLines(msg, e.Width, 3) {
+			b.WriteString(tone.Style().Render(l) + "\n")
+		}
 	} else if s.st.Phase == hub.Finished {
 		b.WriteString(ui.FaintStyle.Render("Kept on your profile.") + "\n")
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
@@ -194,6 +195,8 @@ const (
 	kingsCol   = 14 // between compass columns: two cards fanned and the marks
 	kingsLeft  = 2
 	kingsPanel = 46 // the seats' column
+	kingsWho   = 15 // a seat's name beside its cards, from the mark
+	kingsInfo  = 18 // the cards, from kingsPanel
 )
 
 // The Kings table at 80x24: the eight piles as a compass on the left (a
@@ -218,19 +221,12 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 	}
 	sc.text(kingsLeft+kingsCol, y0+3, fmt.Sprintf("stock %d", s.v.Stock), ui.FaintStyle)
 
-	// The seats, whose turn it is marked in the text as well as in colour.
-	sc.text(kingsPanel, top, "Seats", ui.FaintStyle)
-	if len(c.common.Totals) > 0 {
-		sc.text(kingsPanel+18, top, "(match total)", ui.FaintStyle)
-	}
+	// The seats, whose turn it is marked in the text as well as in colour:
+	// each on a line with its cards beside the name, or, when a name is
+	// too long for that, on two lines, the cards under the name.
+	infos := make([]string, len(s.v.Hands))
+	two := false
 	for seat, n := range s.v.Hands {
-		y := top + 1 + seat
-		mark := "  "
-		if s.turn() == seat {
-			mark = c.sym("▸ ", "> ")
-		}
-		x := kingsPanel + sc.text(kingsPanel, y, mark, turnStyle)
-		sc.textMax(x, y, c.who(seat), plain, 15)
 		info := plural(n, "card", "cards")
 		if seat < len(s.v.Penalty) {
 			info += fmt.Sprintf(" +%d", s.v.Penalty[seat])
@@ -238,7 +234,34 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 		if seat < len(c.common.Totals) {
 			info += fmt.Sprintf(" (%d)", c.common.Totals[seat])
 		}
-		sc.text(kingsPanel+18, y, info, ui.FaintStyle)
+		infos[seat] = info
+		two = two || lipgloss.Width(c.who(seat)) > kingsWho || kingsInfo+lipgloss.Width(info) > sc.w-kingsPanel
+	}
+	sc.text(kingsPanel, top, "Seats", ui.FaintStyle)
+	if len(c.common.Totals) > 0 {
+		legend := kingsInfo
+		if two {
+			legend = 6
+		}
+		sc.text(kingsPanel+legend, top, "(match total)", ui.FaintStyle)
+	}
+	for seat := range s.v.Hands {
+		y := top + 1 + seat
+		if two {
+			y = top + 1 + 2*seat
+		}
+		mark := "  "
+		if s.turn() == seat {
+			mark = c.sym("▸ ", "> ")
+		}
+		x := kingsPanel + sc.text(kingsPanel, y, mark, turnStyle)
+		if two {
+			sc.text(x, y, c.who(seat), plain)
+			sc.text(x+2, y+1, infos[seat], ui.FaintStyle)
+			continue
+		}
+		sc.textMax(x, y, c.who(seat), plain, kingsWho)
+		sc.text(kingsPanel+kingsInfo, y, infos[seat], ui.FaintStyle)
 	}
 
 	y := y0 + 9

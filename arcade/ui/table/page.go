@@ -66,7 +66,10 @@ func OpenPage(e *ui.Env, r ui.Route) (ui.Screen, error) {
 func seats(st hub.TableState) []Seat {
 	out := make([]Seat, len(st.Seats))
 	for i, s := range st.Seats {
-		name := s.Person.Name // "" for a computer's or an open seat: the screen says "seat N"
+		name := s.Name // the table's name for the seat; "" for an open one: the screen says "seat N"
+		if name == "" {
+			name = s.Person.Name
+		}
 		if name == "" {
 			name = s.Reserved.Name
 		}

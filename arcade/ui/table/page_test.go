@@ -15,7 +15,7 @@ import (
 func TestTableStateOnTheScreen(t *testing.T) {
 	st := uitest.KingsTable()
 	require.Equal(t, []Seat{
-		{Name: "ann"}, {Name: "bob", Away: true}, {Computer: true, Strength: "hard"},
+		{Name: "ann"}, {Name: "bob", Away: true}, {Name: "Hopper", Computer: true, Strength: "hard"},
 		{Name: "cy", Computer: true, Strength: "normal"}, {Name: "dee"},
 	}, seats(st))
 

@@ -3,8 +3,11 @@ package table
 import (
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
@@ -58,6 +61,11 @@ type scene struct {
 	// allocates no grids once the table has been drawn once.
 	canvases []*board.Canvas
 	used     int
+	// faults are what the last frame could not show as laid out: a text
+	// cut to its room, a piece dropped because it overlapped another or
+	// ran off the edge, or two pieces run together into one word. A frame
+	// that fits has none; the fit tests read them.
+	faults []string
 }
 
 func (sc *scene) reset(w, h int, bv board.View, cur, held spot) {
@@ -71,6 +79,7 @@ func (sc *scene) reset(w, h int, bv board.View, cur, held spot) {
 	}
 	sc.areas = sc.areas[:0]
 	sc.used = 0
+	sc.faults = sc.faults[:0]
 }
 
 // text puts plain text (our own words, or a name) at x, y in a style,
@@ -88,7 +97,10 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
 		// they will see.
 		s = strings.ReplaceAll(s, "…", "...")
 	}
-	s = fitTo(s, min(width, sc.w-x), sc.bv.Unicode)
+	s, cut := fitCut(s, min(width, sc.w-x), sc.bv.Unicode)
+	if cut {
+		sc.faults = append(sc.faults, "cut: "+s)
+	}
 	if s == "" {
 		return 0
 	}
@@ -100,12 +112,18 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
 func fit(s string, width int) string { return fitTo(s, width, true) }
 
 func fitTo(s string, width int, unicode bool) string {
+	s, _ = fitCut(s, width, unicode)
+	return s
+}
+
+// fitCut is fitTo, and whether it had to cut.
+func fitCut(s string, width int, unicode bool) (string, bool) {
 	s = format.Clean(s, 200)
 	if width <= 0 {
-		return ""
+		return "", s != ""
 	}
 	if lipgloss.Width(s) <= width {
-		return s
+		return s, false
 	}
 	cut := "…"
 	if !unicode {
@@ -115,7 +133,7 @@ func fitTo(s string, width int, unicode bool) string {
 	for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
 		r = r[:len(r)-1]
 	}
-	return string(r) + cut
+	return string(r) + cut, true
 }
 
 // pile draws p (its X and Y are ignored) on one line at x, y as the place
@@ -289,14 +307,21 @@ func (sc *scene) String() string {
 		}
 		sort.SliceStable(segs, func(i, j int) bool { return segs[i].x < segs[j].x })
 		col := 0
+		last := ""
 		for _, s := range segs {
 			if s.x < col {
+				sc.faults = append(sc.faults, "overlaps the piece before it: "+ansi.Strip(s.text))
 				continue
 			}
 			w := lipgloss.Width(s.text)
 			if s.x+w > sc.w {
+				sc.faults = append(sc.faults, "runs off the edge: "+ansi.Strip(s.text))
 				continue
 			}
+			if s.x == col && col > 0 && runTogether(last, s.text) {
+				sc.faults = append(sc.faults, "runs into the piece before it: "+ansi.Strip(last)+"|"+ansi.Strip(s.text))
+			}
+			last = s.text
 			b.WriteString(strings.Repeat(" ", s.x-col))
 			b.WriteString(s.text)
 			col = s.x + w
@@ -304,6 +329,65 @@ func (sc *scene) String() string {
 	}
 	return b.String()
 }
+
+// runTogether: two pieces side by side read as one word (a count
+// running into a name: "done 0computer").
+func runTogether(before, after string) bool {
+	_, b, okB := visibleEdges(before)
+	a, _, okA := visibleEdges(after)
+	return okB && okA && wordRune(b) && wordRune(a)
+}
+
+// visibleEdges is the first and last rune of styled text a terminal
+// shows, its escape sequences skipped (without making a stripped copy:
+// this runs for every two pieces side by side, on every frame).
+func visibleEdges(s string) (first, last rune, ok bool) {
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b {
+			i = skipEscape(s, i)
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !ok {
+			first, ok = r, true
+		}
+		last = r
+		i += n
+	}
+	return first, last, ok
+}
+
+// skipEscape is the index after the escape sequence at s[i]: a CSI
+// ("\x1b[...m") up to its final byte, an OSC ("\x1b]...") up to BEL or
+// ST, else the escape and the byte after it.
+func skipEscape(s string, i int) int {
+	i++
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '[':
+		for i++; i < len(s); i++ {
+			if s[i] >= 0x40 && s[i] <= 0x7e {
+				return i + 1
+			}
+		}
+	case ']':
+		for i++; i < len(s); i++ {
+			if s[i] == 0x07 {
+				return i + 1
+			}
+			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+	default:
+		return i + 1
+	}
+	return i
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // step moves the cursor from cur one place in direction dx, dy among the
 // places drawn: along a line (wrapping), or to the nearest line above or

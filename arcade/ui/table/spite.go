@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
@@ -255,11 +256,27 @@ func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {
 		mark = c.sym("▸ ", "> ")
 	}
 	x := sc.text(0, y, mark, turnStyle)
-	x += sc.textMax(x, y, c.who(seat), plain, 26)
+	who := c.who(seat)
 	info := fmt.Sprintf("  %d in hand · pay-off %s, %d left", p.HandCount, cardWord(p.PayoffTop), p.PayoffLeft)
+	match := ""
 	if seat < len(c.common.Totals) {
-		info += fmt.Sprintf(" · match %d", c.common.Totals[seat])
+		match = fmt.Sprintf("match %d", c.common.Totals[seat])
 	}
+	room := spiteLog - 1 - x
+	if match != "" {
+		info += " · " + match
+	}
+	if lipgloss.Width(who)+lipgloss.Width(info) > room {
+		// Long names leave no room for it all beside the name: the
+		// pay-off pile's count goes under its card, the match total
+		// under that, where the side stacks leave room.
+		info = fmt.Sprintf("  %d in hand", p.HandCount)
+		sc.text(1, y+2, fmt.Sprintf("%d left", p.PayoffLeft), ui.FaintStyle)
+		if match != "" {
+			sc.text(1, y+3, match, ui.FaintStyle)
+		}
+	}
+	x += sc.textMax(x, y, who, plain, room)
 	sc.textMax(x, y, info, ui.FaintStyle, spiteLog-1-x)
 }
 

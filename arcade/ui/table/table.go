@@ -21,6 +21,8 @@ import (
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
 	"sshuffle/games"
+	"sshuffle/internal/format"
+	"sshuffle/store"
 )
 
 // Seat is how the screen names one seat.
@@ -142,6 +144,8 @@ type core struct {
 	left               bool
 	help               bool // the keys are shown over the table
 	sc                 scene
+
+	helpPage, helpPages int // the page of the keys shown, of how many
 }
 
 // NextChange: the turn clock turns by itself while it runs; the session
@@ -170,7 +174,7 @@ func (c *core) setMsg(k ui.Tone, text string) { c.kind, c.msg = k, text }
 // name is seat's name as shown.
 func (c *core) name(seat int) string {
 	if seat >= 0 && seat < len(c.common.Seats) {
-		if n := fit(c.common.Seats[seat].Name, 16); n != "" {
+		if n := fit(c.common.Seats[seat].Name, store.MaxNameLen); n != "" {
 			return n
 		}
 	}
@@ -245,8 +249,13 @@ func (c *core) refresh() {
 func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	if c.help {
-		// The keys are read; any key goes back to the table.
-		c.help = false
+		// The keys are read: ? turns to the next page of them, if any;
+		// any other key goes back to the table.
+		if key == "?" && c.helpPage+1 < c.helpPages {
+			c.helpPage++
+			return nil
+		}
+		c.help, c.helpPage = false, 0
 		return nil
 	}
 	if c.phraseKey(key) {
@@ -447,12 +456,61 @@ func (c *core) View() string {
 	c.sc.reset(w, h, bv, cursor, c.held)
 	sc := &c.sc
 
-	// Line 0: the game, its settings, whose turn and the clock.
-	x := sc.text(0, 0, c.fam.title(), ui.TitleStyle)
-	x += sc.text(x, 0, "  "+c.fam.settings(), ui.FaintStyle)
+	// Line 0: the game, its settings, whose turn and the clock. The turn
+	// always shows; settings that leave it no room go to a line of their
+	// own over the messages, whole.
+	right, style := c.turnText()
+	rw := lipgloss.Width(right)
+	settings := "  " + c.fam.settings()
+	watching := ""
 	if n := c.common.Watchers; n > 0 {
-		x += sc.text(x, 0, fmt.Sprintf(" · %d watching", n), ui.FaintStyle)
+		watching = fmt.Sprintf(" · %d watching", n)
 	}
+	title := c.fam.title()
+	below := lipgloss.Width(title)+lipgloss.Width(settings)+lipgloss.Width(watching)+1+rw > w
+	x := sc.text(0, 0, title, ui.TitleStyle)
+	if !below {
+		x += sc.text(x, 0, settings, ui.FaintStyle)
+	}
+	if watching != "" {
+		x += sc.text(x, 0, watching, ui.FaintStyle)
+	}
+	// The pace only where it leaves the turn room: whose turn it is
+	// matters more.
+	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw) {
+		x += sc.text(x, 0, pw, ui.FaintStyle)
+	}
+	if w-rw > x {
+		sc.text(w-rw, 0, right, style)
+	}
+
+	if c.help {
+		c.drawHelp(sc, 2, h-2)
+		foot := "Any key goes back to the table."
+		if c.helpPage+1 < c.helpPages {
+			foot = "? shows the next page of keys; any other key goes back to the table."
+		}
+		sc.text(0, h-1, foot, ui.FaintStyle)
+		return sc.String()
+	}
+	// The last lines: the message (two lines, more for a long outcome),
+	// the settings if the header had no room, and the keys.
+	msg := c.message(w)
+	msgTop := h - 1 - max(2, len(msg))
+	bottom := msgTop - 1
+	if below {
+		sc.text(0, msgTop-1, "Settings: "+c.fam.settings(), ui.FaintStyle)
+	}
+	c.fam.draw(sc, c, 1, bottom)
+	for i, m := range msg {
+		sc.text(0, msgTop+i, m.text, m.st)
+	}
+	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
+	return sc.String()
+}
+
+// turnText is whose turn it is and the clock, for the header's right.
+func (c *core) turnText() (string, lipgloss.Style) {
 	right := ""
 	switch t := c.fam.turn(); {
 	case t == engine.NoSeat:
@@ -471,27 +529,7 @@ func (c *core) View() string {
 			right, style = "hurry! "+right, ui.ErrStyle
 		}
 	}
-	rw := lipgloss.Width(right)
-	// The pace only where it leaves the turn room: whose turn it is
-	// matters more.
-	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw)+1 {
-		x += sc.text(x, 0, pw, ui.FaintStyle)
-	}
-	if w-rw > x+1 {
-		sc.text(w-rw, 0, right, style)
-	}
-
-	// The last lines: the message (two lines) and the keys.
-	msgTop := h - 3
-	if c.help {
-		c.drawHelp(sc, 2)
-		sc.text(0, h-1, "Any key goes back to the table.", ui.FaintStyle)
-		return sc.String()
-	}
-	c.fam.draw(sc, c, 1, msgTop-1)
-	c.drawMessage(sc, msgTop)
-	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
-	return sc.String()
+	return right, style
 }
 
 var helpRows = [][2]string{
@@ -503,23 +541,60 @@ var helpRows = [][2]string{
 	{"mouse", "click a card then its place, or drag it there"},
 	{"r", "ask for a rematch once the game is over"},
 	{"i", "the game's rules"},
-	{"p", "quick phrases: then 1-6 says one to the table, m mutes them"},
 	{"q", "leave (twice in a game: a computer takes your seat)"},
+	{"p", "quick phrases: then 1-6 says one to the table, m mutes them"},
 }
 
-func (c *core) drawHelp(sc *scene, y int) {
+// drawHelp draws the keys and the game in brief from line y down to
+// bottom (not included), wrapped, never cut: what does not fit goes to a
+// next page, which ? turns to.
+func (c *core) drawHelp(sc *scene, y, bottom int) {
 	sc.text(0, 1, "Keys at the table", ui.TitleStyle)
+	type line struct {
+		key, text string
+		rule      bool // a line of the game in brief, not of a key
+	}
+	var lines []line
 	for _, r := range helpRows {
-		sc.text(2, y, r[0], ui.KeyStyle)
-		// Wrapped, never cut: a narrow window takes a second line.
-		for _, l := range ui.FitLines(r[1], sc.w-24, 3) {
-			sc.text(24, y, l, plain)
-			y++
+		for i, l := range ui.FitLines(r[1], sc.w-24, 3) {
+			k := ""
+			if i == 0 {
+				k = r[0]
+			}
+			lines = append(lines, line{k, l, false})
 		}
 	}
-	y++
-	for i, l := range ui.FitLines(c.fam.rules(), sc.w-2, 6) {
-		sc.text(2, y+i, l, ui.FaintStyle)
+	rules := ui.FitLines(c.fam.rules(), sc.w-2, 6)
+	var pages [][]line
+	page := lines
+	room := max(bottom-y, 1)
+	for len(page) > room {
+		pages = append(pages, page[:room])
+		page = page[room:]
+	}
+	// The game in brief stays whole: after the last keys, or on a page of
+	// its own.
+	if len(page) > 0 && len(page)+1+len(rules) > room {
+		pages = append(pages, page)
+		page = nil
+	} else if len(page) > 0 {
+		page = append(page, line{})
+	}
+	for _, l := range rules {
+		page = append(page, line{"", l, true})
+	}
+	pages = append(pages, page)
+	c.helpPages = len(pages)
+	c.helpPage = min(c.helpPage, len(pages)-1)
+	for i, l := range pages[c.helpPage] {
+		if l.key != "" {
+			sc.text(2, y+i, l.key, ui.KeyStyle)
+		}
+		if l.rule {
+			sc.text(2, y+i, l.text, ui.FaintStyle)
+		} else {
+			sc.text(24, y+i, l.text, plain)
+		}
 	}
 }
 
@@ -532,11 +607,23 @@ func (c *core) keys() []string {
 		"e", "end turn", "?", "help", "q", "leave", "p", "phrases"}
 }
 
-func (c *core) drawMessage(sc *scene, y int) {
-	if ls := c.phraseLines(sc.w); ls != nil {
-		sc.text(0, y, ls[0], plain)
-		sc.text(0, y+1, ls[1], ui.FaintStyle)
-		return
+// msgLine is one line of the message under the table.
+type msgLine struct {
+	text string
+	st   lipgloss.Style
+}
+
+// msgLines is the most lines the message under the table takes (a
+// game's outcome with four long names and the match totals needs them),
+// besides a line for the held card or the rematch key.
+const msgLines = 4
+
+// message is the lines under the table: what the player last did or
+// was told (or the outcome, the table's note), and the card held, named
+// whatever else is said.
+func (c *core) message(w int) []msgLine {
+	if ls := c.phraseLines(w); ls != nil {
+		return []msgLine{{ls[0], plain}, {ls[1], ui.FaintStyle}}
 	}
 	msg, st := c.msg, plain
 	switch c.kind {
@@ -549,32 +636,50 @@ func (c *core) drawMessage(sc *scene, y int) {
 	case ui.ToneWarn:
 		st = ui.WarnStyle
 	}
+	held, hint := "", ""
+	if c.held.ok() {
+		held = "Holding " + c.fam.heldName(c.held) + ": drop it on a place (space), esc puts it back."
+	}
 	if msg == "" {
 		st = ui.FaintStyle
 		switch {
 		case c.fam.turn() == engine.NoSeat:
 			msg, st = c.fam.outcome(c)+c.totals(), ui.OkStyle
 			if c.rematch != nil && c.common.CanRematch && !c.watching() {
-				msg += " r: rematch."
+				hint = "r: rematch."
 			}
-		case c.held.ok():
-			msg = "Holding " + c.fam.heldName(c.held) + ": drop it on a place (space), esc puts it back."
 		case c.common.Note != "":
 			msg = c.common.Note
 		case c.watching():
 			msg = "You are watching: every card you see is face up for everyone."
+		case held != "":
+			msg, held = held, ""
 		}
 	}
-	lines := ui.FitLines(fitLong(msg), sc.w, 2)
-	// A phrase takes the second line for its few seconds, unless the
-	// player's own sentence needs both: a default line keeps its first.
-	if said := c.said(sc.w); said != "" && (c.msg == "" || len(lines) < 2) {
-		lines = append(lines[:min(len(lines), 1)], "")
-		sc.text(0, y+1, said, ui.KeyStyle)
+	// The held card's line, or the rematch key's when it does not fit
+	// after the outcome, comes on top of these.
+	room := msgLines
+	var out []msgLine
+	for _, line := range ui.FitLines(fitLong(msg), w, room) {
+		out = append(out, msgLine{line, st})
 	}
-	for i, line := range lines {
-		sc.text(0, y+i, line, st)
+	if hint != "" {
+		// The key and its word together: after the message, or under it.
+		if n := len(out); n > 0 && lipgloss.Width(out[n-1].text)+1+len(hint) <= w {
+			out[n-1].text += " " + hint
+		} else {
+			out = append(out, msgLine{hint, st})
+		}
 	}
+	if held != "" {
+		out = append(out, msgLine{fit(held, w), ui.FaintStyle})
+	}
+	// A phrase someone said, last, for its few seconds: within the lines
+	// the message may take, so the table above never gives up more.
+	if said := c.said(w); said != "" && len(out) < msgLines {
+		out = append(out, msgLine{said, ui.KeyStyle})
+	}
+	return out
 }
 
 // totals words the match's totals so far, or "".
@@ -591,7 +696,7 @@ func (c *core) totals() string {
 
 // fitLong cleans a sentence from outside (a refusal, a note) without
 // cutting it: FitLines wraps it.
-func fitLong(s string) string { return fit(s, 400) }
+func fitLong(s string) string { return format.Clean(s, 1000) }
 
 // logLines draws the last actions at x, y in at most n lines of width w.
 func (c *core) logLines(sc *scene, x, y, w, n int) {
