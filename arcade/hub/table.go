@@ -74,8 +74,10 @@ type TableConfig struct {
 	// no clock). When it runs out the computer plays that turn for them.
 	TurnClock time.Duration
 	// Pace is how long each computer action stays on screen before the
-	// next (0: a second).
+	// next at the steady Speed (0: a second).
 	Pace time.Duration
+	// Speed is the pace the host chose ("": Steady).
+	Speed Speed
 	// Hold is how long a dropped person keeps the seat, a computer playing
 	// for them, before it goes to the computer for good (0: 3 minutes).
 	Hold time.Duration
@@ -120,6 +122,7 @@ type TableInfo struct {
 	Private  bool
 	GameNo   int // from 0
 	Opened   time.Time
+	Speed    Speed // the computer players' pace
 }
 
 // TableState is what a member is sent on every change. Seats, Watchers,
@@ -130,6 +133,7 @@ type TableState struct {
 	Code     string
 	Game     string
 	Settings string
+	Speed    Speed // the computer players' pace
 	Phase    TablePhase
 	// Paused: the table was restored after a restart and waits for its
 	// people (the seats not Here) until their hold runs out.
@@ -168,6 +172,9 @@ type TableState struct {
 	// for the whole state (TableMember.State).
 	Version uint64
 	Reason  string // why the table closed, when Phase is TableClosed
+	// Said is the quick phrase shown now, or nil (always nil for a member
+	// who muted them).
+	Said *Said
 }
 
 // RematchOffer is the rematch asked of everyone seated when a match ends.
@@ -243,6 +250,7 @@ type Table struct {
 	clock    alarm
 	brk      alarm
 	empty    alarm
+	talk     talk
 	ended    bool
 	broken   bool // a game package panicked: its game is not to be read again
 	listed   TableInfo
@@ -276,6 +284,7 @@ type tmember struct {
 	out     *outbox[TableState]
 	refused string
 	sent    uint64 // the version of the last state put in out
+	mute    bool   // hears no quick phrases
 }
 
 type tableSave struct {
@@ -317,6 +326,11 @@ func (c *TableConfig) normalize(k engine.TableKit) error {
 	if c.Pace <= 0 {
 		c.Pace = DefaultPace
 	}
+	sp, err := ParseSpeed(string(c.Speed))
+	if err != nil {
+		return err
+	}
+	c.Speed = sp
 	if c.Hold <= 0 {
 		c.Hold = DefaultHold
 	}

@@ -186,7 +186,7 @@ func (t *Table) step() {
 	if s.computer != "" || !s.here || t.auto {
 		t.clock.stop()
 		if !t.pace.pending() {
-			t.pace.set(&t.loop, t.h.clock, t.cfg.Pace, func() { _ = t.guarded(t.computerMove) })
+			t.pace.set(&t.loop, t.h.clock, t.cfg.Speed.gap(t.cfg.Pace), func() { _ = t.guarded(t.computerMove) })
 		}
 		return
 	}
@@ -401,6 +401,7 @@ func (t *Table) end(reason string, gone bool) {
 	t.brk.stop()
 	t.empty.stop()
 	t.lapse.stop()
+	t.talk.shown.stop()
 	for _, s := range t.seats {
 		s.hold.stop()
 	}

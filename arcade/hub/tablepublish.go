@@ -14,7 +14,7 @@ import (
 func (t *Table) info() TableInfo {
 	in := TableInfo{
 		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Phase: t.phase, Private: t.cfg.Private,
-		Seats: t.seatInfos(), Watchers: t.watchers(), GameNo: t.gameNo, Opened: t.opened,
+		Seats: t.seatInfos(), Watchers: t.watchers(), GameNo: t.gameNo, Opened: t.opened, Speed: t.cfg.Speed,
 	}
 	if t.ended {
 		in.Phase = TableClosed
@@ -117,10 +117,13 @@ func (t *Table) put(m *tmember, st TableState) {
 
 func (t *Table) stateFor(m *tmember, sh *tableShared) TableState {
 	st := TableState{
-		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Phase: t.phase, Paused: t.paused,
+		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Speed: t.cfg.Speed, Phase: t.phase, Paused: t.paused,
 		Host: t.host, Seats: sh.seats, Watchers: sh.watchers, You: m.ID, Seat: m.seat, Turn: sh.turn,
 		TurnLeft: sh.left, Auto: t.auto, Log: t.log, GameNo: t.gameNo, Totals: sh.totals, Result: t.result,
 		MatchWinner: engine.NoSeat, Refused: m.refused, Version: t.version, Rematch: sh.rematch,
+	}
+	if !m.mute {
+		st.Said = t.talk.said
 	}
 	if t.phase == TableFinished && !t.broken {
 		st.MatchWinner = t.match.Winner()

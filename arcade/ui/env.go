@@ -68,6 +68,9 @@ type Env struct {
 	Names   *throttle.Names
 	bgState *Background
 	next    *Route // asked for by the screen being updated
+	// phrasesOff: quick phrases muted, for a guest who keeps no settings
+	// (and as the session's copy for everyone).
+	phrasesOff bool
 }
 
 // InvitationsSetting is the stored setting that turns invitations off

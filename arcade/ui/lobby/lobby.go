@@ -59,6 +59,9 @@ type Table struct {
 	Watchers int
 	// Playing: the game has started; it may be watched, not joined.
 	Playing bool
+	// Pace is the computer players' pace when it is not the default
+	// ("quick", "instant"), else "".
+	Pace string
 }
 
 // free counts the seats waiting for a person.
@@ -101,6 +104,9 @@ type Open struct {
 	Clock time.Duration
 	// Private: not listed; others join by code or invitation.
 	Private bool
+	// Pace is the computer players' pace ("quick", "instant"); "": the
+	// table's default (steady).
+	Pace string
 }
 
 // Join asks to sit at a table (Watch false) or watch it.
@@ -482,8 +488,12 @@ func (s *Screen) row(i, w int) string {
 		state = "playing"
 	}
 	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, store.MaxNameLen))
+	// The pace and the watchers where they fit; else the chosen table's
+	// detail says them.
+	if pace := ", " + clean(t.Pace, 8); t.Pace != "" && lipgloss.Width(text+pace) <= w-2 {
+		text += pace
+	}
 	if watching := fmt.Sprintf(", %d watching", t.Watchers); t.Watchers > 0 && lipgloss.Width(text+watching) <= w-2 {
-		// Else the chosen table's detail says it.
 		text += watching
 	}
 	text = fitWidth(text, w-2)
@@ -516,6 +526,9 @@ func (s *Screen) detail(t Table) string {
 		}
 	}
 	text := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	if t.Pace != "" {
+		text += " Pace: " + clean(t.Pace, 8) + "."
+	}
 	if t.Watchers > 0 {
 		text += fmt.Sprintf(" %d watching.", t.Watchers)
 	}

@@ -82,10 +82,15 @@ func seats(st hub.TableState) []Seat {
 }
 
 func common(st hub.TableState) Common {
-	return Common{Table: st.Code, Seats: seats(st), Clock: st.TurnLeft, Log: st.Log, Totals: st.Totals,
+	c := Common{Table: st.Code, Seats: seats(st), Clock: st.TurnLeft, Log: st.Log, Totals: st.Totals,
 		Watchers: len(st.Watchers), CanRematch: st.Phase == hub.TableFinished, Note: ui.TableNote(st),
 		Offer: st.Rematch, MatchOver: st.Phase == hub.TableFinished, MatchWinner: st.MatchWinner,
 		Closed: st.Phase == hub.TableClosed}
+	c.Said = st.Said
+	if st.Speed != hub.Steady {
+		c.Pace = string(st.Speed)
+	}
+	return c
 }
 
 // errNoDrawing: a table of a game this server has no screen for, which
@@ -151,6 +156,13 @@ func (p *Page) take(st hub.TableState) tea.Cmd {
 	// Leave waits for the room (a moment): the menu built next must not
 	// still find the seat.
 	cfg := Config[any]{Table: p.code, Game: entry, Leave: p.live.Leave}
+	cfg.Phrases = ui.NewPhrasePicker(p.env, func(n int) {
+		go func() {
+			if err := m.Say(n); err != nil {
+				p.env.Send(Refused{Table: p.code, Text: err.Error()})
+			}
+		}()
+	}, ui.MuteLatest(m.Mute))
 	answer := func(f func() error) func() {
 		return func() {
 			go func() {

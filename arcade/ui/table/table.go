@@ -71,6 +71,11 @@ type Common struct {
 	MatchWinner int
 	// Closed: the table has closed (Note says why).
 	Closed bool
+	// Pace is the computer players' pace when it is not the default
+	// ("quick", "instant"), else "".
+	Pace string
+	// Said is the quick phrase the table shows now, or nil.
+	Said *hub.Said
 }
 
 // Refused is pushed when the table refused the seat's last action: Text is
@@ -97,6 +102,8 @@ type Config[A any] struct {
 	// Decline says no to the rematch offered (n), which closes the table;
 	// nil: not this screen's to answer.
 	Decline func()
+	// Phrases are the quick phrases (p); nil: none offered.
+	Phrases *ui.PhrasePicker
 }
 
 // family is what differs between the games: how the table is drawn, and
@@ -139,6 +146,7 @@ type core struct {
 	leave   func()
 	rematch func()
 	decline func()
+	phrases *ui.PhrasePicker
 	fam     family
 	common  Common
 	got     time.Time // when the clock value arrived
@@ -277,6 +285,9 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		c.help, c.helpPage = false, 0
+		return nil
+	}
+	if c.phraseKey(key) {
 		return nil
 	}
 	if c.confirm && key != "q" {
@@ -502,6 +513,11 @@ func (c *core) View() string {
 	if watching != "" {
 		x += sc.text(x, 0, watching, ui.FaintStyle)
 	}
+	// The pace only where it leaves the turn room: whose turn it is
+	// matters more.
+	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw) {
+		x += sc.text(x, 0, pw, ui.FaintStyle)
+	}
 	if w-rw > x {
 		sc.text(w-rw, 0, right, style)
 	}
@@ -575,6 +591,7 @@ var helpRows = [][2]string{
 	{"r / n", "once the match is over: yes or no to a rematch (all seated must say yes)"},
 	{"i", "the game's rules"},
 	{"q", "leave (twice in a game: a computer takes your seat)"},
+	{"p", "quick phrases: then 1-6 says one to the table, m mutes them"},
 }
 
 // drawHelp draws the keys and the game in brief from line y down to
@@ -635,13 +652,14 @@ func (c *core) keys() []string {
 		return []string{"q", "the menu", "?", "help"}
 	}
 	if c.common.Offer != nil && c.rematch != nil {
-		return []string{"r", "rematch", "n", "no rematch", "q", "leave", "?", "help"}
+		return []string{"r", "rematch", "n", "no rematch", "q", "leave", "?", "help", "p", "phrases"}
 	}
 	if c.watching() {
-		return []string{"q", "leave", "?", "help"}
+		return []string{"q", "leave", "?", "help", "p", "phrases"}
 	}
+	// The phrases' key comes last: a narrow bar drops it first (? lists it).
 	return []string{"←↓↑→", "move", "space", "pick/drop", "1-0", "hand", "esc", "drop",
-		"e", "end turn", "?", "help", "q", "leave"}
+		"e", "end turn", "?", "help", "q", "leave", "p", "phrases"}
 }
 
 // msgLine is one line of the message under the table.
@@ -659,6 +677,9 @@ const msgLines = 4
 // was told (or the outcome, the table's note), and the card held, named
 // whatever else is said.
 func (c *core) message(w int) []msgLine {
+	if ls := c.phraseLines(w); ls != nil {
+		return []msgLine{{ls[0], plain}, {ls[1], ui.FaintStyle}}
+	}
 	msg, st := c.msg, plain
 	switch c.kind {
 	case ui.ToneErr:
@@ -711,6 +732,11 @@ func (c *core) message(w int) []msgLine {
 	}
 	if held != "" {
 		out = append(out, msgLine{fit(held, w), ui.FaintStyle})
+	}
+	// A phrase someone said, last, for its few seconds: within the lines
+	// the message may take, so the table above never gives up more.
+	if said := c.said(w); said != "" && len(out) < msgLines {
+		out = append(out, msgLine{said, ui.KeyStyle})
 	}
 	return out
 }
