@@ -32,6 +32,11 @@ func TestTableCommandSettings(t *testing.T) {
 	require.Empty(t, why)
 	require.Equal(t, []hub.SeatPlan{{}, {}, {Computer: "hard"}}, r.OpenTable.Seats)
 	require.Equal(t, "draw=end,match=25", r.OpenTable.Settings)
+	r, why = s.firstRoute([]string{"table", "kings", "--pace", "quick", "match=25", "hard"})
+	require.Empty(t, why)
+	require.Equal(t, hub.Quick, r.OpenTable.Speed)
+	require.Equal(t, "match=25", r.OpenTable.Settings)
+	require.Equal(t, []hub.SeatPlan{{}, {Computer: "hard"}}, r.OpenTable.Seats)
 	for _, bad := range []string{"match=9", "colour=red"} {
 		r, why = s.firstRoute([]string{"table", "kings", bad})
 		require.Nil(t, r, bad)
