@@ -61,6 +61,14 @@ func (v statsValue) Text() string {
 	}
 	b.WriteString("left: games left for another deal. streak: days in a row today's deal was won, now/best;\n")
 	b.WriteString("at a table game, m: matches won/played.\n")
+	// A table game's games and matches in words too: a match is several
+	// games, and a rematch is a match of its own.
+	for _, g := range v.Games {
+		if g.Matches != nil && g.Played > 0 {
+			fmt.Fprintf(&b, "%s: %s (%d won), %s (%d won).\n", g.Title, count(g.Played, "game", "games"), g.Won,
+				count(*g.Matches, "match", "matches"), *g.MatchesWon)
+		}
+	}
 	return b.String()
 }
 
@@ -140,4 +148,11 @@ func stats(r Request, name string, args []string) (value, error) {
 		v.Games = append(v.Games, g)
 	}
 	return v, nil
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -7,20 +7,23 @@ import (
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
+	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/format"
 )
 
 func init() {
-	register(command{names: []string{"table"}, usage: "spite|kings [SEAT]...",
-		help: "open a table; each SEAT after yours: person, easy, normal or hard (needs ssh -t)", run: needsTerminal})
+	register(command{names: []string{"table"}, usage: "spite|kings [--pace steady|quick|instant] [SEAT]... [SETTING=VALUE]...",
+		help: "open a table; each SEAT after yours: person, easy, normal or hard; --pace: how fast the computers play; settings as in the new-table form, e.g. match=25 (needs ssh -t)", run: needsTerminal})
 	registerPlay("table", tableRoute)
 }
 
 // tableRoute opens a table at once: table GAME [person|easy|normal|hard]...
-// names the seats after the host's (default: one seat for a person).
+// names the seats after the host's (default: one seat for a person);
+// --pace WORD (or --pace=WORD), anywhere after the game, sets the computer
+// players' pace; KEY=VALUE words are the game's settings.
 func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
-	usage := "Usage: ssh -t HOST table spite|kings [person|easy|normal|hard]... (the seats after yours)."
+	usage := "Usage: ssh -t HOST table spite|kings [--pace steady|quick|instant] [person|easy|normal|hard]... [SETTING=VALUE]... (the seats after yours)."
 	if len(args) < 2 {
 		return nil, usage
 	}
@@ -38,9 +41,40 @@ func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
 		return nil, usage
 	}
 	cfg := hub.TableConfig{Game: info.Name, Seats: []hub.SeatPlan{{}}}
-	others := args[2:]
+	var others, settings []string
+	for i := 2; i < len(args); i++ {
+		w, pace, isPace := args[i], "", false
+		switch {
+		case w == "--pace" && i+1 < len(args):
+			pace, isPace = args[i+1], true
+			i++
+		case strings.HasPrefix(w, "--pace="):
+			pace, isPace = strings.TrimPrefix(w, "--pace="), true
+		case strings.HasPrefix(w, "-"):
+			return nil, usage
+		case strings.Contains(w, "="):
+			settings = append(settings, w)
+			continue
+		}
+		if !isPace {
+			others = append(others, w)
+			continue
+		}
+		sp, err := hub.ParseSpeed(pace)
+		if err != nil || pace == "" {
+			return nil, "A table's pace is steady, quick or instant. " + usage
+		}
+		cfg.Speed = sp
+	}
 	if len(others) == 0 {
 		others = []string{"person"}
+	}
+	if len(settings) > 0 {
+		canon, err := engine.NormalizeSettings(strings.Join(settings, ","), info.Settings)
+		if err != nil {
+			return nil, "Those settings do not work: " + format.Clean(err.Error(), 120) + "."
+		}
+		cfg.Settings = canon
 	}
 	for _, w := range others {
 		switch {

@@ -32,6 +32,7 @@ type OpenTable struct {
 	Seats    []TableSeat `json:"seats"`
 	Free     int         `json:"free"` // person's seats still open
 	Watchers int         `json:"watchers"`
+	Pace     string      `json:"pace"` // the computer players': steady, quick or instant
 	Opened   time.Time   `json:"opened"`
 	// Join is the line that opens the table: ssh -t -p PORT HOST join CODE.
 	Join string `json:"join,omitempty"`
@@ -68,7 +69,14 @@ func (l TableListing) Text() string {
 		if settings == "" {
 			settings = "default settings"
 		}
-		fmt.Fprintf(&b, "%s  %-6s %-14s host %s, %s; seats: %s; %d watching\n", t.Code, t.Game, t.Phase, t.Host,
+		if t.Pace != "" && t.Pace != string(hub.Steady) {
+			settings += ", " + t.Pace + " pace"
+		}
+		host := "host " + t.Host
+		if t.Host == "" {
+			host = "no host" // everyone seated left while seating
+		}
+		fmt.Fprintf(&b, "%s  %-6s %-14s %s, %s; seats: %s; %d watching\n", t.Code, t.Game, t.Phase, host,
 			settings, strings.Join(seats, ", "), t.Watchers)
 		if t.Join != "" {
 			fmt.Fprintf(&b, "        %s\n", t.Join)
@@ -85,7 +93,7 @@ func Tables(r Request) TableListing {
 	}
 	for _, t := range r.Tables() {
 		ot := OpenTable{Code: t.Code, Game: t.Game, Settings: t.Settings, Phase: t.Phase.String(), Host: t.Host.Name,
-			Free: t.Free, Watchers: t.Watchers, Opened: t.Opened.UTC(), Seats: []TableSeat{}}
+			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Opened: t.Opened.UTC(), Seats: []TableSeat{}}
 		for _, s := range t.Seats {
 			// The table's own name for the seat, as its log and results
 			// say it: a computer's, or the person's (kept while a computer

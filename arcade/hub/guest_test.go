@@ -46,6 +46,9 @@ func TestGuestsOnlyWatch(t *testing.T) {
 	if err := w1.Start(); err == nil {
 		t.Fatal("a guest started the table")
 	}
+	if err := w1.Say(0); !errors.Is(err, ErrGuest) {
+		t.Fatalf("a guest's quick phrase: %v", err)
+	}
 	if _, err := e.h.OpenTable(kingsTable(g1, open, SeatPlan{Computer: "hard"})); !errors.Is(err, ErrGuest) {
 		t.Fatalf("a guest opens a table: %v", err)
 	}
@@ -57,8 +60,12 @@ func TestGuestsOnlyWatch(t *testing.T) {
 	if _, err := r.Join(g1, Racer, newRec().sink); !errors.Is(err, ErrGuest) {
 		t.Fatalf("a guest races: %v", err)
 	}
-	if _, err := r.Join(g1, Watcher, newRec().sink); err != nil {
+	rw, err := r.Join(g1, Watcher, newRec().sink)
+	if err != nil {
 		t.Fatalf("a guest watches a race: %v", err)
+	}
+	if err := rw.Say(0); !errors.Is(err, ErrGuest) {
+		t.Fatalf("a guest's quick phrase in a race: %v", err)
 	}
 	rs := state(t, r)
 	if len(rs.Watchers) != 1 || rs.Watchers[0].Name != GuestName || rs.Watchers[0].Addr != "" {

@@ -135,6 +135,9 @@ type RaceState struct {
 	// stale state and a test can count changes.
 	Version uint64
 	Reason  string // why the room closed, when Phase is Closed
+	// Said is the quick phrase shown now, or nil (always nil for a member
+	// who muted them).
+	Said *Said
 }
 
 // Result is a finished race, for the wiring layer to store.
@@ -193,6 +196,7 @@ type Race struct {
 	ghosts    int
 	countdown alarm
 	empty     alarm
+	talk      talk
 	ended     bool
 	base      RaceState
 }
@@ -224,6 +228,7 @@ type member struct {
 	token  uint64
 	out    *outbox[RaceState]
 	follow string
+	mute   bool // hears no quick phrases
 }
 
 // NewRace opens a race with a fresh code. It closes by itself if nobody

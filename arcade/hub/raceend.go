@@ -127,6 +127,7 @@ func (r *Race) end(reason string) {
 	r.ended = true
 	r.countdown.stop()
 	r.empty.stop()
+	r.talk.shown.stop()
 	for _, rc := range r.racers {
 		rc.drop.stop()
 		rc.step.stop()

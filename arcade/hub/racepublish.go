@@ -23,6 +23,7 @@ func (r *Race) changed() {
 	r.base = RaceState{
 		Code: r.code, Spec: r.spec, Ranked: r.ranked, Phase: r.phase, Count: r.count,
 		Elapsed: r.elapsed(), Host: r.host, Racers: standings, Watchers: watchers, Version: r.version,
+		Said: r.talk.said,
 	}
 	for _, m := range r.members {
 		m.out.Put(r.stateFor(m))
@@ -32,6 +33,9 @@ func (r *Race) changed() {
 func (r *Race) stateFor(m *member) RaceState {
 	s := r.base
 	s.You, s.Role = m.ID, m.role
+	if m.mute {
+		s.Said = nil
+	}
 	if m.follow != "" {
 		s.Following = m.follow
 		for _, rc := range r.racers {

@@ -18,6 +18,11 @@ const (
 	DefaultPace      = time.Second
 	DefaultHold      = 3 * time.Minute
 	DefaultBreak     = 5 * time.Second
+	// DefaultRematchWait is how long the people seated have to answer the
+	// rematch offered at the end of a match: long enough to read the
+	// result and decide, short enough that nobody waits on a player who
+	// walked away.
+	DefaultRematchWait = time.Minute
 	// MaxLog is how many lines of the table's log a state carries: what a
 	// panel beside four seats at 80x24 has room for.
 	MaxLog = 6
@@ -41,7 +46,7 @@ const (
 	TableSeating  TablePhase = iota // people take seats; the host starts
 	TablePlaying                    // a game is on
 	TableBetween                    // a game of a match is over; the next is dealt after a break
-	TableFinished                   // the match is over; the host may ask for a rematch
+	TableFinished                   // the match is over; a rematch is offered to everyone seated
 	TableClosed
 )
 
@@ -69,13 +74,18 @@ type TableConfig struct {
 	// no clock). When it runs out the computer plays that turn for them.
 	TurnClock time.Duration
 	// Pace is how long each computer action stays on screen before the
-	// next (0: a second).
+	// next at the steady Speed (0: a second).
 	Pace time.Duration
+	// Speed is the pace the host chose ("": Steady).
+	Speed Speed
 	// Hold is how long a dropped person keeps the seat, a computer playing
 	// for them, before it goes to the computer for good (0: 3 minutes).
 	Hold time.Duration
 	// Break is the pause after a game of a match before the next deal.
 	Break time.Duration
+	// RematchWait is how long the rematch offered at the end of a match
+	// stays open (0: a minute); unanswered, the table closes.
+	RematchWait time.Duration
 }
 
 // SeatInfo is one seat as every member and the lobby see it.
@@ -112,16 +122,18 @@ type TableInfo struct {
 	Private  bool
 	GameNo   int // from 0
 	Opened   time.Time
+	Speed    Speed // the computer players' pace
 }
 
 // TableState is what a member is sent on every change. Seats, Watchers,
-// Log, Totals and Result are shared by all the members' states, and View by
+// Log, Totals, Result and Rematch are shared by all the members' states, and View by
 // every watcher's: read them, never write them. No value in it holds a card the member may
 // not see, nor the deal's seed (from which every hidden card follows).
 type TableState struct {
 	Code     string
 	Game     string
 	Settings string
+	Speed    Speed // the computer players' pace
 	Phase    TablePhase
 	// Paused: the table was restored after a restart and waits for its
 	// people (the seats not Here) until their hold runs out.
@@ -149,6 +161,9 @@ type TableState struct {
 	// Result is the game's outcome once it is over (TableBetween, TableFinished).
 	Result      *engine.TableResult
 	MatchWinner int // once TableFinished: the match winner, or engine.NoSeat on a tie
+	// Rematch is the offer open once the match is over (TableFinished),
+	// nil otherwise.
+	Rematch *RematchOffer
 	// Refused is the sentence for this member's last refused action, for
 	// a screen that sent it without waiting for the reply.
 	Refused string
@@ -157,6 +172,19 @@ type TableState struct {
 	// for the whole state (TableMember.State).
 	Version uint64
 	Reason  string // why the table closed, when Phase is TableClosed
+	// Said is the quick phrase shown now, or nil (always nil for a member
+	// who muted them).
+	Said *Said
+}
+
+// RematchOffer is the rematch asked of everyone seated when a match ends.
+// It starts once all have said yes (computer players say yes at once); a
+// no from anyone, or no answer in time, closes the table. At a table of
+// computers only, the host answers for it.
+type RematchOffer struct {
+	Yes     []bool        // by seat: said yes
+	Waiting []string      // the names of those still to answer, in seat order
+	Left    time.Duration // the time left to answer, as of this state
 }
 
 // TableResult is one finished game of a table, for the wiring to store.
@@ -222,9 +250,17 @@ type Table struct {
 	clock    alarm
 	brk      alarm
 	empty    alarm
+	talk     talk
 	ended    bool
 	broken   bool // a game package panicked: its game is not to be read again
 	listed   TableInfo
+	// The rematch offered once a match is over: who said yes by seat (nil
+	// when none is open), the host's yes at a table of computers only,
+	// and when the offer lapses.
+	offer     []bool
+	offerHost bool
+	offerEnd  time.Time
+	lapse     alarm
 }
 
 type tseat struct {
@@ -248,6 +284,7 @@ type tmember struct {
 	out     *outbox[TableState]
 	refused string
 	sent    uint64 // the version of the last state put in out
+	mute    bool   // hears no quick phrases
 }
 
 type tableSave struct {
@@ -289,11 +326,19 @@ func (c *TableConfig) normalize(k engine.TableKit) error {
 	if c.Pace <= 0 {
 		c.Pace = DefaultPace
 	}
+	sp, err := ParseSpeed(string(c.Speed))
+	if err != nil {
+		return err
+	}
+	c.Speed = sp
 	if c.Hold <= 0 {
 		c.Hold = DefaultHold
 	}
 	if c.Break <= 0 {
 		c.Break = DefaultBreak
+	}
+	if c.RematchWait <= 0 {
+		c.RematchWait = DefaultRematchWait
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sshuffle/engine"
+	"sshuffle/games"
 	"sshuffle/games/kings"
 )
 
@@ -70,7 +71,7 @@ func BenchmarkTableFanout(b *testing.B) {
 	for _, saves := range []bool{false, true} {
 		b.Run(fmt.Sprintf("saves=%v", saves), func(b *testing.B) {
 			clock := NewManualClock()
-			cfg := Config{Clock: clock, Rand: engine.NewRNG(3)}
+			cfg := Config{Clock: clock, Rand: engine.NewRNG(3), TableKit: games.Default().TableKit}
 			if saves {
 				cfg.SaveTable = func(string, *TableSnapshot) {}
 			}
@@ -85,8 +86,11 @@ func BenchmarkTableFanout(b *testing.B) {
 					st := inspect(t, func() TableState { return TableState{Phase: t.phase, Turn: t.game.Turn()} })
 					switch {
 					case st.Phase == TableFinished:
-						if err := seats[0].m.Rematch(); err != nil {
-							b.Fatal(err)
+						// Both people say yes: the rematch is dealt.
+						for _, s := range seats {
+							if err := s.m.Rematch(); err != nil {
+								b.Fatal(err)
+							}
 						}
 					case st.Phase == TablePlaying && st.Turn >= 0 && st.Turn < 2:
 						mover = seats[st.Turn]
@@ -128,7 +132,7 @@ func BenchmarkTableMemory(b *testing.B) {
 	var total, heap float64
 	runs := 0
 	for b.Loop() {
-		h := New(Config{Clock: NewManualClock(), SaveTable: func(string, *TableSnapshot) {}})
+		h := New(Config{Clock: NewManualClock(), SaveTable: func(string, *TableSnapshot) {}, TableKit: games.Default().TableKit})
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)

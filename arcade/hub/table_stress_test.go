@@ -137,7 +137,7 @@ func TestTableStress(t *testing.T) {
 			for range ops {
 				switch op := r.IntN(12); {
 				case op == 0:
-					cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Host: p, TurnClock: 10 * time.Second, Hold: 60 * time.Second}
+					cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Host: p, TurnClock: 10 * time.Second, Hold: 10 * time.Minute}
 					n := 2
 					if r.IntN(2) == 0 {
 						cfg.Game, cfg.Settings, n = kings.Name, "", 2+r.IntN(3)
@@ -226,8 +226,10 @@ func TestTableStress(t *testing.T) {
 	stop.Store(true)
 	clockDone.Wait()
 	// Everyone has dropped: the stand-ins play on until the holds and the
-	// grace run out and the rooms end by themselves.
-	for i := 0; i < 200 && e.h.Rooms() > 0; i++ {
+	// grace run out and the rooms end by themselves (a table with no person
+	// left ends when the last hold does: the hold is long enough for the
+	// stand-ins to finish games).
+	for i := 0; i < 1000 && e.h.Rooms() > 0; i++ {
 		e.clock.Advance(time.Second)
 	}
 	e.mu.Lock()

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"errors"
 	"slices"
 )
 
@@ -76,27 +77,45 @@ func (m *TableMember) Start() error {
 	return m.do(func(t *Table, me *tmember) error { return t.start(me) })
 }
 
-// Rematch deals a new match to the same seats once the match is over; only
-// the host may. It starts at once if everyone seated is here, and goes back
-// to seating otherwise.
+// Rematch says yes to the rematch offered once the match is over: it is
+// dealt, to the same seats, when every person seated has said yes (at a
+// table of computers only, when its host has). A seat a person lost
+// during the match opens again, and the table goes back to seating.
 func (m *TableMember) Rematch() error {
 	if err := m.table.h.action(m.person); err != nil {
 		return err
 	}
-	return m.do(func(t *Table, me *tmember) error { return t.rematch(me) })
+	return m.do(func(t *Table, me *tmember) error { return t.answer(me, true) })
+}
+
+// Decline says no to the rematch, which closes the table for everyone
+// with a sentence naming who declined.
+func (m *TableMember) Decline() error {
+	return m.do(func(t *Table, me *tmember) error { return t.answer(me, false) })
 }
 
 // Leave is the player choosing to go. A seated person leaving a game in
 // play gives the seat to the computer for good; while seating, the seat
-// opens again.
+// opens again; once the match is over, it is a no to the rematch. Leaving
+// a table that has closed already is no error: the member is out of it.
 func (m *TableMember) Leave() error {
-	return m.do(func(t *Table, me *tmember) error { return t.leave(me, false) })
+	return gone(m.do(func(t *Table, me *tmember) error { return t.leave(me, false) }))
 }
 
 // Drop is the connection going: a seated person keeps the seat for the
 // table's hold time, a computer playing for them, and may Join again.
+// Once the match is over, it is a no to the rematch.
 func (m *TableMember) Drop() error {
-	return m.do(func(t *Table, me *tmember) error { return t.leave(me, true) })
+	return gone(m.do(func(t *Table, me *tmember) error { return t.leave(me, true) }))
+}
+
+// gone is err, less the closing of the room: whoever leaves a closed room
+// is out of it as they asked.
+func gone(err error) error {
+	if errors.Is(err, ErrClosed) {
+		return nil
+	}
+	return err
 }
 
 func (m *TableMember) do(f func(t *Table, me *tmember) error) error {

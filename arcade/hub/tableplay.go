@@ -21,6 +21,12 @@ func (t *Table) start(me *tmember) error {
 	if t.phase != TableSeating {
 		return refuse(ErrAlreadyStarted, "The table has already started.")
 	}
+	return t.dealWhenSeated()
+}
+
+// dealWhenSeated deals once every person's seat is taken by someone here,
+// and otherwise says whom the table waits for.
+func (t *Table) dealWhenSeated() error {
 	var missing []string
 	for i, s := range t.seats {
 		switch {
@@ -86,28 +92,6 @@ func (t *Table) beginGame() {
 	t.publish()
 	t.changed()
 	t.save()
-}
-
-func (t *Table) rematch(me *tmember) error {
-	if me.ID != t.host {
-		return refuse(ErrNotHost, "Only the host, %s, can ask for a rematch.", t.hostName())
-	}
-	if t.phase != TableFinished {
-		return refuse(ErrNotPlaying, "A rematch comes once the match is over.")
-	}
-	for _, s := range t.seats {
-		if s.gone {
-			s.gone, s.person, s.computer = false, Person{}, s.plan.Computer
-		}
-	}
-	t.phase = TableSeating
-	t.game, t.match, t.result = nil, nil, nil
-	if err := t.start(me); err != nil {
-		t.addLog("a rematch is asked for: " + err.Error())
-		t.publish()
-		t.changed()
-	}
-	return nil
 }
 
 func (t *Table) act(me *tmember, a []byte) error {
@@ -202,7 +186,7 @@ func (t *Table) step() {
 	if s.computer != "" || !s.here || t.auto {
 		t.clock.stop()
 		if !t.pace.pending() {
-			t.pace.set(&t.loop, t.h.clock, t.cfg.Pace, func() { _ = t.guarded(t.computerMove) })
+			t.pace.set(&t.loop, t.h.clock, t.cfg.Speed.gap(t.cfg.Pace), func() { _ = t.guarded(t.computerMove) })
 		}
 		return
 	}
@@ -310,6 +294,7 @@ func (t *Table) gameOver() {
 		t.save()
 	} else {
 		t.phase = TableFinished
+		t.offerRematch()
 		t.unsave()
 	}
 	t.publish()
@@ -360,13 +345,15 @@ func (t *Table) checkPaused() {
 
 // checkEmpty ends a table nobody is at after the grace period. A seat held
 // for a dropped person counts as someone there: they may still come back.
+// Watchers count only at a table planned for computers alone, which its
+// host watches; elsewhere a table with no person seated is not kept for
+// them.
 func (t *Table) checkEmpty() {
-	busy := len(t.members) > 0
-	for _, s := range t.seats {
-		if s.hold.pending() {
-			busy = true
-		}
+	if t.deserted() {
+		t.end("Every player has left, so the table has closed.", true)
+		return
 	}
+	busy := t.occupied()
 	if busy {
 		t.empty.stop()
 		return
@@ -380,15 +367,26 @@ func (t *Table) checkEmpty() {
 }
 
 func (t *Table) checkEmptyNow() {
-	if len(t.members) > 0 {
+	if t.occupied() {
 		return
 	}
-	for _, s := range t.seats {
-		if s.hold.pending() {
-			return
-		}
+	reason := ""
+	if len(t.members) > 0 {
+		reason = "Nobody sat at the table, so it has closed."
 	}
-	t.end("", true)
+	t.end(reason, true)
+}
+
+// occupied: someone is at the table for the grace period to wait on.
+func (t *Table) occupied() bool {
+	people := false
+	for i, s := range t.seats {
+		if s.hold.pending() || t.seatedPerson(i) {
+			return true
+		}
+		people = people || s.plan.Computer == ""
+	}
+	return !people && len(t.members) > 0
 }
 
 // end closes the room. gone says the table is over for good, so its saved
@@ -402,9 +400,13 @@ func (t *Table) end(reason string, gone bool) {
 	t.clock.stop()
 	t.brk.stop()
 	t.empty.stop()
+	t.lapse.stop()
+	t.talk.shown.stop()
 	for _, s := range t.seats {
 		s.hold.stop()
 	}
+	// No clock runs and no offer stands at a closed table.
+	t.offer, t.deadline = nil, time.Time{}
 	t.version++
 	sh := t.shared()
 	for _, m := range t.members {

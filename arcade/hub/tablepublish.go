@@ -14,7 +14,7 @@ import (
 func (t *Table) info() TableInfo {
 	in := TableInfo{
 		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Phase: t.phase, Private: t.cfg.Private,
-		Seats: t.seatInfos(), Watchers: t.watchers(), GameNo: t.gameNo, Opened: t.opened,
+		Seats: t.seatInfos(), Watchers: t.watchers(), GameNo: t.gameNo, Opened: t.opened, Speed: t.cfg.Speed,
 	}
 	if t.ended {
 		in.Phase = TableClosed
@@ -46,6 +46,9 @@ func (t *Table) seatInfos() []SeatInfo {
 // watchers. Actions in play do not change the listing, so the lobby's
 // watchers hear nothing of them.
 func (t *Table) publish() {
+	if t.ended {
+		return // unlisted for good
+	}
 	in := t.info()
 	if tableInfoEqual(in, t.listed) {
 		return
@@ -67,10 +70,11 @@ type tableShared struct {
 	turn     int
 	left     time.Duration
 	totals   []int
+	rematch  *RematchOffer
 }
 
 func (t *Table) shared() *tableShared {
-	sh := &tableShared{seats: t.seatInfos(), turn: engine.NoSeat}
+	sh := &tableShared{seats: t.seatInfos(), turn: engine.NoSeat, rematch: t.rematchState()}
 	for _, m := range t.members {
 		if m.seat == Watch {
 			sh.watchers = append(sh.watchers, m.Person)
@@ -113,10 +117,13 @@ func (t *Table) put(m *tmember, st TableState) {
 
 func (t *Table) stateFor(m *tmember, sh *tableShared) TableState {
 	st := TableState{
-		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Phase: t.phase, Paused: t.paused,
+		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Speed: t.cfg.Speed, Phase: t.phase, Paused: t.paused,
 		Host: t.host, Seats: sh.seats, Watchers: sh.watchers, You: m.ID, Seat: m.seat, Turn: sh.turn,
 		TurnLeft: sh.left, Auto: t.auto, Log: t.log, GameNo: t.gameNo, Totals: sh.totals, Result: t.result,
-		MatchWinner: engine.NoSeat, Refused: m.refused, Version: t.version,
+		MatchWinner: engine.NoSeat, Refused: m.refused, Version: t.version, Rematch: sh.rematch,
+	}
+	if !m.mute {
+		st.Said = t.talk.said
 	}
 	if t.phase == TableFinished && !t.broken {
 		st.MatchWinner = t.match.Winner()

@@ -27,6 +27,7 @@ type TableSnapshot struct {
 	Seats     []SnapshotSeat `json:"seats"`
 	TurnClock time.Duration  `json:"turnClock"`
 	Pace      time.Duration  `json:"pace"`
+	Speed     Speed          `json:"speed,omitempty"` // absent in older snapshots: steady
 	Hold      time.Duration  `json:"hold"`
 	Break     time.Duration  `json:"break"`
 	GameNo    int            `json:"gameNo"`
@@ -67,7 +68,7 @@ func (t *Table) save() {
 	seats := make([]string, len(t.seats))
 	snap := &TableSnapshot{
 		Format: SnapshotFormat, Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Seed: t.spec.Seed,
-		Host: t.hostPerson(), Private: t.cfg.Private, TurnClock: t.cfg.TurnClock, Pace: t.cfg.Pace, Hold: t.cfg.Hold,
+		Host: t.hostPerson(), Private: t.cfg.Private, TurnClock: t.cfg.TurnClock, Pace: t.cfg.Pace, Speed: t.cfg.Speed, Hold: t.cfg.Hold,
 		Break: t.cfg.Break, GameNo: gameNo, Totals: t.match.Totals(), Log: t.log, Opened: t.opened, Started: t.started,
 		Saved: t.h.clock.Now(), Auto: t.auto,
 	}
@@ -111,7 +112,7 @@ func (h *Hub) RestoreTable(snap TableSnapshot) (*Table, error) {
 	}
 	cfg := TableConfig{
 		Game: snap.Game, Settings: snap.Settings, Host: snap.Host, Private: snap.Private,
-		TurnClock: snap.TurnClock, Pace: snap.Pace, Hold: snap.Hold, Break: snap.Break,
+		TurnClock: snap.TurnClock, Pace: snap.Pace, Speed: snap.Speed, Hold: snap.Hold, Break: snap.Break,
 	}
 	for _, s := range snap.Seats {
 		cfg.Seats = append(cfg.Seats, SeatPlan{Computer: s.Computer, Reserved: s.Reserved})

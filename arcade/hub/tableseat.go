@@ -139,6 +139,11 @@ func (t *Table) freeSeat(id string) int {
 func (t *Table) leave(me *tmember, drop bool) error {
 	t.members = slices.DeleteFunc(t.members, func(x *tmember) bool { return x == me })
 	me.out.Close()
+	if me.seat >= 0 && t.offer != nil && t.seatedPerson(me.seat) {
+		// Going, connection lost or not, is a no to the rematch.
+		t.end(me.Name+" left the table, so there is no rematch.", true)
+		return nil
+	}
 	if me.seat >= 0 {
 		s := t.seats[me.seat]
 		s.here = false
@@ -153,14 +158,7 @@ func (t *Table) leave(me *tmember, drop bool) error {
 		}
 	}
 	if t.host == me.ID {
-		// The host's part goes to someone seated and here, if anyone is.
-		t.host = ""
-		for _, x := range t.seats {
-			if x.here {
-				t.host = x.person.ID
-				break
-			}
-		}
+		t.passHost(me.seat)
 	}
 	t.checkEmpty()
 	t.publish()
@@ -178,7 +176,13 @@ func (t *Table) lose(s *tseat, why string) {
 	s.gone, s.goneNow, s.here, s.until = true, true, false, time.Time{}
 	s.computer = t.kit.Info().StandInStrength()
 	t.addLog(s.person.Name + " " + why + "; a computer plays the seat from now on")
+	if t.host == s.person.ID {
+		t.passHost(slices.Index(t.seats, s))
+	}
 	t.checkPaused()
+	// A seat given up may have been the last person's, or the last answer
+	// a rematch waited for.
+	t.checkRematch()
 	t.checkEmpty()
 	t.publish()
 	t.step()

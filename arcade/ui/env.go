@@ -67,8 +67,12 @@ type Env struct {
 	// with every other session's; nil: none.
 	Names   *throttle.Names
 	bgState *Background
-	next    *Route     // asked for by the screen being updated
-	guest   hub.Person // the hub's guest for a guest's session, once made (guest.go)
+	next    *Route // asked for by the screen being updated
+	// phrasesOff: quick phrases muted, for a guest who keeps no settings
+	// (and as the session's copy for everyone).
+	phrasesOff bool
+	// guest is the hub's guest for a guest's session, once made (guest.go).
+	guest hub.Person
 }
 
 // InvitationsSetting is the stored setting that turns invitations off

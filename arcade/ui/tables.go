@@ -66,7 +66,7 @@ func TableNote(st hub.TableState) string {
 	case st.Phase == hub.TableBetween:
 		return "Next game in a moment."
 	case st.Phase == hub.TableFinished && st.Seat != engine.Spectator:
-		return "The match is over: r asks for a rematch (the host's), q leaves."
+		return "The match is over: r for a rematch, n for none, q leaves."
 	}
 	return ""
 }

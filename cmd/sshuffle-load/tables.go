@@ -70,10 +70,10 @@ func runTable(addr string, n int, stopAt time.Time) raceResult {
 			s := mover.screen()
 			switch {
 			case strings.Contains(s, "went out.") || strings.Contains(s, "Nobody went out."):
-				if k == 0 {
-					_, _ = io.WriteString(host.in, "r") // the hand is over: a rematch, same seats
-					time.Sleep(200 * time.Millisecond)
-				}
+				// The hand is over: each person says yes to the rematch
+				// (it is dealt, same seats, once both have).
+				_, _ = io.WriteString(mover.in, "r")
+				time.Sleep(200 * time.Millisecond)
 			case strings.Contains(header(s), "your turn"):
 				// The other screen first shows it as the mover's turn.
 				theirs := mover.name + "'s turn"

@@ -52,6 +52,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("TableGames", func(t *testing.T) { testTableGames(t, open) })
 	t.Run("TableSnapshots", func(t *testing.T) { testTableSnapshots(t, open) })
 	t.Run("TableRematchKept", func(t *testing.T) { testTableRematchKept(t, open) })
+	t.Run("TableMatchesApart", func(t *testing.T) { testTableMatchesApart(t, open) })
 	t.Run("LiveRaces", func(t *testing.T) { testLiveRaces(t, open) })
 	t.Run("EndCode", func(t *testing.T) { testEndCode(t, open) })
 	t.Run("LostRaces", func(t *testing.T) { testLostRaces(t, open) })

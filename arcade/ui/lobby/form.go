@@ -20,6 +20,7 @@ type form struct {
 	seats int
 	who   []int // per seat from the second: 0 person, i computer of Strengths[i-1]
 	clock int   // index into clocks
+	pace  int   // index into paces
 	priv  bool
 	line  int
 	top   int // the first choice's line on the last frame
@@ -54,9 +55,17 @@ var clocks = []struct {
 	text string
 }{{0, "60 s"}, {30 * time.Second, "30 s"}, {90 * time.Second, "90 s"}, {2 * time.Minute, "2 min"}, {-1, "none"}}
 
-// The form's lines: the game, each setting, the turn clock, listed or
-// private, the seat count, the seats after the host's, and the button.
-func (f *form) lines() int { return 1 + len(f.g().Settings) + 3 + (f.seats - 1) + 1 }
+// paces are the computer players' paces offered, the table's default
+// first: the word the hub takes, and what it means.
+var paces = []struct{ word, text string }{
+	{"", "steady: about a second a move"}, {"quick", "quick: about a third of a second"},
+	{"instant", "instant: no pause"},
+}
+
+// The form's lines: the game, each setting, the turn clock, the
+// computers' pace, listed or private, the seat count, the seats after the
+// host's, and the button.
+func (f *form) lines() int { return 1 + len(f.g().Settings) + 4 + (f.seats - 1) + 1 }
 
 func (f *form) kindOf(line int) (kind string, i int) {
 	n := len(f.g().Settings)
@@ -68,11 +77,13 @@ func (f *form) kindOf(line int) (kind string, i int) {
 	case line == n+1:
 		return "clock", 0
 	case line == n+2:
-		return "private", 0
+		return "pace", 0
 	case line == n+3:
+		return "private", 0
+	case line == n+4:
 		return "seats", 0
 	case line < f.lines()-1:
-		return "seat", line - n - 3 // seat number, from 1
+		return "seat", line - n - 4 // seat number, from 1
 	}
 	return "open", 0
 }
@@ -88,6 +99,8 @@ func (f *form) change(d int) {
 		f.vals[i] = (f.vals[i] + d + n) % n
 	case "clock":
 		f.clock = (f.clock + d + len(clocks)) % len(clocks)
+	case "pace":
+		f.pace = (f.pace + d + len(paces)) % len(paces)
 	case "private":
 		f.priv = !f.priv
 	case "seats":
@@ -109,7 +122,7 @@ func (f *form) request() (Open, error) {
 	if err != nil {
 		return Open{}, err
 	}
-	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Private: f.priv}
+	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Pace: paces[f.pace].word, Private: f.priv}
 	for i := 1; i < f.seats; i++ {
 		c := SeatChoice{}
 		if w := f.who[i]; w > 0 {
@@ -194,6 +207,8 @@ func (f *form) view(s *Screen) string {
 			label, value = g.Settings[i].Label, valueWord(g.Settings[i].Values[f.vals[i]])
 		case "clock":
 			label, value = "Turn clock", clocks[f.clock].text
+		case "pace":
+			label, value = "Computer players' pace", paces[f.pace].text
 		case "private":
 			label, value = "Table", "listed in the lobby"
 			if f.priv {

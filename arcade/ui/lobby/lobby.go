@@ -60,6 +60,9 @@ type Table struct {
 	Watchers int
 	// Playing: the game has started; it may be watched, not joined.
 	Playing bool
+	// Pace is the computer players' pace when it is not the default
+	// ("quick", "instant"), else "".
+	Pace string
 }
 
 // free counts the seats waiting for a person.
@@ -102,6 +105,9 @@ type Open struct {
 	Clock time.Duration
 	// Private: not listed; others join by code or invitation.
 	Private bool
+	// Pace is the computer players' pace ("quick", "instant"); "": the
+	// table's default (steady).
+	Pace string
 }
 
 // Join asks to sit at a table (Watch false) or watch it.
@@ -193,6 +199,8 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case Invited:
 		s.msg, s.err = "Invited "+clean(msg.Name, store.MaxNameLen)+".", false
 	case Seated:
+		// The host's part came to this player because its holder left.
+		handed := s.seated != nil && !s.seated.Host && msg.Host && s.seated.Table.Code == msg.Table.Code
 		s.seated = &msg
 		if msg.Table.Code == "" {
 			s.seated = nil
@@ -201,6 +209,9 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 			s.form = nil // the table is open and the player sits at it: the list shows it
 			if !s.err {
 				s.msg = "" // "Opening the table…" is done
+			}
+			if handed {
+				s.msg, s.err = "The host left: you host the table now.", false
 			}
 		}
 	case tea.KeyPressMsg:
@@ -489,8 +500,12 @@ func (s *Screen) row(i, w int) string {
 		state = "playing"
 	}
 	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, store.MaxNameLen))
+	// The pace and the watchers where they fit; else the chosen table's
+	// detail says them.
+	if pace := ", " + clean(t.Pace, 8); t.Pace != "" && lipgloss.Width(text+pace) <= w-2 {
+		text += pace
+	}
 	if watching := fmt.Sprintf(", %d watching", t.Watchers); t.Watchers > 0 && lipgloss.Width(text+watching) <= w-2 {
-		// Else the chosen table's detail says it.
 		text += watching
 	}
 	text = fitWidth(text, w-2)
@@ -523,6 +538,9 @@ func (s *Screen) detail(t Table) string {
 		}
 	}
 	text := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	if t.Pace != "" {
+		text += " Pace: " + clean(t.Pace, 8) + "."
+	}
 	if t.Watchers > 0 {
 		text += fmt.Sprintf(" %d watching.", t.Watchers)
 	}

@@ -213,9 +213,9 @@ func TestOpenATable(t *testing.T) {
 	for _, st := range kings.Settings {
 		require.Contains(t, f, st.Label)
 	}
-	// draw: end; kingsAtOnce stays; match: 25; seats: 4; seat 2 a person,
-	// seat 3 hard, seat 4 easy.
-	g.press("down", "right", "down", "down", "right", "down", "left", "down", "right", "down", "right", "right", "right",
+	// draw: end; kingsAtOnce stays; match: 25; clock: none; the pace
+	// stays; seats: 4; seat 2 a person, seat 3 hard, seat 4 easy.
+	g.press("down", "right", "down", "down", "right", "down", "left", "down", "down", "right", "down", "right", "right", "right",
 		"down", "left", "left", "down", "left", "down", "right")
 	f = g.frame()
 	fits(t, f, 80, 24)
@@ -233,6 +233,36 @@ func TestOpenATable(t *testing.T) {
 	require.Contains(t, g.frame(), "Tables")
 	g.press("esc")
 	require.Equal(t, ui.Menu, g.r.Current().(*page).r.Page)
+}
+
+// TestOpenAtAPace: the form's pace line goes round steady (the default,
+// asked for as ""), quick and instant, and the list shows a table's pace
+// when it is not the default.
+func TestOpenAtAPace(t *testing.T) {
+	for _, c := range []struct {
+		keys []string
+		want string
+		line string
+	}{{nil, "", "steady"}, {[]string{"right"}, "quick", "quick"}, {[]string{"left"}, "instant", "instant: no pause"}} {
+		g := newRig(t, true, nil)
+		g.press("n")
+		for i := 0; i < 8 && !strings.Contains(lineOf(t, g.frame(), "> "), "Computer players' pace"); i++ {
+			g.press("down")
+		}
+		require.Contains(t, lineOf(t, g.frame(), "> "), "Computer players' pace")
+		require.Contains(t, lineOf(t, g.frame(), "Turn clock"), "60 s", "the line after the turn clock")
+		g.press(c.keys...)
+		require.Contains(t, lineOf(t, g.frame(), "Computer players' pace"), c.line)
+		fits(t, g.frame(), 80, 24)
+		g.press("enter", "enter")
+		require.Len(t, g.req.opens, 1)
+		require.Equal(t, c.want, g.req.opens[0].Pace)
+	}
+	g := newRig(t, true, []Table{{Code: "QUICK", Game: kings.Name, Host: "ann", Seats: []Seat{{Name: "ann"}, {}}, Pace: "instant"},
+		{Code: "STEDY", Game: kings.Name, Host: "bob", Seats: []Seat{{Name: "bob"}, {}}}})
+	require.True(t, strings.HasSuffix(strings.TrimSpace(lineOf(t, g.frame(), "QUICK")), "host ann, instant"), lineOf(t, g.frame(), "QUICK"))
+	require.Contains(t, g.frame(), "Seats: 1 ann, 2 free. Pace: instant.")
+	require.True(t, strings.HasSuffix(strings.TrimSpace(lineOf(t, g.frame(), "STEDY")), "host bob"), lineOf(t, g.frame(), "STEDY"))
 }
 
 // Reached from Kings in the Corner on the menu, the form opens on it.
@@ -381,4 +411,20 @@ func TestInviteAFriendFromTheSeat(t *testing.T) {
 	require.NotContains(t, g.frame(), "Invite whom")
 	g.press("enter")
 	require.Len(t, g.req.invites, 2)
+}
+
+// The host's part passed on to this player (its holder left): the lobby
+// says so, and s now starts the table.
+func TestTheHostsPartComesToYou(t *testing.T) {
+	g := newRig(t, true, someTables())
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1})
+	require.NotContains(t, g.frame(), "you host the table now")
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1, Host: true})
+	f := g.frame()
+	fits(t, f, 80, 24)
+	require.Contains(t, f, "The host left: you host the table now.")
+	require.Contains(t, f, "Press s to start")
+	g.r.Update(Seated{Table: someTables()[0], Seat: 1, Host: true})
+	g.press("down")
+	require.NotContains(t, g.frame(), "you host the table now", "said once")
 }

@@ -62,7 +62,7 @@ func lobbySeat(s hub.SeatInfo) Seat {
 
 func lobbyTable(t hub.TableInfo) Table {
 	out := Table{Code: t.Code, Game: t.Game, Settings: t.Settings, Host: t.Host.Name,
-		Watchers: t.Watchers, Playing: t.Phase != hub.TableSeating}
+		Watchers: t.Watchers, Playing: t.Phase != hub.TableSeating, Pace: paceWord(t.Speed)}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, lobbySeat(s))
 	}
@@ -75,6 +75,15 @@ func lobbyTables(l hub.TableList) Tables {
 		out.List = append(out.List, lobbyTable(t))
 	}
 	return out
+}
+
+// paceWord is a table's pace as the list shows it: nothing for the
+// default, which most tables keep.
+func paceWord(s hub.Speed) string {
+	if s == hub.Steady {
+		return ""
+	}
+	return string(s)
 }
 
 // hostName is the host's validated name, found among the seats.
@@ -90,7 +99,7 @@ func hostName(st hub.TableState) string {
 // stateTable is the table of a state, as the lobby shows it.
 func stateTable(st hub.TableState) Table {
 	out := Table{Code: st.Code, Game: st.Game, Settings: st.Settings, Host: hostName(st),
-		Watchers: len(st.Watchers), Playing: st.Phase != hub.TableSeating}
+		Watchers: len(st.Watchers), Playing: st.Phase != hub.TableSeating, Pace: paceWord(st.Speed)}
 	for _, s := range st.Seats {
 		out.Seats = append(out.Seats, lobbySeat(s))
 	}
@@ -278,7 +287,7 @@ func (pg *Page) Open(o Open) {
 		pg.Screen.Update(Refused{Text: hub.ErrGuest.Error()})
 		return
 	}
-	cfg := hub.TableConfig{Game: o.Game, Settings: o.Settings, Private: o.Private, TurnClock: o.Clock}
+	cfg := hub.TableConfig{Game: o.Game, Settings: o.Settings, Private: o.Private, TurnClock: o.Clock, Speed: hub.Speed(o.Pace)}
 	for _, c := range o.Seats {
 		if c.Computer {
 			cfg.Seats = append(cfg.Seats, hub.SeatPlan{Computer: c.Strength})

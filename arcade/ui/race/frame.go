@@ -86,12 +86,17 @@ func (f *raceParts) draw(dst []string, s *raceScreen, g Board, rest []string, si
 		bar, more := g.KeyBars()
 		f.raceBar = ui.HelpBar(e.Width, raceKeys(more)...)
 		f.raceBottom = ui.HelpBar(e.Width, append(raceKeys(bar), "q", "give up")...)
-		f.followBar = ui.HelpBar(e.Width, "1-8", "follow a racer", "0", "stop following", "q", "leave")
+		f.followBar = ui.HelpBar(e.Width, "1-8", "follow a racer", "0", "stop following", "q", "leave", ui.PhraseKey, "phrases")
 		f.barsOK, f.barsOf, f.barsVersion, f.barsWidth = true, g, g.Version(), e.Width
 	}
-	if s.msg != "" && (!f.msgOK || f.msgText != s.msg || f.msgKind != s.kind || f.msgWidth != e.Width) {
-		f.msgLine = s.styled(ui.FitLines(s.msg, e.Width, 1)[0])
-		f.msgOK, f.msgText, f.msgKind, f.msgWidth = true, s.msg, s.kind, e.Width
+	msg, tone := s.message()
+	if msg != "" && (!f.msgOK || f.msgText != msg || f.msgKind != tone || f.msgWidth != e.Width) {
+		line := ui.FitLines(msg, e.Width, 1)[0]
+		if s.phrases.Open() {
+			line = format.Clean(msg, e.Width) // its double spaces set the phrases apart
+		}
+		f.msgLine = tone.Style().Render(line)
+		f.msgOK, f.msgText, f.msgKind, f.msgWidth = true, msg, tone, e.Width
 	}
 	f.clock = format.AppendDuration(f.clock[:0], s.clock())
 	n := 1 + len(f.lines)
@@ -116,7 +121,7 @@ func (f *raceParts) draw(dst []string, s *raceScreen, g Board, rest []string, si
 			case racing:
 				b.WriteString(f.raceBar)
 			}
-		case j == n-3 && s.msg != "":
+		case j == n-3 && msg != "":
 			b.WriteString(f.msgLine)
 		case j == 0:
 			f.writeHead(b, s, g)

@@ -48,6 +48,9 @@ type raceScreen struct {
 	prompt  *string // typing a name to invite
 	ghosts  int     // ghost runs offered so far
 
+	phrases *ui.PhrasePicker
+	sayErr  error // the room's refusal of the phrase just chosen
+
 	frame raceParts // what a frame keeps for the next
 }
 
@@ -122,7 +125,23 @@ func Open(e *ui.Env, r ui.Route, boards Boards) (ui.Screen, error) {
 		return nil, err
 	}
 	s.live, s.m = live, live.Member()
+	m := s.m
+	// Say waits for the room, as Start and Report do: a refusal (too
+	// soon) is the message of the key that chose the phrase.
+	s.phrases = ui.NewPhrasePicker(e, func(n int) { s.sayErr = m.Say(n) }, ui.MuteLatest(m.Mute))
 	return s, nil
+}
+
+// message is the message line: the open phrases, the screen's own
+// sentence, or a phrase someone said; tone is how it reads.
+func (s *raceScreen) message() (text string, tone ui.Tone) {
+	switch {
+	case s.phrases.Open():
+		return s.phrases.Line(), ui.ToneInfo
+	case s.msg != "":
+		return s.msg, s.kind
+	}
+	return s.phrases.Said(s.st.Said), ui.ToneOK
 }
 
 type ratedMsg struct{}
@@ -306,6 +325,17 @@ func (s *raceScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if s.prompt != nil {
 		return s.promptKey(k)
+	}
+	if ok, note := s.phrases.Key(key); ok {
+		s.confirm, s.msg = "", ""
+		if note != "" {
+			s.setMsg(ui.ToneInfo, note)
+		}
+		if s.sayErr != nil {
+			s.setMsg(ui.ToneErr, s.sayErr.Error())
+			s.sayErr = nil
+		}
+		return nil
 	}
 	if s.confirm != "" && key != s.confirm {
 		s.confirm = ""

@@ -190,8 +190,6 @@ func (s *raceScreen) followedName() string {
 	return "a racer"
 }
 
-func (s *raceScreen) styled(text string) string { return s.kind.Style().Render(text) }
-
 func (s *raceScreen) lobbyView() string {
 	e := s.env
 	var b strings.Builder
@@ -235,11 +233,15 @@ func (s *raceScreen) lobbyView() string {
 		wrapped("Watching: "+strings.Join(names, ", "), ui.FaintStyle, 3)
 	}
 	b.WriteString("\n")
+	msg, tone := s.message()
 	switch {
 	case s.prompt != nil:
 		b.WriteString("Invite whom (a name; enter sends, esc cancels): " + *s.prompt + "_\n")
-	case s.msg != "":
-		wrapped(s.msg, s.kind.Style(), 3)
+	case s.phrases.Open():
+		// Cut, not wrapped: its double spaces set the phrases apart.
+		b.WriteString(tone.Style().Render(format.Clean(msg, e.Width)) + "\n")
+	case msg != "":
+		wrapped(msg, tone.Style(), 3)
 	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby && s.st.Ranked:
 		wrapped("You are the host: start when everyone is in. A first try at today's deal counts as the daily one.", ui.FaintStyle, 3)
 	case s.st.Host == s.st.You && s.st.Phase == hub.Lobby:
@@ -250,9 +252,9 @@ func (s *raceScreen) lobbyView() string {
 		b.WriteString("\n")
 	}
 	if s.st.Host == s.st.You && s.st.Phase == hub.Lobby {
-		b.WriteString(ui.HelpBar(e.Width, "s", "start", "g", "add a ghost", "i", "invite a friend", "q", "leave"))
+		b.WriteString(ui.HelpBar(e.Width, "s", "start", "g", "add a ghost", "i", "invite a friend", "q", "leave", ui.PhraseKey, "phrases"))
 	} else {
-		b.WriteString(ui.HelpBar(e.Width, "i", "invite a friend", "q", "leave"))
+		b.WriteString(ui.HelpBar(e.Width, "i", "invite a friend", "q", "leave", ui.PhraseKey, "phrases"))
 	}
 	return b.String()
 }
@@ -277,13 +279,13 @@ func (s *raceScreen) resultsView() string {
 		fmt.Fprintf(&b, "%d %s %-28s %-8s %6s %4d moves %3d/%d\n", i+1, place, cut(s.who(x), 28), status, format.Duration(x.Time), x.Moves, x.Home, x.Total)
 	}
 	b.WriteString("\n")
-	if s.msg != "" {
-		for _, l := range ui.FitLines(s.msg, e.Width, 3) {
-			b.WriteString(s.styled(l) + "\n")
+	if msg, tone := s.message(); msg != "" {
+		for _, l := range ui.FitLines(msg, e.Width, 3) {
+			b.WriteString(tone.Style().Render(l) + "\n")
 		}
 	} else if s.st.Phase == hub.Finished {
 		b.WriteString(ui.FaintStyle.Render("Kept on your profile.") + "\n")
 	}
-	b.WriteString(ui.HelpBar(e.Width, "1-8", "follow a racer", "q", "menu"))
+	b.WriteString(ui.HelpBar(e.Width, "1-8", "follow a racer", "q", "menu", ui.PhraseKey, "phrases"))
 	return b.String()
 }

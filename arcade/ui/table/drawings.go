@@ -58,7 +58,7 @@ func DrawingOf[A, V any, S ui.Screen, M tea.Msg](newScreen func(*ui.Env, Config[
 			if err != nil {
 				return nil, err
 			}
-			typed := Config[A]{Table: cfg.Table, Game: cfg.Game, Leave: cfg.Leave, Rematch: cfg.Rematch}
+			typed := Config[A]{Table: cfg.Table, Game: cfg.Game, Leave: cfg.Leave, Rematch: cfg.Rematch, Decline: cfg.Decline, Phrases: cfg.Phrases}
 			if act := cfg.Act; act != nil {
 				typed.Act = func(a A) { act(a) }
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
@@ -207,6 +208,29 @@ func (fr *fitRig) states(turn int, over Common) {
 	fr.check("match over", "r: rematch.")
 	uitest.Press(fr.r, "r")
 	fr.check("rematch asked")
+
+	// The rematch offered, then the table closed: the lines above the
+	// message name every person awaited, whole.
+	uitest.Press(fr.r, "esc")
+	offer := over
+	offer.Note, offer.CanRematch, offer.MatchOver, offer.MatchWinner = "", true, true, (fr.seat+1)%len(fr.seats)
+	offer.Offer = &hub.RematchOffer{Yes: make([]bool, len(fr.seats)), Left: 42 * time.Second}
+	var waiting []string
+	for i, st := range fr.seats {
+		offer.Offer.Yes[i] = st.Computer
+		if !st.Computer {
+			waiting = append(waiting, st.Name)
+		}
+	}
+	offer.Offer.Waiting = waiting
+	fr.common = offer
+	fr.push(offer, true)
+	fr.check("rematch offered", append([]string{"Rematch? r: yes, n: no (0:42 left).", fr.seats[offer.MatchWinner].Name + " wins the match."}, waiting...)...)
+	closed := over
+	closed.Closed, closed.Note = true, fr.seats[(fr.seat+2)%len(fr.seats)].Name+" declined the rematch."
+	fr.common = closed
+	fr.push(closed, true)
+	fr.check("closed", closed.Note+" q: the menu.")
 }
 
 func (fr *fitRig) turnText() string {

@@ -34,7 +34,7 @@ type KingsScreen struct {
 // when first.View.Seat is engine.Spectator).
 func NewKings(e *ui.Env, cfg Config[kings.Action], first KingsState) *KingsScreen {
 	s := &KingsScreen{act: cfg.Act}
-	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, fam: s}
+	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, decline: cfg.Decline, phrases: cfg.Phrases, fam: s}
 	s.take(first)
 	return s
 }

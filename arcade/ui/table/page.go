@@ -82,8 +82,15 @@ func seats(st hub.TableState) []Seat {
 }
 
 func common(st hub.TableState) Common {
-	return Common{Table: st.Code, Seats: seats(st), Clock: st.TurnLeft, Log: st.Log, Totals: st.Totals,
-		Watchers: len(st.Watchers), CanRematch: st.Phase == hub.TableFinished, Note: ui.TableNote(st)}
+	c := Common{Table: st.Code, Seats: seats(st), Clock: st.TurnLeft, Log: st.Log, Totals: st.Totals,
+		Watchers: len(st.Watchers), CanRematch: st.Phase == hub.TableFinished, Note: ui.TableNote(st),
+		Offer: st.Rematch, MatchOver: st.Phase == hub.TableFinished, MatchWinner: st.MatchWinner,
+		Closed: st.Phase == hub.TableClosed}
+	c.Said = st.Said
+	if st.Speed != hub.Steady {
+		c.Pace = string(st.Speed)
+	}
+	return c
 }
 
 // errNoDrawing: a table of a game this server has no screen for, which
@@ -149,15 +156,29 @@ func (p *Page) take(st hub.TableState) tea.Cmd {
 	// Leave waits for the room (a moment): the menu built next must not
 	// still find the seat.
 	cfg := Config[any]{Table: p.code, Game: entry, Leave: p.live.Leave}
-	if st.Seat != engine.Spectator {
-		cfg.Act = p.act
-		cfg.Rematch = func() {
+	cfg.Phrases = ui.NewPhrasePicker(p.env, func(n int) {
+		go func() {
+			if err := m.Say(n); err != nil {
+				p.env.Send(Refused{Table: p.code, Text: err.Error()})
+			}
+		}()
+	}, ui.MuteLatest(m.Mute))
+	answer := func(f func() error) func() {
+		return func() {
 			go func() {
-				if err := m.Rematch(); err != nil {
+				if err := f(); err != nil {
 					p.env.Send(Refused{Table: p.code, Text: err.Error()})
 				}
 			}()
 		}
+	}
+	if st.Seat != engine.Spectator {
+		cfg.Act = p.act
+	}
+	if st.Seat != engine.Spectator || st.Host == st.You {
+		// A watcher answers the rematch only as the host of a table of
+		// computers (the room refuses any other watcher).
+		cfg.Rematch, cfg.Decline = answer(m.Rematch), answer(m.Decline)
 	}
 	inner, err := d.New(p.env, cfg, common(st), v)
 	if err != nil {

@@ -33,7 +33,7 @@ type SpiteScreen struct {
 // when first.View.Seat is engine.Spectator).
 func NewSpite(e *ui.Env, cfg Config[spite.Action], first SpiteState) *SpiteScreen {
 	s := &SpiteScreen{act: cfg.Act}
-	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, fam: s}
+	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, decline: cfg.Decline, phrases: cfg.Phrases, fam: s}
 	s.take(first)
 	return s
 }

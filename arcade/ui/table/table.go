@@ -61,6 +61,21 @@ type Common struct {
 	// CanRematch: the match is over and a rematch may be asked for (r).
 	// Between the games of a match the next one comes by itself.
 	CanRematch bool
+	// Offer is the rematch offered at the end of the match: who said yes
+	// (by seat), who is awaited, and the time left to answer when the
+	// state was sent; nil when none is open.
+	Offer *hub.RematchOffer
+	// MatchOver: the match has ended, won by MatchWinner (engine.NoSeat
+	// on a tie).
+	MatchOver   bool
+	MatchWinner int
+	// Closed: the table has closed (Note says why).
+	Closed bool
+	// Pace is the computer players' pace when it is not the default
+	// ("quick", "instant"), else "".
+	Pace string
+	// Said is the quick phrase the table shows now, or nil.
+	Said *hub.Said
 }
 
 // Refused is pushed when the table refused the seat's last action: Text is
@@ -84,6 +99,11 @@ type Config[A any] struct {
 	// Rematch asks for another game with the same seats once this one is
 	// over and Common.CanRematch says it may be (r); nil: none offered.
 	Rematch func()
+	// Decline says no to the rematch offered (n), which closes the table;
+	// nil: not this screen's to answer.
+	Decline func()
+	// Phrases are the quick phrases (p); nil: none offered.
+	Phrases *ui.PhrasePicker
 }
 
 // family is what differs between the games: how the table is drawn, and
@@ -125,6 +145,8 @@ type core struct {
 	entry   games.Entry
 	leave   func()
 	rematch func()
+	decline func()
+	phrases *ui.PhrasePicker
 	fam     family
 	common  Common
 	got     time.Time // when the clock value arrived
@@ -144,6 +166,9 @@ type core struct {
 // draws it then, with no message (arcade/render).
 func (c *core) NextChange() time.Duration {
 	d, ok := c.clockLeft()
+	if !ok {
+		d, ok = c.offerLeft()
+	}
 	if c.left || !ok || d <= 0 {
 		return 0
 	}
@@ -157,6 +182,9 @@ func (c *core) NextChange() time.Duration {
 func (c *core) MinSize() (int, int) { return 80, 24 }
 
 func (c *core) setCommon(m Common) {
+	if c.common.Offer != nil && m.Offer == nil && c.kind == ui.ToneInfo {
+		c.msg = "" // "Asked for a rematch…" is answered: dealt, or closed
+	}
 	c.common = m
 	c.got = c.env.Now()
 }
@@ -199,6 +227,15 @@ func (c *core) clockLeft() (time.Duration, bool) {
 		return 0, false
 	}
 	return max(c.common.Clock-c.env.Now().Sub(c.got), 0), true
+}
+
+// offerLeft is the time left to answer the rematch offered now.
+func (c *core) offerLeft() (time.Duration, bool) {
+	o := c.common.Offer
+	if o == nil || c.common.Closed {
+		return 0, false
+	}
+	return max(o.Left-c.env.Now().Sub(c.got), 0), true
 }
 
 func clockText(d time.Duration) string {
@@ -250,6 +287,9 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 		c.help, c.helpPage = false, 0
 		return nil
 	}
+	if c.phraseKey(key) {
+		return nil
+	}
 	if c.confirm && key != "q" {
 		c.confirm = false
 	}
@@ -281,12 +321,21 @@ func (c *core) key(k tea.KeyPressMsg) tea.Cmd {
 		return c.quit()
 	case "r":
 		switch {
-		case c.fam.turn() != engine.NoSeat || c.watching():
+		case c.fam.turn() != engine.NoSeat || (c.watching() && c.rematch == nil):
 		case c.rematch == nil || !c.common.CanRematch:
 			c.setMsg(ui.ToneWarn, "No rematch is on offer here now.")
 		default:
 			c.rematch()
 			c.setMsg(ui.ToneInfo, "Asked for a rematch with the same seats…")
+		}
+	case "n":
+		switch {
+		case c.fam.turn() != engine.NoSeat || (c.watching() && c.decline == nil):
+		case c.decline == nil || !c.common.CanRematch:
+			c.setMsg(ui.ToneWarn, "No rematch is on offer here now.")
+		default:
+			c.decline()
+			c.setMsg(ui.ToneInfo, "No rematch: the table closes.")
 		}
 	default:
 		if t := k.Text; len(t) == 1 && t[0] >= '0' && t[0] <= '9' {
@@ -464,6 +513,11 @@ func (c *core) View() string {
 	if watching != "" {
 		x += sc.text(x, 0, watching, ui.FaintStyle)
 	}
+	// The pace only where it leaves the turn room: whose turn it is
+	// matters more.
+	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw) {
+		x += sc.text(x, 0, pw, ui.FaintStyle)
+	}
 	if w-rw > x {
 		sc.text(w-rw, 0, right, style)
 	}
@@ -481,11 +535,22 @@ func (c *core) View() string {
 	// the settings if the header had no room, and the keys.
 	msg := c.message(w)
 	msgTop := h - 1 - max(2, len(msg))
-	bottom := msgTop - 1
+	// Once the match is over, the rematch (or why the table closed) has
+	// its own lines above the message.
+	status, stStyle := c.matchStatus()
+	var lines []string
+	if status != "" {
+		lines = ui.FitLines(fitLong(status), w, 3)
+	}
+	stTop := msgTop - len(lines)
+	bottom := stTop - 1
 	if below {
-		sc.text(0, msgTop-1, "Settings: "+c.fam.settings(), ui.FaintStyle)
+		sc.text(0, stTop-1, "Settings: "+c.fam.settings(), ui.FaintStyle)
 	}
 	c.fam.draw(sc, c, 1, bottom)
+	for i, l := range lines {
+		sc.text(0, stTop+i, l, stStyle)
+	}
 	for i, m := range msg {
 		sc.text(0, msgTop+i, m.text, m.st)
 	}
@@ -523,9 +588,10 @@ var helpRows = [][2]string{
 	{"esc", "put back the card you hold"},
 	{"e", "end your turn (in Spite and Malice, with an empty hand)"},
 	{"mouse", "click a card then its place, or drag it there"},
-	{"r", "ask for a rematch once the game is over"},
+	{"r / n", "once the match is over: yes or no to a rematch (all seated must say yes)"},
 	{"i", "the game's rules"},
 	{"q", "leave (twice in a game: a computer takes your seat)"},
+	{"p", "quick phrases: then 1-6 says one to the table, m mutes them"},
 }
 
 // drawHelp draws the keys and the game in brief from line y down to
@@ -582,11 +648,18 @@ func (c *core) drawHelp(sc *scene, y, bottom int) {
 }
 
 func (c *core) keys() []string {
-	if c.watching() {
-		return []string{"q", "leave", "?", "help"}
+	if c.common.Closed {
+		return []string{"q", "the menu", "?", "help"}
 	}
+	if c.common.Offer != nil && c.rematch != nil {
+		return []string{"r", "rematch", "n", "no rematch", "q", "leave", "?", "help", "p", "phrases"}
+	}
+	if c.watching() {
+		return []string{"q", "leave", "?", "help", "p", "phrases"}
+	}
+	// The phrases' key comes last: a narrow bar drops it first (? lists it).
 	return []string{"←↓↑→", "move", "space", "pick/drop", "1-0", "hand", "esc", "drop",
-		"e", "end turn", "?", "help", "q", "leave"}
+		"e", "end turn", "?", "help", "q", "leave", "p", "phrases"}
 }
 
 // msgLine is one line of the message under the table.
@@ -604,6 +677,9 @@ const msgLines = 4
 // was told (or the outcome, the table's note), and the card held, named
 // whatever else is said.
 func (c *core) message(w int) []msgLine {
+	if ls := c.phraseLines(w); ls != nil {
+		return []msgLine{{ls[0], plain}, {ls[1], ui.FaintStyle}}
+	}
 	msg, st := c.msg, plain
 	switch c.kind {
 	case ui.ToneErr:
@@ -622,6 +698,10 @@ func (c *core) message(w int) []msgLine {
 	if msg == "" {
 		st = ui.FaintStyle
 		switch {
+		case c.fam.turn() == engine.NoSeat && c.common.Offer != nil:
+			// The lines above say the rest (the keys, the match); the
+			// totals are beside the seats.
+			msg, st = c.fam.outcome(c), ui.OkStyle
 		case c.fam.turn() == engine.NoSeat:
 			msg, st = c.fam.outcome(c)+c.totals(), ui.OkStyle
 			if c.rematch != nil && c.common.CanRematch && !c.watching() {
@@ -653,7 +733,75 @@ func (c *core) message(w int) []msgLine {
 	if held != "" {
 		out = append(out, msgLine{fit(held, w), ui.FaintStyle})
 	}
+	// A phrase someone said, last, for its few seconds: within the lines
+	// the message may take, so the table above never gives up more.
+	if said := c.said(w); said != "" && len(out) < msgLines {
+		out = append(out, msgLine{said, ui.KeyStyle})
+	}
 	return out
+}
+
+// matchStatus is the line about the match once it is over: who won it
+// and the rematch offered (who said yes, who is awaited, the time left),
+// or why the table closed; "" before.
+func (c *core) matchStatus() (string, lipgloss.Style) {
+	if c.common.Closed {
+		if c.fam.turn() != engine.NoSeat || c.common.Note == "" {
+			return "", plain
+		}
+		return c.common.Note + " q: the menu.", ui.WarnStyle
+	}
+	o := c.common.Offer
+	if o == nil {
+		return "", plain
+	}
+	// Whole names here (a name is at most 20 letters): the lines wrap.
+	full := func(seat int) string {
+		if seat >= 0 && seat < len(c.common.Seats) {
+			if n := fit(c.common.Seats[seat].Name, 20); n != "" {
+				return n
+			}
+		}
+		return c.name(seat)
+	}
+	var b strings.Builder
+	if c.common.MatchOver {
+		if w := c.common.MatchWinner; w >= 0 {
+			b.WriteString(full(w) + " wins the match. ")
+		} else {
+			b.WriteString("The match is drawn. ")
+		}
+	}
+	left := ""
+	if d, ok := c.offerLeft(); ok {
+		left = " (" + clockText(d) + " left)"
+	}
+	me := c.fam.seatNo()
+	switch {
+	case me >= 0 && me < len(o.Yes) && o.Yes[me]:
+		b.WriteString("Rematch: you said yes" + left + ".")
+	case c.rematch != nil:
+		b.WriteString("Rematch? r: yes, n: no" + left + ".")
+	default:
+		b.WriteString("Rematch offered" + left + ".")
+	}
+	var yes []string
+	for i, y := range o.Yes {
+		if y && i != me {
+			yes = append(yes, full(i))
+		}
+	}
+	if len(yes) > 0 {
+		b.WriteString(" Yes: " + strings.Join(yes, ", ") + ".")
+	}
+	if len(o.Waiting) > 0 {
+		var names []string
+		for _, n := range o.Waiting {
+			names = append(names, fit(n, 20))
+		}
+		b.WriteString(" Waiting for " + strings.Join(names, ", ") + ".")
+	}
+	return b.String(), ui.OkStyle
 }
 
 // totals words the match's totals so far, or "".

@@ -41,7 +41,7 @@ type highCardScreen struct {
 
 func newHighCard(e *ui.Env, cfg Config[toygame.Action], first highCardState) *highCardScreen {
 	s := &highCardScreen{act: cfg.Act}
-	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, fam: s}
+	s.core = core{env: e, table: cfg.Table, entry: cfg.Game, leave: cfg.Leave, rematch: cfg.Rematch, decline: cfg.Decline, fam: s}
 	s.take(first)
 	return s
 }
