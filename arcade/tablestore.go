@@ -26,10 +26,13 @@ func (s *Server) tableFinished(res hub.TableResult) {
 		g.Finished = s.cfg.Now()
 	}
 	for i, x := range res.Seats {
-		name := x.Person.Name
-		if x.Person.ID == "" && x.Strength != hub.PersonSeat {
-			// The computer's name at the table, so that the people it
-			// played find it in their records as they met it.
+		// The seat as the table named it, so that the people a
+		// computer played find it in their records as they met it.
+		name := x.Name
+		if name == "" {
+			name = x.Person.Name
+		}
+		if name == "" && x.Strength != hub.PersonSeat {
 			name = engine.ComputerName(x.Strength, i)
 		}
 		g.Seats = append(g.Seats, store.TableSeat{Account: x.Person.ID, Name: name, Strength: x.Strength,

@@ -207,6 +207,7 @@ type TableResult struct {
 // ResultSeat is one seat of a finished game.
 type ResultSeat struct {
 	Person   Person // empty for a computer's seat
+	Name     string // the seat as the table showed it: the person's name, or the computer's
 	Strength string // "person", or the computer's strength
 	// StoodIn: a computer played some of this person's turns (a clock
 	// ran out or the person dropped); Gone: the seat went to the computer

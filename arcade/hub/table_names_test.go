@@ -111,6 +111,15 @@ func TestComputersHaveNames(t *testing.T) {
 	if w := st.Result.Winner; w == engine.NoSeat || outcome != want[w]+" went out and wins the hand" {
 		t.Fatalf("the result says %q; the winner is seat %d of %v", outcome, w, want)
 	}
+	// So does the result the store keeps.
+	rs := e.resultList()
+	var kept []string
+	for _, s := range rs[len(rs)-1].Seats {
+		kept = append(kept, s.Name)
+	}
+	if !slices.Equal(kept, want) {
+		t.Fatalf("the kept result names the seats %v, want %v", kept, want)
+	}
 
 	// A rematch seats the same computers under the same names.
 	if err := a.m.Rematch(); err != nil {

@@ -266,12 +266,12 @@ func (t *Table) gameOver() {
 	for i, s := range t.seats {
 		switch {
 		case s.plan.Computer != "":
-			rs[i] = ResultSeat{Strength: s.plan.Computer}
+			rs[i] = ResultSeat{Name: t.name(i), Strength: s.plan.Computer}
 		case s.gone && !s.goneNow:
 			// Lost in an earlier game of the match: a computer's all along.
-			rs[i] = ResultSeat{Strength: s.computer}
+			rs[i] = ResultSeat{Name: t.name(i), Strength: s.computer}
 		default:
-			rs[i] = ResultSeat{Person: s.person, Strength: PersonSeat, StoodIn: s.stoodIn, Gone: s.goneNow}
+			rs[i] = ResultSeat{Person: s.person, Name: t.name(i), Strength: PersonSeat, StoodIn: s.stoodIn, Gone: s.goneNow}
 		}
 		seats[i] = rs[i].Strength
 	}
