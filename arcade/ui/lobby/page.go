@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
@@ -260,11 +261,20 @@ func (pg *Page) View() string {
 	for len(lines) < full-1 {
 		lines = append(lines, "")
 	}
-	line := "Invite: " + e.InviteLine(pg.code())
-	if r := []rune(line); len(r) > e.Width {
-		line = string(r[:max(e.Width, 0)])
-	}
+	line := inviteLine(e, pg.code())
 	return strings.Join(append(lines[:full-1], ui.FaintStyle.Render(line)), "\n")
+}
+
+// inviteLine is the line that fits e's width. A command cut short is
+// worse than none: a long server name drops the label first, then leaves
+// the code alone.
+func inviteLine(e *ui.Env, code string) string {
+	for _, l := range []string{"Invite: " + e.InviteLine(code), e.InviteLine(code), "Invite code: " + code, code} {
+		if lipgloss.Width(l) <= e.Width {
+			return l
+		}
+	}
+	return ""
 }
 
 // code is the code of the table the player sits at, or "".

@@ -41,3 +41,14 @@ func TestOneOpenAtATime(t *testing.T) {
 	pg.Join(Join{Code: "ABCDE"})
 	require.Contains(t, pg.View(), "A table is on its way; wait for it.")
 }
+
+// The invite line is a whole command or the code alone, never a command
+// cut at the edge.
+func TestInviteLineIsNeverCut(t *testing.T) {
+	e := &ui.Env{Width: 80, InviteHost: "cards.example.org", InvitePort: 2222}
+	require.Equal(t, "Invite: ssh -t -p 2222 cards.example.org join ABCDE", inviteLine(e, "ABCDE"))
+	e.InviteHost = "a-rather-long-name-for-a-card-server.example.org"
+	require.Equal(t, "ssh -t -p 2222 a-rather-long-name-for-a-card-server.example.org join ABCDE", inviteLine(e, "ABCDE"))
+	e.InviteHost += ".and-then-some"
+	require.Equal(t, "Invite code: ABCDE", inviteLine(e, "ABCDE"))
+}
