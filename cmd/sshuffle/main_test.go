@@ -173,6 +173,10 @@ func TestSolveAndReplayCommands(t *testing.T) {
 		require.Equal(t, 2, run(bad, &out, &errb), "%v", bad)
 		require.Contains(t, errb.String(), "--threads")
 	}
+	// A budget too small to decide anything: every deal is listed as undecided.
+	out.Reset()
+	require.Equal(t, 0, run([]string{"solve", "spider", "--suits", "4", "--deals", "1-3", "--nodes", "50"}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), "undecided deals: [1 2 3]\n")
 	require.Equal(t, 2, run([]string{"solve", "chess"}, &out, &errb))
 	require.Equal(t, 2, run([]string{"solve", "klondike", "--deals", "9-1"}, &out, &errb))
 	// A variant the game does not have is refused, not reported lost.

@@ -21,7 +21,7 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 	var times []time.Duration
 	within2 := 0
 	var slowest dealOutcome
-	var impossible []uint64
+	var impossible, undecided []uint64
 	for _, r := range rs {
 		counts[r.outcome]++
 		times = append(times, r.took)
@@ -33,6 +33,11 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 		}
 		if r.outcome == engine.Impossible && len(impossible) < 20 {
 			impossible = append(impossible, r.seed)
+		}
+		// Every undecided deal, as they are few and are what the next
+		// solver change is tried on.
+		if r.outcome == engine.Undecided {
+			undecided = append(undecided, r.seed)
 		}
 	}
 	slices.Sort(times)
@@ -57,6 +62,10 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 	fmt.Fprintf(w, "total %s\n", total.Round(time.Millisecond))
 	if len(impossible) > 0 {
 		fmt.Fprintf(w, "impossible deals (first %d): %v\n", len(impossible), impossible)
+	}
+	if len(undecided) > 0 {
+		slices.Sort(undecided)
+		fmt.Fprintf(w, "undecided deals: %v\n", undecided)
 	}
 }
 
