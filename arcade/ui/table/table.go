@@ -153,6 +153,7 @@ type core struct {
 
 	cursor, held, drag spot
 	msg                string
+	over               bool // the game of the last state taken had ended
 	kind               ui.Tone
 	confirm            bool // q was pressed once
 	left               bool
@@ -185,6 +186,14 @@ func (c *core) setCommon(m Common) {
 	if c.common.Offer != nil && m.Offer == nil && c.kind == ui.ToneInfo {
 		c.msg = "" // "Asked for a rematch…" is answered: dealt, or closed
 	}
+	// The family's view is already the new state's. When its game has
+	// just ended, what the last key was told ("It is bob's turn.") would
+	// hide the outcome until the next key.
+	over := c.fam.turn() == engine.NoSeat
+	if over && !c.over {
+		c.msg = ""
+	}
+	c.over = over
 	c.common = m
 	c.got = c.env.Now()
 }

@@ -710,3 +710,24 @@ func TestSpaceTwicePlaysTheCard(t *testing.T) {
 	}
 	t.Fatal("no deal with a hand card that fits and one that does not")
 }
+
+// What the last key was told gives way to the outcome when the game ends:
+// a player who pressed a key out of turn is not left reading "It is
+// bob's turn." over a finished game.
+func TestOutcomeReplacesAStaleMessage(t *testing.T) {
+	g := spiteGame(t, 5)
+	seat := 1 - g.Turn()
+	rg := newSpiteRig(t, g, seat, true)
+	uitest.Press(rg.r, "1", "space")
+	require.Contains(t, rg.frame(), "It is "+rg.c.name(g.Turn())+"'s turn.")
+	require.False(t, playSpiteUntil(t, g, func() bool { return false }), "played to the end")
+	rg.r.Update(SpiteState{Common: Common{Table: "SPITE", Seats: fourSeats()[:2]}, View: g.View(seat)})
+	f := rg.frame()
+	require.NotContains(t, f, "'s turn.")
+	v := g.View(seat)
+	if v.Winner >= 0 {
+		require.Contains(t, f, fmt.Sprintf("%s wins, scoring %d.", rg.c.name(v.Winner), v.Score[v.Winner]))
+	} else {
+		require.Contains(t, f, "The game is drawn.")
+	}
+}
