@@ -240,6 +240,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	if s.have && st.Version <= s.st.Version {
 		return nil // an older state overtaken by a newer one
 	}
+	was := s.st.Phase
 	s.st, s.got, s.have = st, s.env.Now(), true
 	switch st.Phase {
 	case hub.Closed:
@@ -256,6 +257,9 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	case hub.Finished:
 		if s.game != nil {
 			s.game.Finish()
+		}
+		if was != hub.Finished && s.kind == ui.ToneInfo {
+			s.msg = "" // "the others race on": they have finished too
 		}
 	}
 	if st.Board == nil {

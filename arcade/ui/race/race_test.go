@@ -106,6 +106,7 @@ func TestRaceGiveUpStaysToWatch(t *testing.T) {
 	require.Contains(t, v, "results")
 	require.Contains(t, v, "tess (you)")
 	require.Contains(t, v, "out")
+	require.NotContains(t, v, "You are out of this race", "the results replace what giving up was told")
 }
 
 // A race of a deal finds the stored runs of it as ghosts: the followed
