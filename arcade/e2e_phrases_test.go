@@ -69,3 +69,19 @@ func TestEndToEndQuickPhrases(t *testing.T) {
 	require.NotContains(t, bob.tm.Screen(), "alice: Thanks")
 	require.NotContains(t, bob.tm.Screen(), "Good luck")
 }
+
+// While a table still seats, its people talk in the lobby the same way:
+// bob, waiting for the host, says "Good luck", and alice's lobby shows it.
+func TestEndToEndQuickPhrasesWhileSeating(t *testing.T) {
+	ts := startTableServer(t, t.TempDir())
+	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
+	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
+	openTable(t, ts, "table kings person hard", alice, bob)
+	alice.tm.WaitFor("Seats: 1 alice, 2 bob, 3 ")
+	bob.tm.WaitFor("p phrases")
+	bob.tm.Send("p")
+	bob.tm.WaitFor("6 Rematch?")
+	bob.tm.Send("3")
+	alice.tm.WaitFor("bob: Good luck")
+	bob.tm.WaitFor("bob: Good luck")
+}

@@ -158,8 +158,10 @@ type Screen struct {
 	rows    int // list lines on the last frame
 	listY   int // their first line
 	seated  *Seated
-	prompt  *string // non-nil: typing a table's code
-	invite  *string // non-nil: typing the name of a player to invite
+	prompt  *string          // non-nil: typing a table's code
+	invite  *string          // non-nil: typing the name of a player to invite
+	talk    *ui.PhrasePicker // quick phrases to the table seated at; nil: none
+	said    string           // the phrase someone at that table said, shown a few seconds
 }
 
 // New is the lobby, offering games and showing tables until the first
@@ -218,6 +220,12 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		if s.prompt != nil {
 			s.promptKey(msg)
 			return nil
+		}
+		if s.talk != nil && s.seated != nil && s.invite == nil && s.form == nil {
+			if ok, note := s.talk.Key(msg.String()); ok {
+				s.msg, s.err = note, false
+				return nil
+			}
 		}
 		if s.invite != nil {
 			s.inviteKey(msg)
@@ -429,6 +437,9 @@ func (s *Screen) View() string {
 			line += "Waiting for " + clean(st.Table.Host, store.MaxNameLen) + " to start; x leaves the table."
 			keys = append([]string{"i", "invite", "x", "leave seat"}, keys...)
 		}
+		if s.talk != nil {
+			keys = append(keys, ui.PhraseKey, "phrases")
+		}
 		for _, l := range pad(ui.FitLines(line, w, 2), 2) {
 			lines = append(lines, ui.OkStyle.Render(l))
 		}
@@ -440,11 +451,15 @@ func (s *Screen) View() string {
 		msg, st = "Table code (enter to join, esc to cancel): "+*s.prompt+"_", plainStyle
 	case s.invite != nil:
 		msg, st = "Invite whom (a name; enter sends, esc cancels): "+*s.invite+"_", plainStyle
+	case s.seated != nil && s.talk.Open():
+		msg, st = s.talk.Line(), plainStyle
 	case s.err:
 		st = ui.ErrStyle
 		if !s.env.Color {
 			msg = "! " + msg
 		}
+	case msg == "" && s.seated != nil && s.said != "":
+		msg, st = s.said, ui.OkStyle
 	case msg == "" && s.cur < len(s.tables):
 		msg = s.detail(s.tables[s.cur])
 	}

@@ -170,6 +170,7 @@ func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error
 	}
 	if r.Member != nil {
 		pg.m = r.Member
+		pg.talkAt(r.Member)
 		if r.State != nil {
 			pg.take(*r.State)
 		}
@@ -193,6 +194,7 @@ func (pg *Page) Update(msg tea.Msg) tea.Cmd {
 			old.Leave() // a later join: stand from the earlier table
 		}
 		pg.m, pg.handed = msg.m, false
+		pg.talkAt(msg.m)
 		if last := pg.last; last != nil {
 			pg.last = nil
 			if st, ok := msg.m.State(*last); ok {
@@ -230,6 +232,7 @@ func (pg *Page) Update(msg tea.Msg) tea.Cmd {
 // take shows a state of the table the player sits at: seated while it
 // seats, the table page once it has started.
 func (pg *Page) take(st hub.TableState) tea.Cmd {
+	pg.Screen.said = pg.Screen.talk.Said(st.Said)
 	switch {
 	case st.Phase == hub.TableClosed:
 		pg.m.Closed()
@@ -348,6 +351,18 @@ func (pg *Page) openWith(cfg hub.TableConfig) {
 		}
 		pg.answer(m, err)
 	}()
+}
+
+// talkAt gives the screen quick phrases to the table of m: said by number
+// to the room, as at the table itself.
+func (pg *Page) talkAt(m *ui.TableHold) {
+	mem := m.Member()
+	pg.Screen.said = ""
+	pg.Screen.talk = ui.NewPhrasePicker(pg.env, func(n int) {
+		if err := mem.Say(n); err != nil {
+			pg.Screen.msg, pg.Screen.err = err.Error(), true
+		}
+	}, ui.MuteLatest(mem.Mute))
 }
 
 // standFrom leaves the seat of a table not started, before another.
