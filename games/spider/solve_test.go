@@ -84,7 +84,7 @@ func TestSolveTwoSuitsSecondRound(t *testing.T) {
 	spec := engine.Spec{Game: "spider", Variant: "2suit", Seed: 9}
 	g, err := New(spec)
 	require.NoError(t, err)
-	first := solvePortfolio(g, 60*(DefaultNodes/111), suitedWeights)
+	first := solvePortfolio(g, 60*(DefaultNodes/127), suitedWeights)
 	require.Equal(t, engine.Undecided, first.Outcome)
 	res := Solve(spec, DefaultNodes)
 	require.Equal(t, engine.Solved, res.Outcome)
