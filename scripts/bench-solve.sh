@@ -42,5 +42,8 @@ report spider-2suit-501.txt solve spider --suits 2 --deals 501-700
 # The two-suit goal is every deal of 1-1000 decided within 2 s (no list:
 # the winnable-deal pool stays the one of 1-200).
 report spider-2suit-1000.txt solve spider --suits 2 --deals 1-1000
+# The second two-suit round was picked on the deals of 1-1000 the first left
+# undecided: 1001-1200 is a range no two-suit set was chosen on.
+report spider-2suit-1001.txt solve spider --suits 2 --deals 1001-1200
 report tripeaks.txt         solve tripeaks --deals 1-1000 --list-won
 report pyramid.txt          solve pyramid --deals 1-1000 --list-won

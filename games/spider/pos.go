@@ -86,9 +86,12 @@ func (p *pos) runStart(c int) int {
 // cards and column to gained add on top (either may be -1).
 func (p *pos) rebuild(from, k, to int, add []engine.Card) {
 	var out [numCards]engine.Card
-	j := 0
+	j, s := 0, 0
 	for c := 0; c < numCols; c++ {
-		cs := p.col(c)
+		// A running start, not p.col: this runs for every move the
+		// solver tries, and col would walk the columns before c again.
+		cs := p.cards[s : s+int(p.n[c])]
+		s += int(p.n[c])
 		if c == from {
 			cs = cs[:len(cs)-k]
 		}
@@ -154,9 +157,10 @@ func (p *pos) move(from, i, to int) int {
 // the new cards complete.
 func (p *pos) deal(row []engine.Card) int {
 	var out [numCards]engine.Card
-	j := 0
+	j, s := 0, 0
 	for c := 0; c < numCols; c++ {
-		j += copy(out[j:], p.col(c))
+		j += copy(out[j:], p.cards[s:s+int(p.n[c])])
+		s += int(p.n[c])
 		out[j] = row[c]
 		j++
 	}

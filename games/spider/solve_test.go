@@ -73,3 +73,20 @@ func TestSolveFourSuits(t *testing.T) {
 	require.Equal(t, engine.Solved, res.Outcome)
 	replayWins(t, spec, res.Moves)
 }
+
+// Two-suit deal 9 is one the first round of small searches leaves
+// undecided; the second round's longer searches win it, and the win
+// replays.
+func TestSolveTwoSuitsSecondRound(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("two searches of 300k positions each")
+	}
+	spec := engine.Spec{Game: "spider", Variant: "2suit", Seed: 9}
+	g, err := New(spec)
+	require.NoError(t, err)
+	first := solvePortfolio(g, 60*(DefaultNodes/127), suitedWeights)
+	require.Equal(t, engine.Undecided, first.Outcome)
+	res := Solve(spec, DefaultNodes)
+	require.Equal(t, engine.Solved, res.Outcome)
+	replayWins(t, spec, res.Moves)
+}
