@@ -123,7 +123,8 @@ func (k RoomKind) String() string {
 
 // Hub owns presence and the registry of live rooms. Its state sits behind
 // one mutex, held only for map work: no sink, no room and no callback of
-// the wiring is ever called while it is held, and neither the lobby list,
+// the wiring is ever called while it is held (but Config.Ended, which must
+// be a lookup, as a new room draws its code), and neither the lobby list,
 // the limits nor presence readers take it.
 type Hub struct {
 	clock     Clock
