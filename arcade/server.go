@@ -214,7 +214,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.settleLostRaces()
 	s.races = newRaceKeeper(st, cfg.Logger, keepEvery)
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
-		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded,
+		OnTableResult: s.tableFinished, Rating: s.ratingLabel, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded,
 		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {

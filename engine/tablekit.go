@@ -27,6 +27,17 @@ type TableInfo struct {
 	// report of many games, where that is not "a game won" and "points
 	// scored" ("hands gone out", "penalty points").
 	WinsAre, PointsAre string
+	// Ratings are the computer strengths' fixed ratings at this game
+	// (Glicko-2, see sshuffle/engine/rating), measured by playing them
+	// against one another (`sshuffle ratings`): a rated game against a
+	// computer moves only its people's ratings. A strength left out makes
+	// a game it plays in unrated.
+	Ratings map[string]StrengthRating
+}
+
+// StrengthRating is a computer strength's fixed rating and its deviation.
+type StrengthRating struct {
+	Rating, Deviation float64
 }
 
 // StandInStrength is the strength that plays for an absent person.

@@ -57,6 +57,12 @@ type Config struct {
 	// OnResult it runs on the table's goroutine after the final views have
 	// gone out, and must not call back into that table.
 	OnTableResult func(TableResult)
+	// Rating, when set, is an account's rating at a table game as players
+	// read it ("1523", "1500?"), for the seats the lobby and the tables
+	// show. Like OnTableResult it runs on a table's goroutine and may take
+	// a store read: once for each person who takes a seat, and again
+	// after each game of a rated table has gone to OnTableResult.
+	Rating func(account, game string) string
 	// SaveTable receives a table's snapshot after every action of a game
 	// in play, to store for a restart (RestoreTable); a nil snapshot says
 	// the table needs no restoring any more (its match is over or it
@@ -152,6 +158,7 @@ type Hub struct {
 	invitedTo map[string]map[string]struct{}
 
 	onTableResult func(TableResult)
+	ratingOf      func(account, game string) string
 	saveTable     func(code string, snap *TableSnapshot)
 	tableKitOf    func(game string) (engine.TableKit, bool)
 	tableSpy      func(*Table) // tests only: sees the table before each state goes out
@@ -185,6 +192,7 @@ func New(cfg Config) *Hub {
 		codeEnded:     cfg.CodeEnded,
 		gameName:      cfg.GameName,
 		onTableResult: cfg.OnTableResult,
+		ratingOf:      cfg.Rating,
 		saveTable:     cfg.SaveTable,
 		tableKitOf:    cfg.TableKit,
 		rand:          cfg.Rand,
