@@ -22,6 +22,7 @@ type form struct {
 	clock int   // index into clocks
 	pace  int   // index into paces
 	priv  bool
+	rated bool
 	line  int
 	top   int // the first choice's line on the last frame
 }
@@ -64,8 +65,9 @@ var paces = []struct{ word, text string }{
 
 // The form's lines: the game, each setting, the turn clock, the
 // computers' pace, listed or private, the seat count, the seats after the
-// host's, and the button.
-func (f *form) lines() int { return 1 + len(f.g().Settings) + 4 + (f.seats - 1) + 1 }
+// host's, rated or casual, and the button. Rated comes last of the choices
+// so that the lines above keep their places.
+func (f *form) lines() int { return 1 + len(f.g().Settings) + 4 + (f.seats - 1) + 1 + 1 }
 
 func (f *form) kindOf(line int) (kind string, i int) {
 	n := len(f.g().Settings)
@@ -82,8 +84,10 @@ func (f *form) kindOf(line int) (kind string, i int) {
 		return "private", 0
 	case line == n+4:
 		return "seats", 0
-	case line < f.lines()-1:
+	case line < f.lines()-2:
 		return "seat", line - n - 4 // seat number, from 1
+	case line == f.lines()-2:
+		return "rated", 0
 	}
 	return "open", 0
 }
@@ -103,6 +107,8 @@ func (f *form) change(d int) {
 		f.pace = (f.pace + d + len(paces)) % len(paces)
 	case "private":
 		f.priv = !f.priv
+	case "rated":
+		f.rated = !f.rated
 	case "seats":
 		f.seats = min(max(f.seats+d, g.MinPlayers), g.MaxPlayers)
 	case "seat":
@@ -122,7 +128,8 @@ func (f *form) request() (Open, error) {
 	if err != nil {
 		return Open{}, err
 	}
-	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Pace: paces[f.pace].word, Private: f.priv}
+	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Pace: paces[f.pace].word, Private: f.priv,
+		Rated: f.rated}
 	for i := 1; i < f.seats; i++ {
 		c := SeatChoice{}
 		if w := f.who[i]; w > 0 {
@@ -216,6 +223,11 @@ func (f *form) view(s *Screen) string {
 			}
 		case "seats":
 			label, value = "Seats", fmt.Sprint(f.seats)
+		case "rated":
+			label, value = "Ratings", "casual: the games change no rating"
+			if f.rated {
+				value = "rated: every game moves ratings"
+			}
 		case "seat":
 			label, value = fmt.Sprintf("Seat %d", i+1), "a person"
 			if wi := f.who[i]; wi > 0 {

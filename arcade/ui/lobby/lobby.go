@@ -48,6 +48,7 @@ type Seat struct {
 	Computer bool
 	Strength string
 	Reserved string // a free seat kept for this person (an invitation)
+	Rating   string // the seat's rating as players read it ("1523", "1500?"); "" when unknown
 }
 
 // Table is one open table as the list shows it.
@@ -63,6 +64,10 @@ type Table struct {
 	// Pace is the computer players' pace when it is not the default
 	// ("quick", "instant"), else "".
 	Pace string
+	// Rated: the table's games move ratings; HostRating is the host's
+	// rating at the game ("" when unknown).
+	Rated      bool
+	HostRating string
 }
 
 // free counts the seats waiting for a person.
@@ -108,6 +113,8 @@ type Open struct {
 	// Pace is the computer players' pace ("quick", "instant"); "": the
 	// table's default (steady).
 	Pace string
+	// Rated: the table's games move its people's ratings.
+	Rated bool
 }
 
 // Join asks to sit at a table (Watch false) or watch it.
@@ -515,8 +522,14 @@ func (s *Screen) row(i, w int) string {
 		state = "playing"
 	}
 	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, store.MaxNameLen))
-	// The pace and the watchers where they fit; else the chosen table's
-	// detail says them.
+	// The host's rating, rated, the pace and the watchers where they fit;
+	// else the chosen table's detail says them.
+	if r := " " + clean(t.HostRating, 6); t.HostRating != "" && lipgloss.Width(text+r) <= w-2 {
+		text += r
+	}
+	if t.Rated && lipgloss.Width(text+", rated") <= w-2 {
+		text += ", rated"
+	}
 	if pace := ", " + clean(t.Pace, 8); t.Pace != "" && lipgloss.Width(text+pace) <= w-2 {
 		text += pace
 	}
@@ -539,20 +552,28 @@ func (s *Screen) detail(t Table) string {
 	g, _ := s.game(t.Game)
 	var seats []string
 	for i, st := range t.Seats {
+		var seat string
 		switch {
 		case st.Computer && st.Name != "":
-			seats = append(seats, fmt.Sprintf("%d %s (%s)", i+1, clean(st.Name, 16), clean(st.Strength, 8)))
+			seat = fmt.Sprintf("%d %s (%s)", i+1, clean(st.Name, 16), clean(st.Strength, 8))
 		case st.Computer:
-			seats = append(seats, fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8)))
+			seat = fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8))
 		case st.Name != "":
-			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, store.MaxNameLen)))
+			seat = fmt.Sprintf("%d %s", i+1, clean(st.Name, store.MaxNameLen))
 		case st.Reserved != "":
-			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, store.MaxNameLen)))
+			seat = fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, store.MaxNameLen))
 		default:
-			seats = append(seats, fmt.Sprintf("%d free", i+1))
+			seat = fmt.Sprintf("%d free", i+1)
 		}
+		if st.Rating != "" && (st.Computer || st.Name != "") {
+			seat += " " + clean(st.Rating, 6)
+		}
+		seats = append(seats, seat)
 	}
 	text := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	if t.Rated {
+		text += " Rated."
+	}
 	if t.Pace != "" {
 		text += " Pace: " + clean(t.Pace, 8) + "."
 	}
