@@ -32,7 +32,16 @@ func TestRatingsCommand(t *testing.T) {
 	require.Contains(t, out.String(), "kings (defaults), 3 players, 36 games")
 	require.Regexp(t, `normal\s+1500\s`, out.String())
 
-	for _, bad := range [][]string{{"ratings"}, {"ratings", "klondike"}, {"ratings", "kings", "--players", "5"},
+	// By default, every number of players the game takes, fitted together.
+	out.Reset()
+	require.Equal(t, 0, run([]string{"ratings", "kings", "--games", "1", "--json"}, &out, &errOut), errOut.String())
+	rep = ratingsReport{}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+	require.Equal(t, []int{2, 3, 4}, rep.Players)
+	require.Equal(t, 6+18+24, rep.Games)
+
+	for _, bad := range [][]string{{"ratings"}, {"ratings", "klondike"}, {"ratings", "kings", "--players", "5"}, {"ratings", "kings", "--players", "2,2"},
+		{"ratings", "kings", "--players", "2,"},
 		{"ratings", "spite", "--games", "0"}, {"ratings", "spite", "--settings", "payoff=7"}} {
 		errOut.Reset()
 		require.Equal(t, 2, run(bad, &out, &errOut), "%v", bad)
