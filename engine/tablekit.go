@@ -40,6 +40,27 @@ type StrengthRating struct {
 	Rating, Deviation float64
 }
 
+// NearestStrength is the computer strength whose fixed rating is nearest
+// rating (the weaker on a tie), for offering a person an opponent of their
+// level; "" when no strength is rated.
+func (in TableInfo) NearestStrength(rating float64) string {
+	best, gap := "", 0.0
+	for _, s := range in.Strengths {
+		r, ok := in.Ratings[s]
+		if !ok {
+			continue
+		}
+		d := r.Rating - rating
+		if d < 0 {
+			d = -d
+		}
+		if best == "" || d < gap {
+			best, gap = s, d
+		}
+	}
+	return best
+}
+
 // StandInStrength is the strength that plays for an absent person.
 func (in TableInfo) StandInStrength() string {
 	if in.StandIn != "" || len(in.Strengths) == 0 {
