@@ -20,6 +20,9 @@ type TableSeat struct {
 	Reserved string `json:"reserved,omitempty"` // a free seat kept for this player
 	Free     bool   `json:"free,omitempty"`
 	Away     bool   `json:"away,omitempty"` // the person dropped; a computer stands in
+	// Rating is the seat's rating at the game as players read it ("1623",
+	// "1500?" while provisional), for a taken seat.
+	Rating string `json:"rating,omitempty"`
 }
 
 // OpenTable is one listed table.
@@ -33,6 +36,7 @@ type OpenTable struct {
 	Free     int         `json:"free"` // person's seats still open
 	Watchers int         `json:"watchers"`
 	Pace     string      `json:"pace"` // the computer players': steady, quick or instant
+	Rated    bool        `json:"rated"`
 	Opened   time.Time   `json:"opened"`
 	// Join is the line that opens the table: ssh -t -p PORT HOST join CODE.
 	Join string `json:"join,omitempty"`
@@ -72,6 +76,9 @@ func (l TableListing) Text() string {
 		if t.Pace != "" && t.Pace != string(hub.Steady) {
 			settings += ", " + t.Pace + " pace"
 		}
+		if t.Rated {
+			settings += ", rated"
+		}
 		host := "host " + t.Host
 		if t.Host == "" {
 			host = "no host" // everyone seated left while seating
@@ -93,12 +100,13 @@ func Tables(r Request) TableListing {
 	}
 	for _, t := range r.Tables() {
 		ot := OpenTable{Code: t.Code, Game: t.Game, Settings: t.Settings, Phase: t.Phase.String(), Host: t.Host.Name,
-			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Opened: t.Opened.UTC(), Seats: []TableSeat{}}
+			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Rated: t.Rated, Opened: t.Opened.UTC(), Seats: []TableSeat{}}
 		for _, s := range t.Seats {
 			// The table's own name for the seat, as its log and results
 			// say it: a computer's, or the person's (kept while a computer
 			// plays the seat for them).
-			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn}
+			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn,
+				Rating: s.Rating}
 			if ts.Name == "" {
 				ts.Name = s.Person.Name
 			}
