@@ -20,9 +20,6 @@ type TableSeat struct {
 	Reserved string `json:"reserved,omitempty"` // a free seat kept for this player
 	Free     bool   `json:"free,omitempty"`
 	Away     bool   `json:"away,omitempty"` // the person dropped; a computer stands in
-	// Rating is the seat's rating at the game as players read it ("1623",
-	// "1500?" while provisional), for a taken seat.
-	Rating string `json:"rating,omitempty"`
 }
 
 // OpenTable is one listed table.
@@ -37,7 +34,10 @@ type OpenTable struct {
 	Watchers int         `json:"watchers"`
 	Pace     string      `json:"pace"` // the computer players': steady, quick or instant
 	Rated    bool        `json:"rated"`
-	Opened   time.Time   `json:"opened"`
+	// Ratings are the seats' ratings at the game as players read them
+	// ("1623", "1500?" while provisional), by seat; "" for a free seat.
+	Ratings []string  `json:"ratings"`
+	Opened  time.Time `json:"opened"`
 	// Join is the line that opens the table: ssh -t -p PORT HOST join CODE.
 	Join string `json:"join,omitempty"`
 }
@@ -100,13 +100,13 @@ func Tables(r Request) TableListing {
 	}
 	for _, t := range r.Tables() {
 		ot := OpenTable{Code: t.Code, Game: t.Game, Settings: t.Settings, Phase: t.Phase.String(), Host: t.Host.Name,
-			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Rated: t.Rated, Opened: t.Opened.UTC(), Seats: []TableSeat{}}
+			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Rated: t.Rated, Opened: t.Opened.UTC(), Seats: []TableSeat{}, Ratings: []string{}}
 		for _, s := range t.Seats {
 			// The table's own name for the seat, as its log and results
 			// say it: a computer's, or the person's (kept while a computer
 			// plays the seat for them).
-			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn,
-				Rating: s.Rating}
+			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn}
+			ot.Ratings = append(ot.Ratings, s.Rating)
 			if ts.Name == "" {
 				ts.Name = s.Person.Name
 			}

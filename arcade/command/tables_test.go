@@ -29,6 +29,7 @@ func TestTablesRated(t *testing.T) {
 				{Name: "Ada", Computer: "hard", Rating: "1781"}}}}
 	}})
 	require.True(t, l.Tables[0].Rated)
-	require.Equal(t, []TableSeat{{Name: "ann", Rating: "1623"}, {Name: "Ada", Computer: "hard", Rating: "1781"}}, l.Tables[0].Seats)
+	require.Equal(t, []TableSeat{{Name: "ann"}, {Name: "Ada", Computer: "hard"}}, l.Tables[0].Seats)
+	require.Equal(t, []string{"1623", "1781"}, l.Tables[0].Ratings)
 	require.Contains(t, l.Text(), "host ann, default settings, rated; seats: ann, Ada (hard)")
 }

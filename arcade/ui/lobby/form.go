@@ -65,9 +65,13 @@ var paces = []struct{ word, text string }{
 
 // The form's lines: the game, each setting, the turn clock, the
 // computers' pace, listed or private, the seat count, the seats after the
-// host's, rated or casual, and the button. Rated comes last of the choices
-// so that the lines above keep their places.
+// host's, the button, and rated or casual. Rated comes under the button,
+// so that every line above keeps its place (the last seat is still the
+// line before the button, where players' fingers and scripts find it).
 func (f *form) lines() int { return 1 + len(f.g().Settings) + 4 + (f.seats - 1) + 1 + 1 }
+
+// button is the line of the button.
+func (f *form) button() int { return f.lines() - 2 }
 
 func (f *form) kindOf(line int) (kind string, i int) {
 	n := len(f.g().Settings)
@@ -84,12 +88,12 @@ func (f *form) kindOf(line int) (kind string, i int) {
 		return "private", 0
 	case line == n+4:
 		return "seats", 0
-	case line < f.lines()-2:
+	case line < f.button():
 		return "seat", line - n - 4 // seat number, from 1
-	case line == f.lines()-2:
-		return "rated", 0
+	case line == f.button():
+		return "open", 0
 	}
-	return "open", 0
+	return "rated", 0
 }
 
 func (f *form) change(d int) {
@@ -154,7 +158,7 @@ func (s *Screen) formKey(k string) tea.Cmd {
 		f.change(1)
 	case "enter":
 		if kind, _ := f.kindOf(f.line); kind != "open" {
-			f.line = f.lines() - 1
+			f.line = f.button()
 			return nil
 		}
 		s.open()

@@ -551,24 +551,23 @@ func (s *Screen) row(i, w int) string {
 func (s *Screen) detail(t Table) string {
 	g, _ := s.game(t.Game)
 	var seats []string
+	var ratings []string
 	for i, st := range t.Seats {
-		var seat string
 		switch {
 		case st.Computer && st.Name != "":
-			seat = fmt.Sprintf("%d %s (%s)", i+1, clean(st.Name, 16), clean(st.Strength, 8))
+			seats = append(seats, fmt.Sprintf("%d %s (%s)", i+1, clean(st.Name, 16), clean(st.Strength, 8)))
 		case st.Computer:
-			seat = fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8))
+			seats = append(seats, fmt.Sprintf("%d computer (%s)", i+1, clean(st.Strength, 8)))
 		case st.Name != "":
-			seat = fmt.Sprintf("%d %s", i+1, clean(st.Name, store.MaxNameLen))
+			seats = append(seats, fmt.Sprintf("%d %s", i+1, clean(st.Name, store.MaxNameLen)))
 		case st.Reserved != "":
-			seat = fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, store.MaxNameLen))
+			seats = append(seats, fmt.Sprintf("%d kept for %s", i+1, clean(st.Reserved, store.MaxNameLen)))
 		default:
-			seat = fmt.Sprintf("%d free", i+1)
+			seats = append(seats, fmt.Sprintf("%d free", i+1))
 		}
-		if st.Rating != "" && (st.Computer || st.Name != "") {
-			seat += " " + clean(st.Rating, 6)
+		if st.Rating != "" && st.Name != "" {
+			ratings = append(ratings, clean(st.Name, store.MaxNameLen)+" "+clean(st.Rating, 6))
 		}
-		seats = append(seats, seat)
 	}
 	text := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
 	if t.Rated {
@@ -579,6 +578,14 @@ func (s *Screen) detail(t Table) string {
 	}
 	if t.Watchers > 0 {
 		text += fmt.Sprintf(" %d watching.", t.Watchers)
+	}
+	// The seats' ratings where the message lines have room for them; the
+	// list's line gives the host's in any case.
+	if len(ratings) > 0 {
+		more := text + " Ratings: " + strings.Join(ratings, ", ") + "."
+		if len(ui.FitLines(more, max(s.env.Width, 1), 4)) <= 3 {
+			text = more
+		}
 	}
 	return text
 }

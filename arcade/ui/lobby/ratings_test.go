@@ -12,7 +12,7 @@ import (
 )
 
 // A rated table says so on its line, with its host's rating beside the
-// host's name, and its detail gives every seat's rating.
+// host's name, and its detail gives every seat's rating after the seats.
 func TestListShowsRatings(t *testing.T) {
 	tables := []Table{
 		{Code: "RATED", Game: spite.Name, Host: "ann", HostRating: "1623", Rated: true,
@@ -24,14 +24,15 @@ func TestListShowsRatings(t *testing.T) {
 	f := g.frame()
 	require.True(t, strings.HasSuffix(strings.TrimSpace(lineOf(t, f, "RATED")), "host ann 1623, rated"), lineOf(t, f, "RATED"))
 	require.True(t, strings.HasSuffix(strings.TrimSpace(lineOf(t, f, "CASUL")), "host bob 1500?"), lineOf(t, f, "CASUL"))
-	require.Contains(t, f, "Seats: 1 ann 1623, 2 Ada (hard) 1750. Rated.")
+	require.Contains(t, strings.Join(strings.Fields(f), " "), "Seats: 1 ann, 2 Ada (hard). Rated. Ratings: ann 1623, Ada 1750.")
 	g.press("down")
-	require.Contains(t, g.frame(), "Seats: 1 bob 1500?, 2 free, 3 kept for eve.")
+	require.Contains(t, strings.Join(strings.Fields(g.frame()), " "), "Seats: 1 bob, 2 free, 3 kept for eve. Ratings: bob 1500?.")
 	require.NotContains(t, g.frame(), "Rated.")
 }
 
-// The form's ratings line goes between casual (the default) and rated,
-// and the table asked for is rated only when it says so.
+// The form's ratings line, under the button, goes between casual (the
+// default) and rated, and the table asked for is rated only when it says
+// so; the last seat stays the line before the button.
 func TestOpenRated(t *testing.T) {
 	for _, rated := range []bool{false, true} {
 		g := newRig(t, true, nil)
@@ -40,6 +41,9 @@ func TestOpenRated(t *testing.T) {
 			g.press("down")
 		}
 		require.Contains(t, lineOf(t, g.frame(), "> "), "casual: the games change no rating")
+		g.press("up", "up")
+		require.Contains(t, lineOf(t, g.frame(), "> "), "Seat 2")
+		g.press("down", "down")
 		if rated {
 			g.press("right")
 			require.Contains(t, lineOf(t, g.frame(), "> "), "rated: every game moves ratings")
@@ -50,7 +54,8 @@ func TestOpenRated(t *testing.T) {
 	}
 }
 
-// Ratings beside the longest names still fit 80x24.
+// Ratings beside the longest names still fit 80x24: where they leave no
+// room (the longest settings and names) the ratings are left out.
 func TestRatingsFit80x24(t *testing.T) {
 	tables := manyTables()
 	for i := range tables {
@@ -64,7 +69,10 @@ func TestRatingsFit80x24(t *testing.T) {
 	for _, color := range []bool{true, false} {
 		g := newRig(t, color, tables)
 		g.fit("a rated list", uitest.Fit{Whole: []string{"LONGA", "host " + longHost},
-			Wrapped: []string{"1 " + longHost + " 1500?", "2 computer (normal) 1500?", "3 " + longGuest + " 1500?", "Rated."}, Keys: listKeys})
+			Wrapped: []string{"1 " + longHost, "2 computer (normal)", "3 " + longGuest, "Rated."}, Keys: listKeys})
+		g.press("down")
+		g.fit("a rated Spite table chosen", uitest.Fit{Whole: []string{"LONGB", "host " + longHost},
+			Wrapped: []string{"1 " + longHost, "2 " + longGuest, "Rated."}, Keys: listKeys})
 		g.press("n", "right")
 		for range g.s.form.lines() - 2 {
 			g.press("down", "right", "right")
