@@ -626,3 +626,16 @@ func (p *Pool) schedule(now time.Time) {
 	}
 	p.tick.set(&p.loop, p.h.clock, d, p.settle)
 }
+
+// PoolWaiting is how many people wait in the play-now pool, for any game.
+func (h *Hub) PoolWaiting() int {
+	p := h.pool
+	p.mu.Lock()
+	started := p.started
+	p.mu.Unlock()
+	if !started {
+		return 0
+	}
+	n, _ := call(&p.loop, func() (int, error) { return len(p.waiting), nil })
+	return n
+}
