@@ -131,7 +131,9 @@ func TestPlayNowKeepWaitingAndLeave(t *testing.T) {
 	g.clock.Advance(20 * time.Second)
 	g.shows("Nobody near yet")
 	uitest.Press(g.r, "n")
-	g.until("the offer put away", func(f string) bool { return !strings.Contains(f, "Nobody near yet") && strings.Contains(f, "Waiting 0:20.") })
+	g.until("the offer put away", func(f string) bool {
+		return !strings.Contains(f, "Nobody near yet") && strings.Contains(f, "Waiting 0:20.")
+	})
 	g.clock.Advance(19 * time.Second)
 	g.shows("Waiting 0:39.")
 	require.NotContains(t, g.frame(), "Nobody near yet")
