@@ -332,7 +332,7 @@ func (m *PoolMember) Person() Person { return m.person }
 func (m *PoolMember) Accept() error {
 	return m.do(func(p *Pool, w *waiter) error {
 		if w.offer == nil {
-			return refuse(ErrNoInvitation, "No computer player is offered yet; one is after %s of waiting.", p.cfg.Wait)
+			return refuse(ErrNoInvitation, "No computer player is offered yet: one is after %s of waiting.", seconds(p.cfg.Wait))
 		}
 		// People first: a window may have widened onto someone since
 		// the last look, and someone older may be owed them.
@@ -638,4 +638,15 @@ func (h *Hub) PoolWaiting() int {
 	}
 	n, _ := call(&p.loop, func() (int, error) { return len(p.waiting), nil })
 	return n
+}
+
+// seconds words a wait: "20 seconds", "1.5s".
+func seconds(d time.Duration) string {
+	switch {
+	case d == time.Second:
+		return "a second"
+	case d%time.Second == 0:
+		return strconv.Itoa(int(d/time.Second)) + " seconds"
+	}
+	return d.String()
 }

@@ -182,7 +182,7 @@ func TestPoolOffersComputerAfterWait(t *testing.T) {
 	st := r.waiting(t, func(p PoolState) bool { return p.Waited == 5*time.Second })
 	require.Nil(t, st.Offer)
 	require.InDelta(t, DefaultPoolWindow+5*DefaultPoolWiden, st.Window, 1e-9)
-	require.Error(t, m.Accept(), "nothing is offered yet")
+	require.EqualError(t, m.Accept(), "No computer player is offered yet: one is after 20 seconds of waiting.")
 	e.clock.Advance(DefaultPoolWait - 5*time.Second - time.Millisecond)
 	require.Nil(t, r.waiting(t, func(p PoolState) bool { return p.Waited >= 19*time.Second }).Offer)
 	e.clock.Advance(time.Millisecond)

@@ -200,14 +200,12 @@ func (pg *Page) key(k string) tea.Cmd {
 	case "esc", "q":
 		pg.leave()
 		return pg.env.Back()
-	case "y", "a":
+	case "y":
 		if pg.m == nil || pg.st.Phase != hub.PoolWaiting {
 			return nil
 		}
-		if pg.st.Offer == nil {
-			pg.msg, pg.err = "No computer player is offered yet: one is after a while of waiting.", true
-			return nil
-		}
+		// Asked even with no offer shown: the pool's refusal says when
+		// one comes.
 		pg.msg, pg.err = "Opening the table…", false
 		pg.answer(true)
 	case "n":

@@ -106,7 +106,7 @@ func TestPlayNowWaitOfferAndTable(t *testing.T) {
 		g.shows("Waiting 0:07.")
 		require.Contains(t, g.frame(), "within 170.")
 		uitest.Press(g.r, "y")
-		g.shows("No computer player is offered yet")
+		g.shows("No computer player is offered yet: one is after 20 seconds of waiting.")
 		g.clock.Advance(13 * time.Second)
 		g.shows("Nobody near yet. Play the computer player normal (rated 1500) now?")
 		g.fit("offered", uitest.Fit{Keys: []string{"y", "n", "esc"}})
