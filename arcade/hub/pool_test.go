@@ -239,9 +239,20 @@ func TestPoolWindowWidens(t *testing.T) {
 	e.clock.Advance(time.Second)
 	require.Equal(t, 1, ra.waiting(t, func(p PoolState) bool { return p.Waited == 20*time.Second }).Waiting)
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	require.Len(t, e.matches, 1)
 	require.Equal(t, []string{"id-bob", "id-cat"}, e.matches[0].people)
+	e.mu.Unlock()
+
+	// The window widens without end: 1500 points apart are paired once
+	// ann has waited 140 s, and not before.
+	book.set("id-dan", 3000)
+	_, rd := e.join("dan", spiteNow)
+	e.clock.Advance(119 * time.Second)
+	st = ra.waiting(t, func(p PoolState) bool { return p.Waited == 139*time.Second })
+	require.Equal(t, 2, st.Waiting)
+	require.InDelta(t, 1490, st.Window, 1e-9)
+	e.clock.Advance(time.Second)
+	require.Equal(t, ra.seated(t).Code, rd.seated(t).Code)
 }
 
 // The longest waiter is served first: a newcomer inside two waiters'
@@ -316,7 +327,7 @@ func TestPoolLeaveAndReplace(t *testing.T) {
 	e, _ := newPenv(t, PoolConfig{})
 	m, r := e.join("ann", spiteNow)
 	r.waiting(t, func(PoolState) bool { return true })
-	require.Nil(t, m.Leave())
+	require.Nil(t, m.Leave(), "no seat was made")
 	require.Error(t, m.Accept())
 	_, r1 := e.join("bob", spiteNow)
 	st := r1.waiting(t, func(PoolState) bool { return true })
@@ -326,6 +337,14 @@ func TestPoolLeaveAndReplace(t *testing.T) {
 		return p.Phase == PoolClosed && p.Reason != ""
 	})
 	r2.waiting(t, func(p PoolState) bool { return p.Waiting == 1 })
+
+	// Leaving once seated (the news still on its way) hands back the
+	// seat, for the screen to leave or drop.
+	m3, r3 := e.join("cat", spiteNow)
+	st = r3.seated(t)
+	require.Same(t, st.Table, m3.Leave())
+	require.Same(t, st.Table, m3.Table())
+	require.NoError(t, st.Table.Leave())
 }
 
 // Players who cannot play now are told why.
