@@ -3,6 +3,7 @@
 package hub
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"slices"
@@ -542,16 +543,16 @@ func (p *Pool) seatWith(now time.Time, a *waiter, with []*waiter, computers int,
 			cfg.Seats = append(cfg.Seats, SeatPlan{Computer: strength})
 		}
 	}
-	members, err := p.open(cfg, people)
+	members, fault, err := p.open(cfg, people)
+	if err != nil {
+		p.refused(people, fault, err)
+		return
+	}
 	var names []Person
 	for _, w := range people {
 		names = append(names, w.person.public())
 	}
 	for i, w := range people {
-		if err != nil {
-			p.closeWaiter(w, "The table could not open: "+err.Error())
-			continue
-		}
 		w.handle.mu.Lock()
 		w.handle.table = members[i]
 		w.handle.mu.Unlock()
@@ -565,31 +566,49 @@ func (p *Pool) seatWith(now time.Time, a *waiter, with []*waiter, computers int,
 }
 
 // open opens the table, seats each person in the seat kept for them and
-// deals. On any refusal the seats taken are left again and the table is
-// left to close by itself, empty.
-func (p *Pool) open(cfg TableConfig, people []*waiter) ([]*TableMember, error) {
+// deals. On a refusal it says whose it was (the index in people: the
+// host's for the opening and the start); the seats taken are left again
+// and the table is left to close by itself, empty.
+func (p *Pool) open(cfg TableConfig, people []*waiter) ([]*TableMember, int, error) {
 	t, err := p.h.OpenTable(cfg)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var members []*TableMember
-	for _, w := range people {
+	leave := func() {
+		for _, m := range members {
+			_ = m.Leave()
+		}
+	}
+	for i, w := range people {
 		m, err := t.Join(w.person, AnySeat, w.seat)
 		if err != nil {
-			for _, m := range members {
-				_ = m.Leave()
-			}
-			return nil, err
+			leave()
+			return nil, i, err
 		}
 		members = append(members, m)
 	}
 	if err := members[0].Start(); err != nil {
-		for _, m := range members {
-			_ = m.Leave()
-		}
-		return nil, err
+		leave()
+		return nil, 0, err
 	}
-	return members, nil
+	return members, 0, nil
+}
+
+// refused: the table could not open. The one it was refused for (a host
+// at their cap of rooms, say) is out of the pool with the hub's sentence;
+// the others wait on where they were in the order, having done nothing
+// wrong. When the arcade is closing, everyone is out.
+func (p *Pool) refused(people []*waiter, fault int, err error) {
+	for i, w := range people {
+		switch {
+		case i == fault || errors.Is(err, ErrHubClosed):
+			p.closeWaiter(w, err.Error())
+		default:
+			p.waiting = append(p.waiting, w)
+		}
+	}
+	slices.SortFunc(p.waiting, func(a, b *waiter) int { return cmp.Compare(a.handle.token, b.handle.token) })
 }
 
 // tell sends everyone waiting their state.

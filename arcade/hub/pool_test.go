@@ -347,6 +347,33 @@ func TestPoolLeaveAndReplace(t *testing.T) {
 	require.NoError(t, st.Table.Leave())
 }
 
+// A table the pool cannot open for the one it is made for (a host at
+// their cap of rooms) puts that player out with the hub's sentence; the
+// others wait on, in their place, and are seated with the next to come.
+func TestPoolTableRefused(t *testing.T) {
+	clock := NewManualClock()
+	h := New(Config{Clock: clock, Rand: engine.NewRNG(1), TableKit: games.Default().TableKit})
+	t.Cleanup(h.Close)
+	for range DefaultRoomsPerAccount {
+		_, err := h.OpenTable(TableConfig{Game: "spite", Host: person("ann"), Seats: []SeatPlan{{}, {}}})
+		require.NoError(t, err)
+	}
+	join := func(name string) *prec {
+		r := newPrec()
+		_, err := h.PlayNow(person(name), spiteNow, r.sink, r.seat)
+		require.NoError(t, err)
+		return r
+	}
+	ra := join("ann")
+	ra.waiting(t, func(PoolState) bool { return true })
+	rb := join("bob")
+	st := ra.await(t, "ann refused", func(p PoolState, _ TableState) bool { return p.Phase == PoolClosed })
+	require.Contains(t, st.Reason, "You have 4 rooms open")
+	rb.waiting(t, func(p PoolState) bool { return p.Waiting == 1 })
+	rc := join("cat")
+	require.Equal(t, rb.seated(t).Code, rc.seated(t).Code)
+}
+
 // Players who cannot play now are told why.
 func TestPoolRefusals(t *testing.T) {
 	e, _ := newPenv(t, PoolConfig{})
