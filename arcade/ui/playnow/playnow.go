@@ -353,6 +353,10 @@ func (pg *Page) View() string {
 		}
 	}
 	for _, l := range body {
+		if l == "" {
+			lines = append(lines, "")
+			continue
+		}
 		lines = append(lines, ui.FitLines(l, w, 2)...)
 	}
 	keys := []string{"esc", "leave"}
