@@ -11,6 +11,7 @@ import (
 	"sshuffle/arcade/ui/lobby"
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/arcade/ui/options"
+	"sshuffle/arcade/ui/playnow"
 	"sshuffle/arcade/ui/profile"
 	"sshuffle/arcade/ui/race"
 	"sshuffle/arcade/ui/solitaire"
@@ -25,6 +26,8 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return lobby.OpenPage(e, r, s.tableDefaults())
 	case ui.Table:
 		return table.OpenPage(e, r)
+	case ui.PlayNow:
+		return playnow.Open(e, r)
 	case ui.Menu:
 		note := r.Note
 		if note == "" && e.Player != nil && e.Player.ID != "" {

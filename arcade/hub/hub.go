@@ -97,6 +97,9 @@ type Config struct {
 	// Log gets a line when a limit refuses someone, at most once a minute
 	// per kind of limit; nil is slog.Default().
 	Log *slog.Logger
+	// Pool is the play-now pool's (pool.go): its waits, windows, and where
+	// ratings come from.
+	Pool PoolConfig
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -171,6 +174,8 @@ type Hub struct {
 	presence sync.Map
 	// guests counts the guests made so far, for their IDs (guest.go).
 	guests atomic.Uint64
+	// pool is the play-now pool, its goroutine started on first use.
+	pool *Pool
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -212,6 +217,7 @@ func New(cfg Config) *Hub {
 	}
 	h.limits = newLimiter(h.clock, log, cfg.Limits)
 	h.lobby.init()
+	h.pool = newPool(h, cfg.Pool)
 	if h.grace <= 0 {
 		h.grace = time.Minute
 	}
@@ -391,6 +397,9 @@ func (h *Hub) Close() {
 		sessions = append(sessions, a.sessions...)
 	}
 	h.mu.Unlock()
+	// The pool first: it opens tables, and none may open after the rooms
+	// are shut.
+	h.pool.close()
 	for _, r := range rooms {
 		r.shut("The arcade is shutting down.")
 		<-r.Done()

@@ -303,6 +303,8 @@ func (s *Screen) listKey(k string) tea.Cmd {
 		if s.seated != nil {
 			s.req.Stand(s.seated.Table.Code)
 		}
+	case PlayNowKey:
+		return s.playNow()
 	case "q", "esc":
 		if s.seated != nil {
 			// Leaving the lobby while seated gives the seat up: a table
@@ -312,6 +314,38 @@ func (s *Screen) listKey(k string) tea.Cmd {
 		return s.env.Back()
 	}
 	return nil
+}
+
+// PlayNowKey opens "play now": the pool finds the player a table.
+const PlayNowKey = "f"
+
+// playNow opens "play now" for the game the player came for, else that
+// of the table under the cursor, else the first; a seat taken here is
+// given up for it.
+func (s *Screen) playNow() tea.Cmd {
+	if s.env.IsGuest() {
+		s.msg, s.err = hub.ErrGuest.Error(), true
+		return nil
+	}
+	game := s.cameFor
+	if game == "" && s.cur < len(s.tables) {
+		game = s.tables[s.cur].Game
+	}
+	if game == "" && len(s.games) > 0 {
+		game = s.games[0].Name
+	}
+	var entry games.Entry
+	if s.env.Games != nil {
+		entry, _ = s.env.Games.Entry(game)
+	}
+	if entry.Game == nil {
+		s.msg, s.err = "No table game is open yet.", true
+		return nil
+	}
+	if s.seated != nil {
+		s.req.Stand(s.seated.Table.Code)
+	}
+	return s.env.Go(ui.Route{Page: ui.PlayNow, Game: entry})
 }
 
 // promptKey edits the code being typed: letters, backspace, enter, esc.
@@ -431,7 +465,7 @@ func (s *Screen) View() string {
 	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
 	var lines []string
 	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
-	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", "q", "back"}
+	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", PlayNowKey, "play now", "q", "back"}
 	if s.env.IsGuest() {
 		keys = []string{"↑↓", "choose", "enter", "watch", "c", "code", "q", "back"}
 	}
