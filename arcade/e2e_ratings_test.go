@@ -92,6 +92,10 @@ func TestEndToEndRatedSpite(t *testing.T) {
 		require.True(t, *got.Provisional, "one game leaves a rating provisional")
 		// The table shows the new rating once the game is recorded.
 		p.tm.WaitFor("(you) " + rating.Label(want[seat]))
+		out, _, status := run(t, p.c, "stats")
+		require.Equal(t, 0, status)
+		require.Contains(t, out, "Spite and Malice rating: "+rating.Label(want[seat])+" (deviation ")
+		require.Contains(t, out, ", 1 rated game).")
 	}
 	var board struct {
 		Rows []struct {
