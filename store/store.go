@@ -129,6 +129,10 @@ type Result struct {
 	// HistoryGame returns them: boards and lists leave them out.
 	Actions []engine.Action `json:",omitempty"`
 	Times   []time.Duration `json:",omitempty"`
+	// Options are the player's game options the moves were made with
+	// (FreeCell's automatic moves change what a move does), kept and
+	// returned with Actions.
+	Options map[string]bool `json:",omitempty"`
 }
 
 // Step is one point of a result's timeline.

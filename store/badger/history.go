@@ -22,6 +22,7 @@ import (
 type resultMoves struct {
 	Actions []engine.Action `json:"actions"`
 	Times   []time.Duration `json:"times,omitempty"`
+	Options map[string]bool `json:"options,omitempty"`
 }
 
 // movesKey is the key of the moves of the result under rk.
@@ -228,7 +229,7 @@ func withMoves(txn *badger.Txn, rk []byte, r *store.Result) error {
 	if err != nil {
 		return err
 	}
-	r.Actions, r.Times = m.Actions, m.Times
+	r.Actions, r.Times, r.Options = m.Actions, m.Times, m.Options
 	return nil
 }
 

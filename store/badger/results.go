@@ -95,8 +95,8 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 	}
 	// The moves are kept apart from the result, which boards copy and
 	// lists read many of at once.
-	moves := resultMoves{Actions: r.Actions, Times: r.Times}
-	r.Actions, r.Times = nil, nil
+	moves := resultMoves{Actions: r.Actions, Times: r.Times, Options: r.Options}
+	r.Actions, r.Times, r.Options = nil, nil, nil
 	val, err := jsonBytes(r)
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ func historyFixture(t *testing.T, s store.Store) (solitaire, race, table store.H
 	sol := store.Result{Account: "a", Name: "ann", Key: "klondike/draw1", Spec: "klondike/draw1/5", Won: true, Moves: 2,
 		Elapsed: 9 * time.Second, Finished: t0,
 		Actions: []engine.Action{{Kind: engine.Draw}, {Kind: engine.Move, From: 1, Index: 0, To: 2}},
-		Times:   []time.Duration{2 * time.Second, 9 * time.Second}}
+		Times:   []time.Duration{2 * time.Second, 9 * time.Second}, Options: map[string]bool{"auto": true}}
 	require.NoError(t, s.RecordResult(ctx, sol))
 	raceAt := t0.Add(time.Minute)
 	rec := store.RaceRecord{Code: "RRRRR", Spec: "freecell/9", Key: "freecell", Started: raceAt.Add(-time.Minute), Finished: raceAt,
@@ -133,6 +133,7 @@ func testHistoryGame(t *testing.T, open Opener) {
 	assert.Equal(t, "klondike/draw1/5", e.Result.Spec)
 	assert.Equal(t, []engine.Action{{Kind: engine.Draw}, {Kind: engine.Move, From: 1, Index: 0, To: 2}}, e.Result.Actions)
 	assert.Equal(t, []time.Duration{2 * time.Second, 9 * time.Second}, e.Result.Times)
+	assert.Equal(t, map[string]bool{"auto": true}, e.Result.Options)
 	rs, err := s.Results(ctx, "a", 10)
 	require.NoError(t, err)
 	for _, r := range rs {

@@ -92,3 +92,15 @@ func (s *gameScreen) moves() ([]engine.Action, []time.Duration) {
 	}
 	return acts, append([]time.Duration(nil), s.times...)
 }
+
+// options are the game's options as a result keeps them with its moves.
+func (s *gameScreen) options(acts []engine.Action) map[string]bool {
+	if acts == nil || len(s.opts) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(s.opts))
+	for k, v := range s.opts {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,164 @@
+package replay
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/engine"
+	"sshuffle/internal/historytest"
+	"sshuffle/internal/uitest"
+	"sshuffle/store"
+)
+
+var at = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+func router(e *ui.Env, s ui.Screen) *ui.Router { return ui.NewRouter(e, uitest.Pages, s, "") }
+
+// tableGame records a finished Spite game of tess (seat 0) against bob.
+func tableGame(t *testing.T, e *ui.Env, matchEnd bool) store.TableGame {
+	kit, _ := e.Games.TableKit("spite")
+	g := historytest.TableGame(t, kit, "SPITE", 7, 2, at, store.Account{ID: e.Player.ID, Name: "tess"},
+		store.Account{ID: "SHA256:bob", Name: "bob"})
+	g.MatchEnd = matchEnd
+	require.NoError(t, e.Store.RecordTableGame(context.Background(), g))
+	return g
+}
+
+func open(t *testing.T, e *ui.Env, id string) *ui.Router {
+	s, err := Open(e, ui.Route{Page: ui.Replay, ID: id})
+	require.NoError(t, err)
+	return router(e, s)
+}
+
+// A finished table game replays action by action to its last, in the
+// window, from the player's own seat.
+func TestTableReplaysToItsEnd(t *testing.T) {
+	e, _ := uitest.Env(t)
+	g := tableGame(t, e, true)
+	r := open(t, e, store.TableGameID(g))
+	first := uitest.Frame(r)
+	uitest.Fits(t, first, 80, 24)
+	n := strings.Count(string(mustActions(t, g)), `"do"`)
+	require.Contains(t, first, "Move 0/")
+	require.Contains(t, first, "Replay of game 1 at SPITE, from your seat.")
+	uitest.Press(r, "right")
+	require.Contains(t, uitest.Frame(r), "Move 1/")
+	uitest.Press(r, "end")
+	last := uitest.Frame(r)
+	require.Contains(t, last, "Move "+itoa(n)+"/"+itoa(n)+" ")
+	uitest.Fits(t, last, 80, 24)
+	require.NotEqual(t, first, last)
+	uitest.Press(r, "left")
+	require.Contains(t, uitest.Frame(r), "Move "+itoa(n-1)+"/")
+	uitest.Press(r, "home")
+	require.Equal(t, first, uitest.Frame(r), "back at the start, the same frame")
+	for i := 0; i < n; i++ {
+		uitest.Press(r, "right")
+		uitest.Fits(t, uitest.Frame(r), 80, 24)
+	}
+	require.Equal(t, last, uitest.Frame(r), "one action at a time reaches the same end")
+}
+
+func mustActions(t *testing.T, g store.TableGame) []byte {
+	t.Helper()
+	i := strings.Index(string(g.Record), `"actions"`)
+	require.GreaterOrEqual(t, i, 0)
+	return g.Record[i:]
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// Once the match is over, tab shows another seat's view (its hand); while
+// the match goes on, only the player's own seat is shown: tab changes
+// nothing, and no other seat can be chosen.
+func TestTableReplayHidesWhatTheSeatCouldNotSee(t *testing.T) {
+	for _, over := range []bool{true, false} {
+		e, _ := uitest.Env(t)
+		g := tableGame(t, e, over)
+		r := open(t, e, store.TableGameID(g))
+		mine := uitest.Frame(r)
+		uitest.Press(r, "tab")
+		other := uitest.Frame(r)
+		if over {
+			require.NotEqual(t, mine, other, "the match is over: another seat's view")
+			require.Contains(t, other, "from bob's seat")
+			require.Contains(t, mine, "tab another seat")
+			continue
+		}
+		require.Equal(t, mine, other, "the match goes on: only the player's seat")
+		require.NotContains(t, mine, "another seat")
+		require.Equal(t, []int{0}, MaySee(g, e.Player.ID))
+	}
+	g := store.TableGame{Seats: []store.TableSeat{{Account: "a"}, {Account: "b"}, {Strength: "easy"}}}
+	require.Nil(t, MaySee(g, "c"), "nobody else may replay it")
+	g.MatchEnd = true
+	require.Equal(t, []int{0, 1, 2}, MaySee(g, "b"))
+}
+
+// The view of one seat never holds the other seat's hand: the kit's
+// views, from which the replay draws, are the seats' own.
+func TestTableReplayViewIsTheSeats(t *testing.T) {
+	e, _ := uitest.Env(t)
+	g := tableGame(t, e, false)
+	s, err := Open(e, ui.Route{ID: store.TableGameID(g)})
+	require.NoError(t, err)
+	tt := s.(*screen).t.(*tableTape)
+	kit, _ := e.Games.TableKit("spite")
+	spec, _ := engine.ParseSpec(g.Spec)
+	m, err := kit.NewMatch(spec, 2)
+	require.NoError(t, err)
+	want, err := kit.DecodeView(m.Game().View(0))
+	require.NoError(t, err)
+	got, err := tt.view(0)
+	require.NoError(t, err)
+	require.Equal(t, want, got, "at the start: seat 0's view of the deal")
+}
+
+// Someone else's game, or no game, is refused with a sentence.
+func TestReplayRefusesOthersGames(t *testing.T) {
+	e, _ := uitest.Env(t)
+	ctx := context.Background()
+	r := store.Result{Account: "SHA256:bob", Spec: "klondike/draw1/3", Key: "klondike/draw1", Moves: 1, Finished: at, Abandoned: true}
+	require.NoError(t, e.Store.RecordResult(ctx, r))
+	_, err := Open(e, ui.Route{ID: store.ResultID(r)})
+	require.ErrorContains(t, err, "There is no game")
+	_, err = Open(e, ui.Route{ID: "nonsense"})
+	require.ErrorContains(t, err, "There is no game")
+}
+
+// A solitaire replays its kept moves on its deal, at their pace: space
+// plays, each tick one move, and the end is the game's last position.
+func TestSolitaireReplaysAtItsPace(t *testing.T) {
+	e, _ := uitest.Env(t)
+	ctx := context.Background()
+	res := store.Result{Account: e.Player.ID, Spec: "klondike/draw1/3", Key: "klondike/draw1", Moves: 3, Finished: at,
+		Abandoned: true, Actions: []engine.Action{{Kind: engine.Draw}, {Kind: engine.Draw}, {Kind: engine.Draw}},
+		Times: []time.Duration{time.Second, 3 * time.Second, 4 * time.Second}}
+	require.NoError(t, e.Store.RecordResult(ctx, res))
+	r := open(t, e, store.ResultID(res))
+	f := uitest.Frame(r)
+	uitest.Fits(t, f, 80, 24)
+	require.Contains(t, f, "Move 0/3 ")
+	s := r.Current().(*screen)
+	cmd := s.press("space")
+	require.NotNil(t, cmd)
+	require.Contains(t, uitest.Frame(r), "playing")
+	for i := 1; i <= 3; i++ {
+		uitest.Send(r, tickMsg{s: s, gen: s.gen})
+		require.Contains(t, uitest.Frame(r), "Move "+itoa(i)+"/3 ")
+	}
+	require.Contains(t, uitest.Frame(r), "paused", "it stops at the end")
+	require.Contains(t, uitest.Frame(r), "moves 3")
+	uitest.Send(r, tickMsg{s: s, gen: s.gen - 1})
+	require.Contains(t, uitest.Frame(r), "Move 3/3 ", "a stale tick changes nothing")
+	// The pace: the second move came 2 s after the first.
+	s.pos = 1
+	s.playing = true
+	require.NotNil(t, s.next())
+}

@@ -1,0 +1,186 @@
+package replay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"sshuffle/arcade/ui"
+	"sshuffle/arcade/ui/table"
+	"sshuffle/engine"
+	"sshuffle/store"
+)
+
+// tableTape replays a table game from its record: the position after i
+// actions is the record cut to its first i actions, resumed by the game's
+// kit, seen from one seat. A seat's view holds only what that seat may
+// see; while the match the game belongs to goes on, the replay shows the
+// viewer's own seat and nothing else, and once it is over any seat's (tab
+// goes round them), so every hand can be looked at.
+type tableTape struct {
+	e       *ui.Env
+	g       store.TableGame
+	kit     engine.TableKit
+	rec     map[string]json.RawMessage
+	actions []json.RawMessage
+	seat    int   // the seat seen from
+	seats   []int // the seats that may be chosen
+	still   *table.Still
+	stillOf int // the game of the spec the still was made for
+}
+
+func newTableTape(e *ui.Env, g store.TableGame) (*tableTape, error) {
+	kit, ok := e.Games.TableKit(g.Game)
+	if !ok {
+		return nil, fmt.Errorf("This server has no table game %q to replay.", g.Game)
+	}
+	t := &tableTape{e: e, g: g, kit: kit, seat: engine.Spectator}
+	if err := json.Unmarshal(g.Record, &t.rec); err != nil {
+		return nil, errors.New("This game's record is damaged: it cannot be replayed.")
+	}
+	if raw, ok := t.rec["actions"]; ok {
+		if err := json.Unmarshal(raw, &t.actions); err != nil {
+			return nil, errors.New("This game's record is damaged: it cannot be replayed.")
+		}
+	}
+	for i, s := range g.Seats {
+		if s.Account == e.Player.ID {
+			t.seat = i
+			break
+		}
+	}
+	t.seats = MaySee(g, e.Player.ID)
+	if len(t.seats) == 0 {
+		return nil, errors.New("You were not seated at this table.")
+	}
+	if !contains(t.seats, t.seat) {
+		t.seat = t.seats[0]
+	}
+	return t, nil
+}
+
+// MaySee are the seats whose view the account may replay g from: its own
+// seat while the match goes on (a later game of the match is still to be
+// played, or is in play, and another seat's hand is nothing they saw),
+// every seat once the match is over.
+func MaySee(g store.TableGame, account string) []int {
+	mine := -1
+	for i, s := range g.Seats {
+		if s.Account == account && account != "" {
+			mine = i
+			break
+		}
+	}
+	if mine < 0 {
+		return nil
+	}
+	if !g.MatchEnd {
+		return []int{mine}
+	}
+	out := make([]int, len(g.Seats))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *tableTape) ownHeader() {}
+
+func (t *tableTape) steps() int { return len(t.actions) }
+
+// at: a table record keeps no times.
+func (t *tableTape) at(int) (time.Duration, bool) { return 0, false }
+
+// view is the seat's view after the record's first i actions.
+func (t *tableTape) view(i int) (any, error) {
+	rec := make(map[string]json.RawMessage, len(t.rec))
+	for k, v := range t.rec {
+		rec[k] = v
+	}
+	delete(rec, "result")
+	cut, err := json.Marshal(t.actions[:i])
+	if err != nil {
+		return nil, err
+	}
+	rec["actions"] = cut
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := engine.ParseSpec(t.g.Spec)
+	if err != nil {
+		return nil, err
+	}
+	m, err := t.kit.ResumeMatch(spec, t.g.GameNo, make([]int, len(t.g.Seats)), line)
+	if err != nil {
+		return nil, err
+	}
+	return t.kit.DecodeView(m.Game().View(t.seat))
+}
+
+func (t *tableTape) common(i int) table.Common {
+	c := table.Common{Table: t.g.Code}
+	for _, s := range t.g.Seats {
+		c.Seats = append(c.Seats, table.Seat{Name: s.Name, Computer: s.Strength != "person", Strength: s.Strength})
+	}
+	who := "your seat"
+	if t.seat != engine.Spectator && (t.seat >= len(t.g.Seats) || t.g.Seats[t.seat].Account != t.e.Player.ID) {
+		who = t.g.Seats[t.seat].Name + "'s seat"
+	}
+	c.Note = fmt.Sprintf("Replay of game %d at %s, from %s.", t.g.GameNo+1, t.g.Code, who)
+	if i == len(t.actions) && t.g.MatchEnd {
+		c.MatchOver, c.MatchWinner = true, t.g.MatchWinner
+	}
+	return c
+}
+
+func (t *tableTape) body(i int) []string {
+	v, err := t.view(i)
+	if err != nil {
+		t.e.Log.Error("replaying a table game", "code", t.g.Code, "error", err.Error())
+		return []string{"", ui.ErrStyle.Render(fitWidth("This game's record does not replay at action "+fmt.Sprint(i)+".", t.e.Width))}
+	}
+	c := t.common(i)
+	if t.still == nil || t.stillOf != t.seat {
+		if t.still, err = table.NewStill(t.e, t.g.Game, c, v); err != nil {
+			return []string{"", ui.ErrStyle.Render(fitWidth(err.Error(), t.e.Width))}
+		}
+		t.stillOf = t.seat
+	} else if err := t.still.Show(c, v); err != nil {
+		return []string{"", ui.ErrStyle.Render(fitWidth(err.Error(), t.e.Width))}
+	}
+	lines := splitLines(t.still.View())
+	// The table's own key bars are for playing: the replay's take their
+	// place.
+	return lines[:max(len(lines)-2, 0)]
+}
+
+func (t *tableTape) keys() []string {
+	if len(t.seats) > 1 {
+		return []string{"tab", "another seat"}
+	}
+	return nil
+}
+
+func (t *tableTape) key(k string) bool {
+	if k != "tab" || len(t.seats) < 2 {
+		return false
+	}
+	for i, s := range t.seats {
+		if s == t.seat {
+			t.seat = t.seats[(i+1)%len(t.seats)]
+			return true
+		}
+	}
+	return false
+}
