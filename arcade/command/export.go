@@ -53,6 +53,9 @@ type exportSolitaire struct {
 	ElapsedMs int64           `json:"elapsedMs"`
 	Actions   []engine.Action `json:"actions"`
 	TimesMs   []int64         `json:"timesMs,omitempty"`
+	// Options are the game options the moves were made with (FreeCell's
+	// "auto" sends safe cards home after each move).
+	Options map[string]bool `json:"options,omitempty"`
 	// Race: the race this game was played in.
 	Race *store.RaceRecord `json:"race,omitempty"`
 }
@@ -69,6 +72,7 @@ func solitaireLine(e store.HistoryEntry) exportSolitaire {
 		if r.Actions != nil {
 			out.Actions = r.Actions
 		}
+		out.Options = r.Options
 		for _, t := range r.Times {
 			out.TimesMs = append(out.TimesMs, t.Milliseconds())
 		}
