@@ -2,11 +2,13 @@ package arcade
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 
 	"sshuffle/arcade/command"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/save"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/store"
@@ -66,6 +68,7 @@ func (s *Server) raceFinished(res hub.Result) {
 		for _, st := range r.Timeline {
 			result.Timeline = append(result.Timeline, store.Step{At: st.At, Home: st.Home, Moves: st.Moves})
 		}
+		result.Actions, result.Options = raceMoves(r.Save)
 		if res.Ranked {
 			if _, _, err := s.store.Rank(ctx, r.ID, res.Spec.Key(), day); errors.Is(err, store.ErrNotFound) {
 				result.Daily, result.Day = true, day
@@ -87,4 +90,18 @@ func (s *Server) gameName(spec engine.Spec) string {
 		return ui.GameName(e)
 	}
 	return spec.Key()
+}
+
+// raceMoves are the moves of a racer's last save, and the options they
+// were made with, for the racer's history; none when the save does not
+// read or holds more moves than a result keeps.
+func raceMoves(data []byte) ([]engine.Action, map[string]bool) {
+	if data == nil {
+		return nil, nil
+	}
+	var g save.Game
+	if json.Unmarshal(data, &g) != nil || g.V != save.Version || len(g.Actions) == 0 || len(g.Actions) > store.MaxActions {
+		return nil, nil
+	}
+	return g.Actions, g.Options
 }

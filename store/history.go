@@ -37,8 +37,9 @@ type HistoryEntry struct {
 	Race   *RaceRecord `json:"race,omitempty"`
 	Table  *TableGame  `json:"table,omitempty"`
 	// Racers (HistoryGame of a race only) are the results of the race's
-	// human racers that the store keeps, in the race's racer order: their
-	// timelines, for a replay of the race panel.
+	// human racers that the store keeps, in the race's racer order, their
+	// moves included: a replay shows any racer's board beside the race's
+	// panel (the race is over: every racer's board was theirs to watch).
 	Racers []Result `json:"racers,omitempty"`
 }
 

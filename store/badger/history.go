@@ -286,11 +286,11 @@ func (s *Store) HistoryGame(ctx context.Context, account, id string) (store.Hist
 					if r == nil {
 						continue
 					}
+					k := append(append(prefix(kResult, x.Account), whenBytes(e.Race.Finished)...), e.Race.Spec...)
+					if err := withMoves(txn, k, r); err != nil {
+						return err
+					}
 					if x.Account == account {
-						k := append(append(prefix(kResult, account), whenBytes(e.Race.Finished)...), e.Race.Spec...)
-						if err := withMoves(txn, k, r); err != nil {
-							return err
-						}
 						e.Result = r
 					}
 					e.Racers = append(e.Racers, *r)

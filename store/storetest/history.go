@@ -39,6 +39,9 @@ func historyFixture(t *testing.T, s store.Store) (solitaire, race, table store.H
 	for _, who := range []string{"a", "b"} {
 		r := store.Result{Account: who, Name: who, Key: "freecell", Spec: "freecell/9", Won: who == "b", Moves: 10,
 			Elapsed: time.Minute, Finished: raceAt, Total: 52, Timeline: []store.Step{{At: time.Second, Home: 1, Moves: 1}}}
+		if who == "b" {
+			r.Actions = []engine.Action{{Kind: engine.Move, From: 8, Index: 0, To: 0}}
+		}
 		require.NoError(t, s.RecordResult(ctx, r))
 	}
 	require.NoError(t, s.RecordRace(ctx, rec))
@@ -147,6 +150,7 @@ func testHistoryGame(t *testing.T, open Opener) {
 	require.Len(t, e.Racers, 2, "both racers' results, in the race's order")
 	assert.Equal(t, "b", e.Racers[0].Account)
 	assert.Equal(t, "a", e.Racers[1].Account)
+	assert.Equal(t, []engine.Action{{Kind: engine.Move, From: 8, Index: 0, To: 0}}, e.Racers[0].Actions, "every racer's moves")
 	require.NotNil(t, e.Result)
 	assert.Equal(t, "a", e.Result.Account)
 

@@ -162,3 +162,54 @@ func TestSolitaireReplaysAtItsPace(t *testing.T) {
 	s.playing = true
 	require.NotNil(t, s.next())
 }
+
+// A race replays the chosen racer's board beside the panel of every
+// racer's progress as it went; tab shows the other racer's board; the
+// end shows the places.
+func TestRaceReplaysBoardAndPanel(t *testing.T) {
+	e, _ := uitest.Env(t)
+	ctx := context.Background()
+	_, err := e.Store.CreateAccount(ctx, "SHA256:bob", "bob")
+	require.NoError(t, err)
+	rec := store.RaceRecord{Code: "RACEX", Spec: "klondike/draw1/3", Key: "klondike/draw1", Started: at.Add(-time.Minute), Finished: at,
+		Racers: []store.RaceRacer{
+			{Account: "SHA256:bob", Name: "bob", Place: 1, Status: "won", Time: 50 * time.Second, Moves: 3, Home: 52, Total: 52},
+			{Account: e.Player.ID, Name: "tess", Status: "gave up", Time: 40 * time.Second, Moves: 2, Home: 0, Total: 52},
+		}}
+	draws := func(n int) []engine.Action { return make([]engine.Action, n) }
+	for i, who := range []string{"SHA256:bob", e.Player.ID} {
+		n := 3 - i
+		acts := draws(n)
+		for j := range acts {
+			acts[j].Kind = engine.Draw
+		}
+		var tl []store.Step
+		for j := 1; j <= n; j++ {
+			tl = append(tl, store.Step{At: time.Duration(10*j+i) * time.Second, Moves: j})
+		}
+		require.NoError(t, e.Store.RecordResult(ctx, store.Result{Account: who, Spec: rec.Spec, Key: rec.Key, Moves: n,
+			Finished: at, Abandoned: i == 1, Won: i == 0, Total: 52, Timeline: tl, Actions: acts}))
+	}
+	require.NoError(t, e.Store.RecordRace(ctx, rec))
+	r := open(t, e, store.RaceID(rec))
+	f := uitest.Frame(r)
+	uitest.Fits(t, f, 80, 24)
+	require.Contains(t, f, "Race RACEX  0:00")
+	require.Contains(t, f, ">2 tess (you)", "the player's own board first")
+	require.Contains(t, f, "tess's board")
+	require.Contains(t, f, "Move 0/6 ", "five moments of progress and the end")
+	uitest.Press(r, "tab")
+	f = uitest.Frame(r)
+	require.Contains(t, f, ">1 bob")
+	require.Contains(t, f, "bob's board")
+	uitest.Press(r, "right", "right")
+	f = uitest.Frame(r)
+	require.Contains(t, f, "Race RACEX  0:11")
+	require.Contains(t, f, "0/52 1mv", "each racer one move in at 0:11")
+	uitest.Press(r, "$")
+	f = uitest.Frame(r)
+	uitest.Fits(t, f, 80, 24)
+	require.Contains(t, f, "Race RACEX  end")
+	require.Contains(t, f, "52/52 1st 0:50")
+	require.Contains(t, f, "gave up")
+}
