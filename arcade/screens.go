@@ -64,7 +64,7 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	case ui.History:
 		return history.New(e), nil
 	case ui.Replay:
-		return replay.Open(e, r)
+		return replay.Open(e, r, table.Still)
 	}
 	return nil, fmt.Errorf("there is no page %d", r.Page)
 }

@@ -69,8 +69,10 @@ type tickMsg struct {
 	gen int
 }
 
-// Open is the replay a route asks for: r.ID in the player's history.
-func Open(e *ui.Env, r ui.Route) (ui.Screen, error) {
+// Open is the replay a route asks for: r.ID in the player's history. draw
+// draws a table game's seat (the table screen's drawing, which the arcade
+// hands in: a screen package imports no other).
+func Open(e *ui.Env, r ui.Route, draw TableDrawing) (ui.Screen, error) {
 	if e.Player == nil || e.Player.Guest || e.Player.ID == "" {
 		return nil, errors.New("Guests' games are not kept, so there is nothing to replay.")
 	}
@@ -83,18 +85,18 @@ func Open(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		e.Log.Error("reading a game of the history", "id", id, "error", err.Error())
 		return nil, errors.New("That game could not be read just now; try again in a minute.")
 	}
-	return New(e, g)
+	return New(e, g, draw)
 }
 
 // New is the replay of g, a game of the player's history.
-func New(e *ui.Env, g store.HistoryEntry) (ui.Screen, error) {
+func New(e *ui.Env, g store.HistoryEntry, draw TableDrawing) (ui.Screen, error) {
 	what, outcome := ui.HistoryLine(g, e.Player.ID)
 	s := &screen{env: e, speed: 1,
 		title: fmt.Sprintf("Replay: %s, %s, %s", what, outcome, g.Finished.UTC().Format("2006-01-02 15:04"))}
 	var err error
 	switch {
 	case g.Table != nil:
-		s.t, err = newTableTape(e, *g.Table)
+		s.t, err = newTableTape(e, *g.Table, draw)
 	case g.Race != nil:
 		s.t = newRaceTape(e, g)
 	case g.Result != nil:

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,8 +32,42 @@ func tableGame(t *testing.T, e *ui.Env, matchEnd bool) store.TableGame {
 	return g
 }
 
+// drawn records what the replay hands the table drawing; its frame says
+// which seat's view it was given (the view's own seat), the note, and
+// the cards in the seat's hand as the kit encodes them.
+type drawn struct {
+	views []any
+	notes []string
+}
+
+// seatOf is the seat a view was made for, from its encoding.
+func seatOf(t *testing.T, e *ui.Env, game string, v any) string {
+	kit, _ := e.Games.TableKit(game)
+	b, err := kit.EncodeView(v)
+	require.NoError(t, err)
+	var m struct {
+		Seat int             `json:"seat"`
+		Hand json.RawMessage `json:"hand"`
+	}
+	require.NoError(t, json.Unmarshal(b, &m))
+	return fmt.Sprintf("seat %d hand %s", m.Seat, m.Hand)
+}
+
+func (d *drawn) draw(t *testing.T) TableDrawing {
+	return func(e *ui.Env, g store.TableGame, note string, over bool, view any) (string, error) {
+		d.views, d.notes = append(d.views, view), append(d.notes, note)
+		lines := []string{g.Game, note, seatOf(t, e, g.Game, view)}
+		if over {
+			lines = append(lines, "over")
+		}
+		// Two lines for the key bars the replay drops.
+		return strings.Join(append(lines, "bar 1", "bar 2"), "\n"), nil
+	}
+}
+
 func open(t *testing.T, e *ui.Env, id string) *ui.Router {
-	s, err := Open(e, ui.Route{Page: ui.Replay, ID: id})
+	d := &drawn{}
+	s, err := Open(e, ui.Route{Page: ui.Replay, ID: id}, d.draw(t))
 	require.NoError(t, err)
 	return router(e, s)
 }
@@ -54,6 +90,8 @@ func TestTableReplaysToItsEnd(t *testing.T) {
 	require.Contains(t, last, "Move "+itoa(n)+"/"+itoa(n)+" ")
 	uitest.Fits(t, last, 80, 24)
 	require.NotEqual(t, first, last)
+	require.Contains(t, last, "\nover\n", "the last action is the game's end")
+	require.NotContains(t, first, "\nover\n")
 	uitest.Press(r, "left")
 	require.Contains(t, uitest.Frame(r), "Move "+itoa(n-1)+"/")
 	uitest.Press(r, "home")
@@ -85,8 +123,10 @@ func TestTableReplayHidesWhatTheSeatCouldNotSee(t *testing.T) {
 		mine := uitest.Frame(r)
 		uitest.Press(r, "tab")
 		other := uitest.Frame(r)
+		require.Contains(t, mine, "seat 0 hand [")
 		if over {
-			require.NotEqual(t, mine, other, "the match is over: another seat's view")
+			require.Contains(t, other, "seat 1 hand [", "the match is over: another seat's view, its hand")
+			require.NotEqual(t, mine, other)
 			require.Contains(t, other, "from bob's seat")
 			require.Contains(t, mine, "tab another seat")
 			continue
@@ -106,7 +146,8 @@ func TestTableReplayHidesWhatTheSeatCouldNotSee(t *testing.T) {
 func TestTableReplayViewIsTheSeats(t *testing.T) {
 	e, _ := uitest.Env(t)
 	g := tableGame(t, e, false)
-	s, err := Open(e, ui.Route{ID: store.TableGameID(g)})
+	d := &drawn{}
+	s, err := Open(e, ui.Route{ID: store.TableGameID(g)}, d.draw(t))
 	require.NoError(t, err)
 	tt := s.(*screen).t.(*tableTape)
 	kit, _ := e.Games.TableKit("spite")
@@ -126,9 +167,9 @@ func TestReplayRefusesOthersGames(t *testing.T) {
 	ctx := context.Background()
 	r := store.Result{Account: "SHA256:bob", Spec: "klondike/draw1/3", Key: "klondike/draw1", Moves: 1, Finished: at, Abandoned: true}
 	require.NoError(t, e.Store.RecordResult(ctx, r))
-	_, err := Open(e, ui.Route{ID: store.ResultID(r)})
+	_, err := Open(e, ui.Route{ID: store.ResultID(r)}, nil)
 	require.ErrorContains(t, err, "There is no game")
-	_, err = Open(e, ui.Route{ID: "nonsense"})
+	_, err = Open(e, ui.Route{ID: "nonsense"}, nil)
 	require.ErrorContains(t, err, "There is no game")
 }
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sshuffle/arcade/ui"
-	"sshuffle/arcade/ui/table"
 	"sshuffle/engine"
 	"sshuffle/store"
 )
@@ -26,16 +25,20 @@ type tableTape struct {
 	actions []json.RawMessage
 	seat    int   // the seat seen from
 	seats   []int // the seats that may be chosen
-	still   *table.Still
-	stillOf int // the game of the spec the still was made for
+	draw    TableDrawing
 }
 
-func newTableTape(e *ui.Env, g store.TableGame) (*tableTape, error) {
+// TableDrawing draws a seat's view of a finished table game as the seat's
+// screen draws it (the arcade hands in the table screen's): note is the
+// line under the table, over says the view is the game's end.
+type TableDrawing func(e *ui.Env, g store.TableGame, note string, over bool, view any) (string, error)
+
+func newTableTape(e *ui.Env, g store.TableGame, draw TableDrawing) (*tableTape, error) {
 	kit, ok := e.Games.TableKit(g.Game)
-	if !ok {
+	if !ok || draw == nil {
 		return nil, fmt.Errorf("This server has no table game %q to replay.", g.Game)
 	}
-	t := &tableTape{e: e, g: g, kit: kit, seat: engine.Spectator}
+	t := &tableTape{e: e, g: g, kit: kit, seat: engine.Spectator, draw: draw}
 	if err := json.Unmarshal(g.Record, &t.rec); err != nil {
 		return nil, errors.New("This game's record is damaged: it cannot be replayed.")
 	}
@@ -128,20 +131,13 @@ func (t *tableTape) view(i int) (any, error) {
 	return t.kit.DecodeView(m.Game().View(t.seat))
 }
 
-func (t *tableTape) common(i int) table.Common {
-	c := table.Common{Table: t.g.Code}
-	for _, s := range t.g.Seats {
-		c.Seats = append(c.Seats, table.Seat{Name: s.Name, Computer: s.Strength != "person", Strength: s.Strength})
-	}
+// note is the line under the table: which game, from whose seat.
+func (t *tableTape) note() string {
 	who := "your seat"
-	if t.seat != engine.Spectator && (t.seat >= len(t.g.Seats) || t.g.Seats[t.seat].Account != t.e.Player.ID) {
+	if t.seat != engine.Spectator && t.g.Seats[t.seat].Account != t.e.Player.ID {
 		who = t.g.Seats[t.seat].Name + "'s seat"
 	}
-	c.Note = fmt.Sprintf("Replay of game %d at %s, from %s.", t.g.GameNo+1, t.g.Code, who)
-	if i == len(t.actions) && t.g.MatchEnd {
-		c.MatchOver, c.MatchWinner = true, t.g.MatchWinner
-	}
-	return c
+	return fmt.Sprintf("Replay of game %d at %s, from %s.", t.g.GameNo+1, t.g.Code, who)
 }
 
 func (t *tableTape) body(i int) []string {
@@ -150,16 +146,11 @@ func (t *tableTape) body(i int) []string {
 		t.e.Log.Error("replaying a table game", "code", t.g.Code, "error", err.Error())
 		return []string{"", ui.ErrStyle.Render(fitWidth("This game's record does not replay at action "+fmt.Sprint(i)+".", t.e.Width))}
 	}
-	c := t.common(i)
-	if t.still == nil || t.stillOf != t.seat {
-		if t.still, err = table.NewStill(t.e, t.g.Game, c, v); err != nil {
-			return []string{"", ui.ErrStyle.Render(fitWidth(err.Error(), t.e.Width))}
-		}
-		t.stillOf = t.seat
-	} else if err := t.still.Show(c, v); err != nil {
+	frame, err := t.draw(t.e, t.g, t.note(), i == len(t.actions), v)
+	if err != nil {
 		return []string{"", ui.ErrStyle.Render(fitWidth(err.Error(), t.e.Width))}
 	}
-	lines := splitLines(t.still.View())
+	lines := splitLines(frame)
 	// The table's own key bars are for playing: the replay's take their
 	// place.
 	return lines[:max(len(lines)-2, 0)]

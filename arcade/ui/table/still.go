@@ -1,45 +1,36 @@
 package table
 
 import (
-	"errors"
-
 	"sshuffle/arcade/ui"
+	"sshuffle/engine"
+	"sshuffle/store"
 )
 
-// Still is a table game's drawing shown from views handed to it, with no
-// table behind it: a replay's. It takes no keys (nothing is played), so it
-// never acts and never asks for another screen; Show hands it the next
-// view to draw.
-type Still struct {
-	d     Drawing
-	inner ui.Screen
-}
-
-// NewStill draws game's view (decoded by the game's kit) under c.
-func NewStill(e *ui.Env, game string, c Common, view any) (*Still, error) {
-	d, ok := drawingOf(game)
+// Still draws one view of a finished game's seat as the seat's screen
+// draws it, with no table behind it: a replay's frame (the arcade hands
+// it to the replay screen, which may not import this package). The
+// screen is built for the one frame and takes no keys, so it never acts
+// and never asks for another screen. note is the line under the table;
+// over: the record's last action, when the outcome is shown.
+func Still(e *ui.Env, g store.TableGame, note string, over bool, view any) (string, error) {
+	d, ok := drawingOf(g.Game)
 	if !ok {
-		return nil, errNoDrawing
+		return "", errNoDrawing
 	}
-	inner, err := d.New(e, Config[any]{Table: c.Table}, c, view)
+	c := Common{Table: g.Code, Note: note}
+	for _, s := range g.Seats {
+		c.Seats = append(c.Seats, Seat{Name: s.Name, Computer: s.Strength != personSeat, Strength: s.Strength})
+	}
+	c.MatchWinner = engine.NoSeat
+	if over && g.MatchEnd {
+		c.MatchOver, c.MatchWinner = true, g.MatchWinner
+	}
+	s, err := d.New(e, Config[any]{Table: g.Code}, c, view)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	return &Still{d: d, inner: inner}, nil
+	return s.View(), nil
 }
 
-// Show draws view under c from now on.
-func (s *Still) Show(c Common, view any) error {
-	msg, err := s.d.State(c, view)
-	if err != nil {
-		return err
-	}
-	if s.inner == nil {
-		return errors.New("no drawing")
-	}
-	s.inner.Update(msg)
-	return nil
-}
-
-// View is the table as the seat's screen draws it.
-func (s *Still) View() string { return s.inner.View() }
+// personSeat is the strength word of a person's seat in a stored game.
+const personSeat = "person"
