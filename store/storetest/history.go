@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 	"sshuffle/store"
 )
 
-func ids(es []store.HistoryEntry) []string {
+func historyIDs(es []store.HistoryEntry) []string {
 	out := []string{}
 	for _, e := range es {
 		out = append(out, e.ID)
@@ -70,7 +71,7 @@ func testHistoryList(t *testing.T, open Opener) {
 
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 10})
 	require.NoError(t, err)
-	require.Equal(t, []string{table.ID, race.ID, sol.ID}, ids(es), "newest first, the race's result inside its race")
+	require.Equal(t, []string{table.ID, race.ID, sol.ID}, historyIDs(es), "newest first, the race's result inside its race")
 	assert.Equal(t, store.HistoryTable, es[0].Kind)
 	assert.Equal(t, "spite", es[0].Game)
 	assert.Equal(t, "TTTTT", es[0].Table.Code)
@@ -91,32 +92,32 @@ func testHistoryList(t *testing.T, open Opener) {
 	bob, err := s.History(ctx, "b", store.HistoryQuery{N: 10})
 	require.NoError(t, err)
 	require.Len(t, bob, 3)
-	assert.Equal(t, []string{table.ID, race.ID}, ids(bob[:2]), "the same games have the same ids for bob")
+	assert.Equal(t, []string{table.ID, race.ID}, historyIDs(bob[:2]), "the same games have the same ids for bob")
 	assert.True(t, bob[2].Result.Abandoned)
 
 	again, err := s.History(ctx, "a", store.HistoryQuery{N: 10})
 	require.NoError(t, err)
-	assert.Equal(t, ids(es), ids(again), "ids are stable")
+	assert.Equal(t, historyIDs(es), historyIDs(again), "ids are stable")
 
 	// Limits, pages, by game, since.
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 2})
 	require.NoError(t, err)
-	assert.Equal(t, []string{table.ID, race.ID}, ids(es))
+	assert.Equal(t, []string{table.ID, race.ID}, historyIDs(es))
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 2, After: race.ID})
 	require.NoError(t, err)
-	assert.Equal(t, []string{sol.ID}, ids(es), "the page after the race")
+	assert.Equal(t, []string{sol.ID}, historyIDs(es), "the page after the race")
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 10, Game: "klondike"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{sol.ID}, ids(es))
+	assert.Equal(t, []string{sol.ID}, historyIDs(es))
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 10, Game: "spite"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{table.ID}, ids(es))
+	assert.Equal(t, []string{table.ID}, historyIDs(es))
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 10, Game: "pyramid"})
 	require.NoError(t, err)
 	assert.Empty(t, es)
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 10, Since: t0.Add(time.Minute)})
 	require.NoError(t, err)
-	assert.Equal(t, []string{table.ID, race.ID}, ids(es), "since is inclusive")
+	assert.Equal(t, []string{table.ID, race.ID}, historyIDs(es), "since is inclusive")
 	es, err = s.History(ctx, "a", store.HistoryQuery{N: 0})
 	require.NoError(t, err)
 	assert.Empty(t, es)
@@ -188,3 +189,50 @@ func testHistoryMovesBounded(t *testing.T, open Opener) {
 	assert.Len(t, e.Result.Actions, 3)
 	assert.Nil(t, e.Result.Times)
 }
+
+// Paging with After through a history of every kind, finished in an
+// interleaved order (some at the same moment), gives each game once,
+// newest first, and the same list as one read.
+func testHistoryPaging(t *testing.T, open Opener) {
+	s := open(t, nil)
+	n := 0
+	for i := range 24 {
+		at := t0.Add(time.Duration(i/2) * time.Minute) // two games a minute: ties
+		switch i % 3 {
+		case 0:
+			require.NoError(t, s.RecordResult(ctx, store.Result{Account: "a", Key: "pyramid", Spec: "pyramid/" + histItoa(i),
+				Moves: 1, Finished: at, Abandoned: true}))
+		case 1:
+			require.NoError(t, s.RecordRace(ctx, store.RaceRecord{Code: "R" + histItoa(i), Spec: "tripeaks/1", Key: "tripeaks",
+				Started: at.Add(-time.Minute), Finished: at, Racers: []store.RaceRacer{{Account: "a", Name: "ann"}}}))
+		default:
+			require.NoError(t, s.RecordTableGame(ctx, store.TableGame{Code: "T" + histItoa(i), Game: "kings", Spec: "kings/1",
+				Record: []byte(`{}`), Seats: []store.TableSeat{{Account: "a", Strength: "person"}}, Finished: at}))
+		}
+		n++
+	}
+	all, err := s.History(ctx, "a", store.HistoryQuery{N: 100})
+	require.NoError(t, err)
+	require.Len(t, all, n)
+	for i := 1; i < len(all); i++ {
+		require.False(t, all[i].Finished.After(all[i-1].Finished), "newest first")
+		require.Less(t, all[i].ID, all[i-1].ID, "ids sort as the list")
+	}
+	var paged []store.HistoryEntry
+	after := ""
+	for {
+		page, err := s.History(ctx, "a", store.HistoryQuery{N: 5, After: after})
+		require.NoError(t, err)
+		paged = append(paged, page...)
+		if len(page) < 5 {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	require.Equal(t, historyIDs(all), historyIDs(paged))
+	kings, err := s.History(ctx, "a", store.HistoryQuery{N: 100, Game: "kings"})
+	require.NoError(t, err)
+	require.Len(t, kings, n/3)
+}
+
+func histItoa(i int) string { return fmt.Sprint(i) }

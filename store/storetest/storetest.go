@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("HistoryList", func(t *testing.T) { testHistoryList(t, open) })
 	t.Run("HistoryGame", func(t *testing.T) { testHistoryGame(t, open) })
 	t.Run("HistoryMovesBounded", func(t *testing.T) { testHistoryMovesBounded(t, open) })
+	t.Run("HistoryPaging", func(t *testing.T) { testHistoryPaging(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }

@@ -109,7 +109,7 @@ func (s *screen) View() string {
 		}
 		b.WriteString(ui.FaintStyle.Render(fmt.Sprintf("%d of %d  id %s", s.cursor+1, len(s.games), s.games[s.cursor].ID)) + "\n")
 	}
-	b.WriteString(ui.HelpBar(e.Width, "↑/↓", "choose", "enter", "replay", "q", "back"))
+	b.WriteString(ui.HelpBar(e.Width, "↑↓", "choose", "enter", "replay", "q", "back"))
 	return b.String()
 }
 

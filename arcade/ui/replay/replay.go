@@ -233,7 +233,7 @@ func (s *screen) View() string {
 		}
 	}
 	lines = append(lines, fitWidth(s.slider(w), w))
-	pairs := append([]string{"←/→", "one action", "space", "play/pause", "+/-", "speed"}, s.t.keys()...)
+	pairs := append([]string{"←→", "one action", "space", "play/pause", "+/-", "speed"}, s.t.keys()...)
 	pairs = append(pairs, "q", "back")
 	lines = append(lines, ui.HelpBar(w, pairs...))
 	return strings.Join(lines, "\n")
