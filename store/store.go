@@ -125,8 +125,10 @@ type Result struct {
 	// them (undone moves are not in it), and Times when each was made
 	// (from the game's start; one per action, or none), so a replay can
 	// step through it at its real pace. Kept for games recorded since
-	// history was added, up to MaxActions; older results have none. Only
-	// HistoryGame returns them: boards and lists leave them out.
+	// history was added; older results have none. RecordResult refuses
+	// (ErrInvalid) more than MaxActions, and Times that are neither empty
+	// nor one per action. Only HistoryGame returns them: boards and lists
+	// leave them out.
 	Actions []engine.Action `json:",omitempty"`
 	Times   []time.Duration `json:",omitempty"`
 	// Options are the player's game options the moves were made with

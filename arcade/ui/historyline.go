@@ -23,11 +23,11 @@ func HistoryLine(e store.HistoryEntry, account string) (what, outcome string) {
 		what = strings.ReplaceAll(r.Key, "/", " ")
 		switch {
 		case r.Won:
-			outcome = fmt.Sprintf("won in %s, %d moves", format.Duration(r.Elapsed), r.Moves)
+			outcome = fmt.Sprintf("won in %s, %s", format.Duration(r.Elapsed), moves(r.Moves))
 		case r.Abandoned:
-			outcome = fmt.Sprintf("left after %d moves", r.Moves)
+			outcome = "left after " + moves(r.Moves)
 		default:
-			outcome = fmt.Sprintf("lost after %d moves", r.Moves)
+			outcome = "lost after " + moves(r.Moves)
 		}
 		if r.ByPoints {
 			outcome += fmt.Sprintf(", %d points", r.Score)
@@ -107,4 +107,11 @@ func raceLine(r *store.RaceRecord, account string) (what, outcome string) {
 		what += " with " + strings.Join(others, ", ")
 	}
 	return what, outcome
+}
+
+func moves(n int) string {
+	if n == 1 {
+		return "1 move"
+	}
+	return fmt.Sprintf("%d moves", n)
 }
