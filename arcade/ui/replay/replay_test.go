@@ -56,12 +56,16 @@ func seatOf(t *testing.T, e *ui.Env, game string, v any) string {
 func (d *drawn) draw(t *testing.T) TableDrawing {
 	return func(e *ui.Env, g store.TableGame, note string, over bool, view any) (string, error) {
 		d.views, d.notes = append(d.views, view), append(d.notes, note)
-		lines := []string{g.Game, note, seatOf(t, e, g.Game, view)}
+		// Laid out as the table screen is: the table, empty lines, the
+		// note, then two key bars (which the replay drops).
+		lines := []string{g.Game, seatOf(t, e, g.Game, view)}
 		if over {
 			lines = append(lines, "over")
 		}
-		// Two lines for the key bars the replay drops.
-		return strings.Join(append(lines, "bar 1", "bar 2"), "\n"), nil
+		for len(lines) < 21 {
+			lines = append(lines, "")
+		}
+		return strings.Join(append(lines, note, "bar 1", "bar 2"), "\n"), nil
 	}
 }
 
@@ -124,6 +128,24 @@ func TestTableReplayHidesWhatTheSeatCouldNotSee(t *testing.T) {
 		uitest.Press(r, "tab")
 		other := uitest.Frame(r)
 		require.Contains(t, mine, "seat 0 hand [")
+		// Once the match is over the note shows the other seat's hand as
+		// that seat's own view has it.
+		if over {
+			s, err := Open(e, ui.Route{ID: store.TableGameID(g)}, (&drawn{}).draw(t))
+			require.NoError(t, err)
+			game, err := s.(*screen).t.(*tableTape).game(0)
+			require.NoError(t, err)
+			hand, ok := handOf(game.View(1))
+			require.True(t, ok)
+			require.NotEmpty(t, hand)
+			words := []string{}
+			for _, c := range hand {
+				words = append(words, c.Label(true))
+			}
+			require.Contains(t, mine, "bob's hand: "+strings.Join(words, " "))
+		} else {
+			require.NotContains(t, mine, "'s hand:")
+		}
 		if over {
 			require.Contains(t, other, "seat 1 hand [", "the match is over: another seat's view, its hand")
 			require.NotEqual(t, mine, other)

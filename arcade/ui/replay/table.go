@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"sshuffle/arcade/ui"
@@ -104,8 +105,8 @@ func (t *tableTape) steps() int { return len(t.actions) }
 // at: a table record keeps no times.
 func (t *tableTape) at(int) (time.Duration, bool) { return 0, false }
 
-// view is the seat's view after the record's first i actions.
-func (t *tableTape) view(i int) (any, error) {
+// game is the game after the record's first i actions.
+func (t *tableTape) game(i int) (engine.TableGame, error) {
 	rec := make(map[string]json.RawMessage, len(t.rec))
 	for k, v := range t.rec {
 		rec[k] = v
@@ -128,7 +129,16 @@ func (t *tableTape) view(i int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.kit.DecodeView(m.Game().View(t.seat))
+	return m.Game(), nil
+}
+
+// view is the seat's view after the record's first i actions.
+func (t *tableTape) view(i int) (any, error) {
+	g, err := t.game(i)
+	if err != nil {
+		return nil, err
+	}
+	return t.kit.DecodeView(g.View(t.seat))
 }
 
 // note is the line under the table: which game, from whose seat.
@@ -140,8 +150,52 @@ func (t *tableTape) note() string {
 	return fmt.Sprintf("Replay of game %d at %s, from %s.", t.g.GameNo+1, t.g.Code, who)
 }
 
+// hands are, once the match is over, the other seats' hands, one line
+// each, each from that seat's own view, so every hand shows at once; none
+// before (only the viewer's own seat may be seen then).
+func (t *tableTape) hands(g engine.TableGame) []string {
+	if len(t.seats) < 2 {
+		return nil
+	}
+	var out []string
+	for _, seat := range t.seats {
+		if seat == t.seat {
+			continue
+		}
+		cards, ok := handOf(g.View(seat))
+		if !ok {
+			return nil
+		}
+		words := []string{t.g.Seats[seat].Name + "'s hand:"}
+		for _, c := range cards {
+			words = append(words, c.Label(t.e.Unicode))
+		}
+		if len(cards) == 0 {
+			words = append(words, "no cards")
+		}
+		out = append(out, strings.Join(words, " "))
+	}
+	return out
+}
+
+// handOf is the hand in an encoded view: each table game's codec writes
+// the seat's own hand as "hand", a list of record cards.
+func handOf(view []byte) (engine.RecordCards, bool) {
+	var v struct {
+		Hand *engine.RecordCards `json:"hand"`
+	}
+	if json.Unmarshal(view, &v) != nil || v.Hand == nil {
+		return nil, false
+	}
+	return *v.Hand, true
+}
+
 func (t *tableTape) body(i int) []string {
-	v, err := t.view(i)
+	g, err := t.game(i)
+	var v any
+	if err == nil {
+		v, err = t.kit.DecodeView(g.View(t.seat))
+	}
 	if err != nil {
 		t.e.Log.Error("replaying a table game", "code", t.g.Code, "error", err.Error())
 		return []string{"", ui.ErrStyle.Render(fitWidth("This game's record does not replay at action "+fmt.Sprint(i)+".", t.e.Width))}
@@ -153,7 +207,21 @@ func (t *tableTape) body(i int) []string {
 	lines := splitLines(frame)
 	// The table's own key bars are for playing: the replay's take their
 	// place.
-	return lines[:max(len(lines)-2, 0)]
+	lines = lines[:max(len(lines)-2, 0)]
+	// The other hands go in the empty lines over the note, as many as fit.
+	hands := t.hands(g)
+	free := 0
+	for k := len(lines) - 2; k >= 0 && strings.TrimSpace(lines[k]) == ""; k-- {
+		free++
+	}
+	if len(hands) > 0 && free > 1 {
+		hands = hands[:min(len(hands), free-1)]
+		at := len(lines) - 1 - len(hands)
+		for n, h := range hands {
+			lines[at+n] = ui.FaintStyle.Render(fitWidth("  "+h, t.e.Width))
+		}
+	}
+	return lines
 }
 
 func (t *tableTape) keys() []string {
