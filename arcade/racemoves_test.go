@@ -3,6 +3,7 @@ package arcade
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -39,4 +40,15 @@ func TestRaceMoves(t *testing.T) {
 		require.Nil(t, acts)
 		require.Nil(t, got)
 	}
+}
+
+// A racer's timeline gives each kept move its time; an undo drops the
+// undone move's; a timeline that does not count the moves gives none.
+func TestRaceTimes(t *testing.T) {
+	sec := func(n int) time.Duration { return time.Duration(n) * time.Second }
+	steps := []store.Step{{At: sec(1), Moves: 1}, {At: sec(2), Moves: 2}, {At: sec(3), Moves: 1}, {At: sec(5), Moves: 2}, {At: sec(6), Moves: 3}}
+	require.Equal(t, []time.Duration{sec(1), sec(5), sec(6)}, raceTimes(steps, 3))
+	require.Nil(t, raceTimes(steps, 4), "a move the timeline never reached")
+	require.Nil(t, raceTimes(steps, 2), "more moves counted than kept")
+	require.Nil(t, raceTimes(nil, 0))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"time"
 
 	"sshuffle/arcade/command"
 	"sshuffle/arcade/hub"
@@ -69,6 +70,7 @@ func (s *Server) raceFinished(res hub.Result) {
 			result.Timeline = append(result.Timeline, store.Step{At: st.At, Home: st.Home, Moves: st.Moves})
 		}
 		result.Actions, result.Options = raceMoves(r.Save)
+		result.Times = raceTimes(result.Timeline, len(result.Actions))
 		if res.Ranked {
 			if _, _, err := s.store.Rank(ctx, r.ID, res.Spec.Key(), day); errors.Is(err, store.ErrNotFound) {
 				result.Daily, result.Day = true, day
@@ -104,4 +106,29 @@ func raceMoves(data []byte) ([]engine.Action, map[string]bool) {
 		return nil, nil
 	}
 	return g.Actions, g.Options
+}
+
+// raceTimes are when each of a racer's n kept moves was made, from their
+// timeline (a step a move, with the move count after it): an undo drops
+// the undone move's time, as the solitaire screen's own record does. None
+// when the timeline does not count the moves one by one (a game whose
+// move count is not its history's length).
+func raceTimes(steps []store.Step, n int) []time.Duration {
+	if n == 0 {
+		return nil
+	}
+	var times []time.Duration
+	for _, st := range steps {
+		if st.Moves < 0 || st.Moves > n {
+			return nil
+		}
+		times = times[:min(len(times), st.Moves)]
+		for len(times) < st.Moves {
+			times = append(times, st.At)
+		}
+	}
+	if len(times) != n {
+		return nil
+	}
+	return times
 }
