@@ -8,12 +8,14 @@ import (
 	"sshuffle/arcade/ui/account"
 	"sshuffle/arcade/ui/friends"
 	"sshuffle/arcade/ui/help"
+	"sshuffle/arcade/ui/history"
 	"sshuffle/arcade/ui/lobby"
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/arcade/ui/options"
 	"sshuffle/arcade/ui/playnow"
 	"sshuffle/arcade/ui/profile"
 	"sshuffle/arcade/ui/race"
+	"sshuffle/arcade/ui/replay"
 	"sshuffle/arcade/ui/solitaire"
 	"sshuffle/arcade/ui/table"
 )
@@ -62,6 +64,10 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return profile.New(e), nil
 	case ui.Boards:
 		return profile.NewBoards(e, r.Game), nil
+	case ui.History:
+		return history.New(e), nil
+	case ui.Replay:
+		return replay.Open(e, r, table.Still)
 	}
 	return nil, fmt.Errorf("there is no page %d", r.Page)
 }

@@ -121,6 +121,20 @@ type Result struct {
 	// over. It counts as played, never as a best score, and stays off
 	// the boards: a board ranks games played out.
 	Abandoned bool `json:",omitempty"`
+	// Actions are the game's moves from the deal, as its history holds
+	// them (undone moves are not in it), and Times when each was made
+	// (from the game's start; one per action, or none), so a replay can
+	// step through it at its real pace. Kept for games recorded since
+	// history was added; older results have none. RecordResult refuses
+	// (ErrInvalid) more than MaxActions, and Times that are neither empty
+	// nor one per action. Only HistoryGame returns them: boards and lists
+	// leave them out.
+	Actions []engine.Action `json:",omitempty"`
+	Times   []time.Duration `json:",omitempty"`
+	// Options are the player's game options the moves were made with
+	// (FreeCell's automatic moves change what a move does), kept and
+	// returned with Actions.
+	Options map[string]bool `json:",omitempty"`
 }
 
 // Step is one point of a result's timeline.
@@ -490,6 +504,7 @@ type Store interface {
 	Tables
 	LiveRaces
 	Ratings
+	History
 	// Health is nil while the store takes writes.
 	Health() error
 	// Close releases the store; later calls return ErrClosed.

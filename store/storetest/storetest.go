@@ -59,6 +59,10 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Ratings", func(t *testing.T) { testRatings(t, open) })
 	t.Run("RatedGameChecked", func(t *testing.T) { testRatedGameChecked(t, open) })
 	t.Run("ConcurrentRatings", func(t *testing.T) { testConcurrentRatings(t, open) })
+	t.Run("HistoryList", func(t *testing.T) { testHistoryList(t, open) })
+	t.Run("HistoryGame", func(t *testing.T) { testHistoryGame(t, open) })
+	t.Run("HistoryMovesBounded", func(t *testing.T) { testHistoryMovesBounded(t, open) })
+	t.Run("HistoryPaging", func(t *testing.T) { testHistoryPaging(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }

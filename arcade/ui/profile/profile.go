@@ -140,6 +140,9 @@ func (p *profileScreen) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "n" && !p.env.Player.Guest {
 		return p.env.Push(ui.Route{Page: ui.Name, Rename: true})
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "h" && !p.env.Player.Guest {
+		return p.env.Push(ui.Route{Page: ui.History})
+	}
 	if ui.Pressed(msg) {
 		return p.env.Back()
 	}
@@ -188,7 +191,7 @@ func (p *profileScreen) View() string {
 	if p.env.Player.Guest {
 		b.WriteString(ui.FaintStyle.Render("Any key to go back."))
 	} else {
-		b.WriteString(ui.HelpBar(p.env.Width, "n", "change your name", "any other key", "back"))
+		b.WriteString(ui.HelpBar(p.env.Width, "h", "history and replays", "n", "change your name", "any other key", "back"))
 	}
 	return b.String()
 }
