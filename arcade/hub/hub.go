@@ -89,8 +89,13 @@ type Config struct {
 	// per address; zero fields take the defaults.
 	Limits Limits
 	// Log gets a line when a limit refuses someone, at most once a minute
-	// per kind of limit; nil is slog.Default().
+	// per kind of limit, and one for each bad message from another node;
+	// nil is slog.Default().
 	Log *slog.Logger
+	// Relay, when set, puts this hub's rooms in a directory shared by
+	// several nodes and lets its people join rooms other nodes own
+	// (relay.go); nil keeps every room in this process.
+	Relay Relay
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -164,6 +169,16 @@ type Hub struct {
 	presence sync.Map
 	// guests counts the guests made so far, for their IDs (guest.go).
 	guests atomic.Uint64
+
+	relay Relay
+	log   *slog.Logger
+	rel   relayed // rooms across nodes (serve.go, remote.go)
+	// takeOver claims a table whose node stopped renewing its lease
+	// (takeover.go); nil without a relay.
+	takeOver func(code string) (Room, error)
+	// lost holds the codes of rooms another node took over from this
+	// one, under mu: their end is not this node's to write.
+	lost map[string]bool
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -194,7 +209,12 @@ func New(cfg Config) *Hub {
 		owners:        map[string]Person{},
 		opened:        map[string]int{},
 		invitedTo:     map[string]map[string]struct{}{},
+		relay:         cfg.Relay,
+		lost:          map[string]bool{},
 	}
+	h.rel.served = map[string]*served{}
+	h.rel.remotes = map[string]*remoteMember{}
+	h.rel.stops = map[string]func(){}
 	if h.clock == nil {
 		h.clock = RealClock{}
 	}
@@ -202,6 +222,7 @@ func New(cfg Config) *Hub {
 	if log == nil {
 		log = slog.Default()
 	}
+	h.log = log
 	h.limits = newLimiter(h.clock, log, cfg.Limits)
 	h.lobby.init()
 	if h.grace <= 0 {
@@ -212,6 +233,11 @@ func New(cfg Config) *Hub {
 		_, _ = crand.Read(seed[:]) // crypto/rand.Read does not fail on supported systems
 		h.rand = rand.NewChaCha8(seed)
 	}
+	if h.relay != nil {
+		if err := h.relay.Listen(h.onDeliver); err != nil {
+			log.Error("pushes from other nodes will not arrive", "err", err)
+		}
+	}
 	return h
 }
 
@@ -219,6 +245,9 @@ func New(cfg Config) *Hub {
 // recently ended one. by is who opens it: the room counts against their
 // caps while it lives.
 func (h *Hub) register(by Person, make func(code string) Room) (Room, error) {
+	if h.relay != nil {
+		return h.registerAcross(by, make)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -251,6 +280,9 @@ func (h *Hub) register(by Person, make func(code string) Room) (Room, error) {
 
 // registerCode gives a restored room the code it had before the restart.
 func (h *Hub) registerCode(code string, make func(code string) Room) (Room, error) {
+	if h.relay != nil {
+		return h.registerCodeAcross(code, make)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -265,17 +297,47 @@ func (h *Hub) registerCode(code string, make func(code string) Room) (Room, erro
 	return r, nil
 }
 
+// registerCodeAcross is registerCode on a node of several: the code is
+// taken over in the directory first (its lease lapsed, or it was this
+// node's before a restart), then served.
+func (h *Hub) registerCodeAcross(code string, make func(code string) Room) (Room, error) {
+	r := make(code)
+	if err := h.relay.Takeover(code, entryOf(r, h.relay.Node()), h.lostRoom(code)); err != nil {
+		return nil, refuse(ErrBadSnapshot, "The room %s is held by another server.", code)
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, ErrHubClosed
+	}
+	if _, live := h.rooms[code]; live {
+		h.mu.Unlock()
+		return nil, refuse(ErrBadSnapshot, "The code %s is in use by another room.", code)
+	}
+	delete(h.expired, code)
+	delete(h.lost, code)
+	h.rooms[code] = r
+	h.mu.Unlock()
+	h.serveRoom(r)
+	return r, nil
+}
+
 // unregister is called by a room's goroutine as it ends.
 func (h *Hub) unregister(code string) {
-	ended := false
+	ended, lost := false, false
 	defer func() { // after the unlock below
-		if ended && h.codeEnded != nil {
+		// A room shut by Close is settled by a restart, and one another
+		// node took over is that node's: neither ends in the directory.
+		h.unserveRoom(code, ended && !lost)
+		if ended && !lost && h.codeEnded != nil {
 			h.codeEnded(code)
 		}
 	}()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ended = !h.closed
+	lost = h.lost[code]
+	delete(h.lost, code)
 	delete(h.rooms, code)
 	h.disown(code)
 	h.expired[code] = h.clock.Now()
@@ -317,6 +379,11 @@ func (h *Hub) Room(text string) (Room, error) {
 	h.mu.Unlock()
 	if live {
 		return r, nil
+	}
+	if h.relay != nil {
+		if r, ok, err := h.findRemote(code); ok {
+			return r, err
+		}
 	}
 	return nil, h.missing(code)
 }
@@ -390,6 +457,7 @@ func (h *Hub) Close() {
 	for _, s := range sessions {
 		s.Close()
 	}
+	h.closeRemotes()
 	h.closeLobby()
 }
 

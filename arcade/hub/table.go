@@ -262,6 +262,8 @@ type Table struct {
 	offerHost bool
 	offerEnd  time.Time
 	lapse     alarm
+
+	remote *remoteRoom // set when the table lives on another node
 }
 
 type tseat struct {
@@ -439,9 +441,17 @@ func (t *Table) Kind() RoomKind { return TableRoom }
 
 func (t *Table) Game() string { return t.cfg.Game }
 
-func (t *Table) Done() <-chan struct{} { return t.done }
+func (t *Table) Done() <-chan struct{} {
+	if t.remote != nil {
+		return t.remote.done
+	}
+	return t.done
+}
 
 func (t *Table) describe() string {
+	if t.remote != nil {
+		return t.remote.entry.What
+	}
 	return "table of " + t.kit.Info().Title + settingsWords(t.cfg.Settings)
 }
 
@@ -452,9 +462,16 @@ func settingsWords(s string) string {
 	return " (" + strings.ReplaceAll(s, ",", ", ") + ")"
 }
 
-func (t *Table) shut(reason string) { _ = t.loop.wait(func() { t.end(reason, false) }) }
+func (t *Table) shut(reason string) {
+	if t.remote == nil {
+		_ = t.loop.wait(func() { t.end(reason, false) })
+	}
+}
 
 // Info is the table as the lobby lists it.
 func (t *Table) Info() (TableInfo, error) {
+	if t.remote != nil {
+		return t.infoRemote()
+	}
 	return call(&t.loop, func() (TableInfo, error) { return t.info(), nil })
 }
