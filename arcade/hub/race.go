@@ -254,10 +254,10 @@ func (h *Hub) NewRace(cfg RaceConfig) (*Race, error) {
 	return r, nil
 }
 
-func (r *Race) Code() string          { return r.code }
-func (r *Race) Kind() RoomKind        { return RaceRoom }
-func (r *Race) Spec() engine.Spec     { return r.spec }
-func (r *Race) Ranked() bool          { return r.ranked }
+func (r *Race) Code() string      { return r.code }
+func (r *Race) Kind() RoomKind    { return RaceRoom }
+func (r *Race) Spec() engine.Spec { return r.spec }
+func (r *Race) Ranked() bool      { return r.ranked }
 func (r *Race) Done() <-chan struct{} {
 	if r.remote != nil {
 		return r.remote.done
