@@ -142,15 +142,16 @@ func (h *Hub) onDeliver(b []byte) {
 	if rm == nil {
 		return // the member left here before the room heard
 	}
-	if gap := rm.put(p.Table, p.Race, p.Prev); gap {
+	if gap := rm.put(p.Table, p.Race, p.Prev, false); gap {
 		go rm.resync()
 	}
 }
 
 // put gives the member a state if it is newer than the last it had, and
 // says whether one pushed before it was lost on the way (prev is newer
-// than the member's last).
-func (rm *remoteMember) put(ts *TableState, rs *RaceState, prev uint64) (gap bool) {
+// than the member's last). A whole state asked for after a gap replaces a
+// pushed one of the same version: it is the room's own answer.
+func (rm *remoteMember) put(ts *TableState, rs *RaceState, prev uint64, whole bool) (gap bool) {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	if rm.closed {
@@ -167,7 +168,7 @@ func (rm *remoteMember) put(ts *TableState, rs *RaceState, prev uint64) (gap boo
 		rm.h.log.Warn("state push of the wrong kind dropped", "member", rm.id)
 		return false
 	}
-	if v <= rm.last && !closing {
+	if (v < rm.last || v == rm.last && !whole) && !closing {
 		return false // older than one it has: a resync overtook it
 	}
 	gap = prev > rm.last
@@ -196,7 +197,7 @@ func (rm *remoteMember) resync() {
 	if err != nil {
 		return
 	}
-	rm.put(rep.Table, rep.Race, 0)
+	rm.put(rep.Table, rep.Race, 0, true)
 }
 
 // Tables elsewhere.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sshuffle/arcade/hub"
+	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/natstest"
 )
@@ -88,6 +89,8 @@ func (n *node) raceResults() []hub.Result {
 	defer n.mu.Unlock()
 	return append([]hub.Result(nil), n.raceResult...)
 }
+
+func kitOf(game string) (engine.TableKit, bool) { return games.Default().TableKit(game) }
 
 func person(name string) hub.Person { return hub.Person{ID: "id-" + name, Name: name} }
 
