@@ -179,6 +179,9 @@ type Hub struct {
 	// lost holds the codes of rooms another node took over from this
 	// one, under mu: their end is not this node's to write.
 	lost map[string]bool
+	// changedAt is when each account online here last changed, to order
+	// its activity here against its activity on other nodes.
+	changedAt sync.Map
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -236,6 +239,9 @@ func New(cfg Config) *Hub {
 	if h.relay != nil {
 		if err := h.relay.Listen(h.onDeliver); err != nil {
 			log.Error("pushes from other nodes will not arrive", "err", err)
+		}
+		if err := h.relay.ListenInvitations(h.onNotice); err != nil {
+			log.Error("invitations from other nodes will not arrive", "err", err)
 		}
 	}
 	return h
@@ -511,9 +517,16 @@ type Presence struct {
 func (h *Hub) Presence(ids ...string) []Presence {
 	out := make([]Presence, len(ids))
 	for i, id := range ids {
+		var here *Presence
 		if p, ok := h.presence.Load(id); ok {
-			out[i] = *p.(*Presence)
-		} else {
+			here = p.(*Presence)
+		}
+		switch {
+		case h.relay != nil:
+			out[i] = h.withElsewhere(id, here)
+		case here != nil:
+			out[i] = *here
+		default:
 			out[i].ID = id
 		}
 	}
@@ -525,6 +538,7 @@ func (h *Hub) publish(id string) {
 	a, ok := h.accounts[id]
 	if !ok {
 		h.presence.Delete(id)
+		h.tellPresence(id, nil)
 		return
 	}
 	p := &Presence{Person: a.person, Online: true, Sessions: len(a.sessions), Invitations: a.invitations}
@@ -536,6 +550,7 @@ func (h *Hub) publish(id string) {
 	}
 	p.Activity = latest.activity
 	h.presence.Store(id, p)
+	h.tellPresence(id, p)
 }
 
 // Online lists everyone online, for an operator's view; friends screens
@@ -685,40 +700,30 @@ func (s *Session) Invite(to Person, code string) error {
 	}
 	h := s.h
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, live := h.rooms[room.Code()]; !live {
+	if _, live := h.rooms[room.Code()]; !live && !remote(room) {
+		h.mu.Unlock()
 		return refuse(ErrExpired, "The room %s has ended, and its code with it.", room.Code())
 	}
+	inv := Invitation{From: s.person, To: to, Code: room.Code(), Kind: room.Kind(), What: room.describe(), Sent: h.clock.Now()}
+	text := s.person.Name + " invites you to a " + inv.What + "."
 	a, ok := h.accounts[to.ID]
 	if !ok {
-		return refuse(ErrOffline, "%s is offline; send them the invite line instead.", to.Name)
+		h.mu.Unlock()
+		return h.inviteElsewhere(to, inv, text)
 	}
-	if !a.invitations {
-		return refuse(ErrInvitesOff, "%s has invitations turned off.", a.person.Name)
+	defer h.mu.Unlock()
+	return h.addInvitation(a, inv, text)
+}
+
+// remote reports a room another node owns.
+func remote(r Room) bool {
+	switch room := r.(type) {
+	case *Table:
+		return room.remote != nil
+	case *Race:
+		return room.remote != nil
 	}
-	for _, inv := range a.pending {
-		if inv.From.ID == s.person.ID && inv.Code == room.Code() {
-			return refuse(ErrAlreadyInvited, "You have already invited %s to this %s.", a.person.Name, room.Kind())
-		}
-	}
-	h.nextID++
-	inv := Invitation{
-		ID: h.nextID, From: s.person, To: a.person, Code: room.Code(), Kind: room.Kind(),
-		What: room.describe(), Sent: h.clock.Now(),
-	}
-	if len(a.pending) >= maxPending {
-		a.pending = slices.Delete(a.pending, 0, 1)
-	}
-	a.pending = append(a.pending, inv)
-	if h.invitedTo[inv.Code] == nil {
-		h.invitedTo[inv.Code] = map[string]struct{}{}
-	}
-	h.invitedTo[inv.Code][to.ID] = struct{}{}
-	n := Notice{Kind: Invited, Invitation: inv, Text: s.person.Name + " invites you to a " + inv.What + "."}
-	for _, ts := range a.sessions {
-		ts.out.Put(n)
-	}
-	return nil
+	return false
 }
 
 // Invitations lists the invitations waiting for this session's player,
@@ -739,28 +744,42 @@ func (s *Session) Invitations() []Invitation {
 func (s *Session) Answer(id uint64, accept bool) (string, error) {
 	h := s.h
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	a, ok := h.accounts[s.person.ID]
 	if !ok {
+		h.mu.Unlock()
 		return "", ErrNoInvitation
 	}
 	i := slices.IndexFunc(a.pending, func(inv Invitation) bool { return inv.ID == id })
 	if i < 0 {
+		h.mu.Unlock()
 		return "", ErrNoInvitation
 	}
 	inv := a.pending[i]
 	a.pending = slices.Delete(a.pending, i, i+1)
-	if _, live := h.rooms[inv.Code]; !live {
+	_, live := h.rooms[inv.Code]
+	h.mu.Unlock()
+	if !live && h.relay != nil {
+		// A room on another node: the directory knows whether it lives.
+		r, err := h.Room(inv.Code)
+		live = err == nil && remote(r)
+	}
+	if !live {
 		return "", refuse(ErrExpired, "The room %s has ended, and its code with it.", inv.Code)
 	}
 	n := Notice{Kind: Declined, Invitation: inv, Text: inv.To.Name + " declined your invitation."}
 	if accept {
 		n = Notice{Kind: Accepted, Invitation: inv, Text: inv.To.Name + " accepted your invitation."}
 	}
-	if from, ok := h.accounts[inv.From.ID]; ok {
+	h.mu.Lock()
+	from, here := h.accounts[inv.From.ID]
+	if here {
 		for _, fs := range from.sessions {
 			fs.out.Put(n)
 		}
+	}
+	h.mu.Unlock()
+	if !here {
+		h.answerElsewhere(n)
 	}
 	if !accept {
 		return "", nil

@@ -52,6 +52,25 @@ type Relay interface {
 	// Listen gives handle every message delivered to this node; the hub
 	// calls it once, in New.
 	Listen(handle func(msg []byte)) error
+
+	// SetPresence records how account id stands on this node (nil: it has
+	// no session here any more). The relay publishes it to the other nodes
+	// and keeps it fresh while it holds; it never blocks, because the hub
+	// calls it with its lock held.
+	SetPresence(id string, presence []byte)
+	// Presences is what the other nodes last published of account id,
+	// leaving out records too old to be true (a node that died).
+	Presences(id string) [][]byte
+	// Invite sends msg to the nodes where account id has a session and
+	// returns the first answer; ErrUnreachable when none answers.
+	Invite(id string, msg []byte) ([]byte, error)
+	// Notify sends msg to the nodes where account id has a session,
+	// without an answer.
+	Notify(id string, msg []byte) error
+	// ListenInvitations gives handle every Invite and Notify for any
+	// account; ok says this node answers (it has the account online), and
+	// reply is then the answer. The hub calls it once, in New.
+	ListenInvitations(handle func(id string, msg []byte) (reply []byte, ok bool)) error
 }
 
 // RoomEntry is a code's line in the relay's directory: what kind of room

@@ -34,6 +34,8 @@ type node struct {
 type nodeOpts struct {
 	renew, lease time.Duration
 	clock        hub.Clock // nil: the wall clock
+	// presenceEvery and presenceTTL: 0 takes the defaults.
+	presenceEvery, presenceTTL time.Duration
 	// save, when set, is the SaveTable of the node (a shared store in the
 	// tests of a node's death); nil keeps the snapshots in the node.
 	save func(n *node, code string, s *hub.TableSnapshot)
@@ -43,6 +45,7 @@ func newNode(t *testing.T, c *natstest.Cluster, server int, name string, o nodeO
 	t.Helper()
 	nc := c.Connect(server)
 	r, err := New(context.Background(), Config{Conn: nc, Node: name, Renew: o.renew, Lease: o.lease,
+		PresenceEvery: o.presenceEvery, PresenceTTL: o.presenceTTL,
 		Timeout: 5 * time.Second, Log: slog.Default().With("node", name)})
 	if err != nil {
 		t.Fatal(err)

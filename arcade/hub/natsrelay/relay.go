@@ -58,7 +58,10 @@ type Config struct {
 	// Replicas of the directory's bucket: 3 on a cluster, 1 on one server.
 	Replicas int
 	Bucket   string
-	Log      *slog.Logger
+	// PresenceEvery is how often this node rewrites its accounts'
+	// presence; PresenceTTL how long a record lasts unless rewritten.
+	PresenceEvery, PresenceTTL time.Duration
+	Log                        *slog.Logger
 }
 
 // Relay is a hub.Relay over one NATS connection.
@@ -75,6 +78,7 @@ type Relay struct {
 	closed bool
 	wg     sync.WaitGroup
 	stop   chan struct{}
+	pres   *presence
 }
 
 // lease is a room this node owns: the revision of its entry it wrote last.
@@ -121,6 +125,12 @@ func New(ctx context.Context, cfg Config) (*Relay, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.PresenceEvery <= 0 {
+		cfg.PresenceEvery = DefaultPresenceEvery
+	}
+	if cfg.PresenceTTL <= 0 {
+		cfg.PresenceTTL = DefaultPresenceTTL
+	}
 	js, err := jetstream.New(cfg.Conn)
 	if err != nil {
 		return nil, fmt.Errorf("natsrelay: %w", err)
@@ -130,6 +140,11 @@ func New(ctx context.Context, cfg Config) (*Relay, error) {
 		return nil, err
 	}
 	r := &Relay{nc: cfg.Conn, js: js, kv: kv, cfg: cfg, log: cfg.Log, leases: map[string]*lease{}, stop: make(chan struct{})}
+	if err := r.startPresence(ctx); err != nil {
+		close(r.stop)
+		r.wg.Wait()
+		return nil, fmt.Errorf("natsrelay: the presence bucket: %w", err)
+	}
 	r.wg.Add(1)
 	go r.renewLoop()
 	return r, nil
