@@ -96,6 +96,14 @@ type Config struct {
 	// several nodes and lets its people join rooms other nodes own
 	// (relay.go); nil keeps every room in this process.
 	Relay Relay
+	// LoadTable, with a relay, reads a table's snapshot (as SaveTable
+	// stored it) from the store the nodes share, or nil when there is
+	// none: what a node restores a table from when the node that held it
+	// stopped (takeover.go). Without it such tables close.
+	LoadTable func(code string) (*TableSnapshot, error)
+	// RemoteCheck, with a relay, is how often this node checks that the
+	// rooms elsewhere its members are in still live (0: DefaultRemoteCheck).
+	RemoteCheck time.Duration
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -182,6 +190,7 @@ type Hub struct {
 	// changedAt is when each account online here last changed, to order
 	// its activity here against its activity on other nodes.
 	changedAt sync.Map
+	dog       *watchdog // with a relay: checks the rooms elsewhere
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -242,6 +251,10 @@ func New(cfg Config) *Hub {
 		}
 		if err := h.relay.ListenInvitations(h.onNotice); err != nil {
 			log.Error("invitations from other nodes will not arrive", "err", err)
+		}
+		h.startWatchdog(cfg.RemoteCheck)
+		if cfg.LoadTable != nil {
+			h.takeOver = h.takeOverTable(cfg.LoadTable)
 		}
 	}
 	return h
@@ -463,6 +476,7 @@ func (h *Hub) Close() {
 	for _, s := range sessions {
 		s.Close()
 	}
+	h.stopWatchdog()
 	h.closeRemotes()
 	h.closeLobby()
 }

@@ -33,6 +33,11 @@ type Relay interface {
 	// it over (the directory's write is at the revision read). lost is as
 	// for Claim.
 	Takeover(code string, e RoomEntry, lost func()) error
+	// Hold renews this node's lease on code now, at the revision it wrote
+	// last, before a table's snapshot is saved. It fails (and calls the
+	// claim's lost) when another node took the room over, or when the
+	// lease could not be renewed for longer than it lasts.
+	Hold(code string) error
 	// Lookup reads a code's entry; found is false when no node has it.
 	Lookup(code string) (e RoomEntry, found bool, err error)
 	// Release says the room ended on this node: its entry is marked ended

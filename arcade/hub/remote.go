@@ -31,11 +31,19 @@ type remoteMember struct {
 	code string
 	room *remoteRoom
 
-	mu     sync.Mutex
-	last   uint64
-	closed bool
-	tout   *outbox[TableState]
-	rout   *outbox[RaceState]
+	// Who joined and how, to join again when the room moves.
+	person Person
+	seat   int
+	role   Role
+
+	mu        sync.Mutex
+	node      string // the room's owner as this member last reached it
+	last      uint64
+	closed    bool
+	tout      *outbox[TableState]
+	rout      *outbox[RaceState]
+	lastTable TableState // the newest state put, for a closing state made here
+	lastRace  RaceState
 }
 
 // findRemote looks code up in the relay's directory: ok is false when no
@@ -91,11 +99,12 @@ func (h *Hub) ask(code string, req wireRequest) (wireReply, error) {
 
 // newRemote makes a member of a room elsewhere, listed before it joins so
 // that a state pushed before the join's answer finds it.
-func (h *Hub) newRemote(code string, room *remoteRoom) *remoteMember {
+func (h *Hub) newRemote(code string, room *remoteRoom, p Person) *remoteMember {
 	h.rel.mu.Lock()
 	defer h.rel.mu.Unlock()
 	h.rel.seq++
-	rm := &remoteMember{h: h, id: h.relay.Node() + "/" + strconv.FormatUint(h.rel.seq, 10), code: code, room: room}
+	rm := &remoteMember{h: h, id: h.relay.Node() + "/" + strconv.FormatUint(h.rel.seq, 10), code: code, room: room,
+		person: p, node: room.entry.Node}
 	h.rel.remotes[rm.id] = rm
 	return rm
 }
@@ -174,8 +183,10 @@ func (rm *remoteMember) put(ts *TableState, rs *RaceState, prev uint64, whole bo
 	gap = prev > rm.last
 	rm.last = v
 	if ts != nil {
+		rm.lastTable = *ts
 		rm.tout.Put(*ts)
 	} else {
+		rm.lastRace = *rs
 		rm.rout.Put(*rs)
 	}
 	if closing {
@@ -203,12 +214,16 @@ func (rm *remoteMember) resync() {
 // Tables elsewhere.
 
 func (t *Table) joinRemote(p Person, seat int, sink func(TableState)) (*TableMember, error) {
-	rm := t.h.newRemote(t.code, t.remote)
+	rm := t.h.newRemote(t.code, t.remote, p)
 	rm.tout = newOutbox(sink)
 	rep, err := rm.ask(wireRequest{Op: opJoin, Node: t.h.relay.Node(), Person: p, Seat: seat})
 	if err != nil {
 		rm.close()
 		return nil, err
+	}
+	rm.seat = AnySeat // joining again, a person with a seat gets it back whatever is asked
+	if rep.Seat == Watch {
+		rm.seat = Watch
 	}
 	return &TableMember{table: t, person: p, seat: rep.Seat, rm: rm}, nil
 }
@@ -247,13 +262,14 @@ func (m *TableMember) remoteState() (TableState, error) {
 // Races elsewhere.
 
 func (r *Race) joinRemote(p Person, role Role, sink func(RaceState)) (*RaceMember, error) {
-	rm := r.h.newRemote(r.code, r.remote)
+	rm := r.h.newRemote(r.code, r.remote, p)
 	rm.rout = newOutbox(sink)
 	rep, err := rm.ask(wireRequest{Op: opJoin, Node: r.h.relay.Node(), Person: p, Role: role})
 	if err != nil {
 		rm.close()
 		return nil, err
 	}
+	rm.role = rep.Role
 	return &RaceMember{race: r, person: p, role: rep.Role, save: rep.Resume, rm: rm}, nil
 }
 

@@ -226,9 +226,11 @@ type Table struct {
 	loop   loop
 	done   chan struct{}
 	saves  *outbox[tableSave]
+	saved  savedMark // the last snapshot handed to the wiring
 	spy    func(*Table)
 
 	// Everything below belongs to the room's goroutine.
+	saveSeq  uint64 // snapshots put in saves
 	phase    TablePhase
 	seats    []*tseat
 	members  []*tmember
@@ -291,6 +293,7 @@ type tmember struct {
 }
 
 type tableSave struct {
+	seq  uint64 // the table's count of snapshots put, this one's
 	code string
 	snap *TableSnapshot
 	rec  any // the snapshot's record, marshalled on the save goroutine
@@ -399,7 +402,18 @@ func (h *Hub) newTable(code string, k engine.TableKit, cfg TableConfig) *Table {
 				}
 				s.snap.Record = rec
 			}
+			if s.snap != nil && h.relay != nil {
+				// Only the room's owner may write its snapshot: one cut
+				// off past its lease has been replaced by another node,
+				// whose snapshots this one must not overwrite.
+				if err := h.relay.Hold(s.code); err != nil {
+					h.log.Warn("table snapshot not saved: the room is no longer this node's", "code", s.code, "err", err)
+					t.saved.mark(s.seq)
+					return
+				}
+			}
 			save(s.code, s.snap)
+			t.saved.mark(s.seq)
 		})
 	}
 	for _, p := range cfg.Seats {

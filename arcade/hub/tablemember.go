@@ -64,7 +64,19 @@ func (m *TableMember) Do(action []byte) error {
 	if m.rm != nil {
 		return m.remoteDo(wireRequest{Op: opDo, Action: action})
 	}
-	return m.do(func(t *Table, me *tmember) error { return t.guarded(func() error { return t.act(me, action) }) })
+	var seq uint64
+	err := m.do(func(t *Table, me *tmember) error {
+		err := t.guarded(func() error { return t.act(me, action) })
+		seq = t.saveSeq
+		return err
+	})
+	if err == nil && m.table.h.relay != nil {
+		// On a node of several, an action counts once its snapshot is
+		// in the shared store: if this node dies now, the node that
+		// takes the table over restores it with this action in.
+		m.table.waitSaved(seq)
+	}
+	return err
 }
 
 // State is the member's whole state as the room has it now, with the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ type node struct {
 	h     *hub.Hub
 	relay *Relay
 	nc    interface{ Close() }
+	dead  atomic.Bool // a node killed: its writes to the shared store stop
 
 	mu          sync.Mutex
 	tableResult []hub.TableResult
@@ -39,6 +41,9 @@ type nodeOpts struct {
 	// save, when set, is the SaveTable of the node (a shared store in the
 	// tests of a node's death); nil keeps the snapshots in the node.
 	save func(n *node, code string, s *hub.TableSnapshot)
+	// load is the node's LoadTable; check its RemoteCheck.
+	load  func(code string) (*hub.TableSnapshot, error)
+	check time.Duration
 }
 
 func newNode(t *testing.T, c *natstest.Cluster, server int, name string, o nodeOpts) *node {
@@ -52,7 +57,7 @@ func newNode(t *testing.T, c *natstest.Cluster, server int, name string, o nodeO
 	}
 	n := &node{name: name, relay: r, nc: nc, saved: map[string]*hub.TableSnapshot{}}
 	n.h = hub.New(hub.Config{
-		Relay: r, Clock: o.clock, TableKit: games.Default().TableKit, Limits: hub.NoLimits(), Grace: 5 * time.Second,
+		Relay: r, Clock: o.clock, LoadTable: o.load, RemoteCheck: o.check, TableKit: games.Default().TableKit, Limits: hub.NoLimits(), Grace: 5 * time.Second,
 		Log: slog.Default().With("node", name),
 		OnTableResult: func(res hub.TableResult) {
 			n.mu.Lock()

@@ -88,6 +88,10 @@ type lease struct {
 	rev   uint64
 	lost  func()
 	done  bool
+	// renewed is when the entry was last written; renewing is held by
+	// the one renewal under way.
+	renewed  time.Time
+	renewing sync.Mutex
 }
 
 // stored is a directory entry as the bucket holds it.
@@ -291,7 +295,7 @@ func (r *Relay) live(cur jetstream.KeyValueEntry) bool {
 func (r *Relay) hold(code string, e hub.RoomEntry, rev uint64, lost func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.leases[code] = &lease{code: code, entry: e, rev: rev, lost: lost}
+	r.leases[code] = &lease{code: code, entry: e, rev: rev, lost: lost, renewed: time.Now()}
 }
 
 // Lookup reads code's entry.
@@ -318,19 +322,27 @@ func (r *Relay) Lookup(code string) (hub.RoomEntry, bool, error) {
 func (r *Relay) Release(code string) error {
 	r.mu.Lock()
 	l := r.leases[code]
-	delete(r.leases, code)
-	if l != nil {
-		l.done = true
-	}
 	r.mu.Unlock()
 	if l == nil {
 		return nil
 	}
+	// After any renewal under way, whose revision the end is written at.
+	l.renewing.Lock()
+	defer l.renewing.Unlock()
+	r.mu.Lock()
+	if l.done {
+		r.mu.Unlock()
+		return nil // lost meanwhile: the room's end is its new owner's
+	}
+	l.done = true
+	delete(r.leases, code)
+	rev := l.rev
+	r.mu.Unlock()
 	e := l.entry
 	e.Ended = true
 	ctx, cancel := r.ctx()
 	defer cancel()
-	_, err := r.kv.Update(ctx, code, r.encode(e), l.rev)
+	_, err := r.kv.Update(ctx, code, r.encode(e), rev)
 	return err
 }
 
@@ -352,16 +364,22 @@ func (r *Relay) renewLoop() {
 		}
 		r.mu.Unlock()
 		for _, l := range ls {
-			r.renew(l)
+			_ = r.renew(l)
 		}
 	}
 }
 
-func (r *Relay) renew(l *lease) {
+// renew rewrites l's entry at the revision this node wrote last. One
+// renewal of a lease runs at a time (the loop's and a Hold's), or the
+// second would find the revision moved by the first and take it for a
+// takeover.
+func (r *Relay) renew(l *lease) error {
+	l.renewing.Lock()
+	defer l.renewing.Unlock()
 	r.mu.Lock()
 	if l.done {
 		r.mu.Unlock()
-		return
+		return errLost
 	}
 	rev := l.rev
 	r.mu.Unlock()
@@ -371,23 +389,50 @@ func (r *Relay) renew(l *lease) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if l.done {
-		return
+		return errLost
 	}
 	switch {
 	case err == nil:
-		l.rev = next
+		l.rev, l.renewed = next, time.Now()
+		return nil
 	case errors.Is(err, jetstream.ErrKeyRevisionMismatch):
 		// Another node wrote the entry: it took the room over while this
 		// one was cut off. The copy here is no longer the room.
-		l.done = true
-		delete(r.leases, l.code)
-		r.log.Warn("room lease lost to another node", "code", l.code)
-		go l.lost()
-	default:
-		// NATS does not take writes now (a leader election, a cut): try
-		// again at the next tick; the lease outlasts several.
-		r.log.Warn("room lease not renewed", "code", l.code, "err", err)
+		r.lose(l, "room lease lost to another node")
+		return errLost
+	case time.Since(l.renewed) > r.cfg.Lease:
+		// Cut off for longer than the lease: another node may have the
+		// room by now, and this one cannot tell.
+		r.lose(l, "room lease lapsed while NATS could not be reached")
+		return errLost
 	}
+	// NATS does not take writes now (a leader election): the lease
+	// outlasts several such stalls.
+	r.log.Warn("room lease not renewed", "code", l.code, "err", err)
+	return err
+}
+
+// lose gives up a lease; under r.mu.
+func (r *Relay) lose(l *lease, why string) {
+	l.done = true
+	delete(r.leases, l.code)
+	r.log.Warn(why, "code", l.code)
+	if l.lost != nil {
+		go l.lost()
+	}
+}
+
+var errLost = errors.New("natsrelay: the room is no longer this node's")
+
+// Hold renews code's lease now.
+func (r *Relay) Hold(code string) error {
+	r.mu.Lock()
+	l := r.leases[code]
+	r.mu.Unlock()
+	if l == nil {
+		return errLost
+	}
+	return r.renew(l)
 }
 
 func roomSubject(code string) string { return "sshuffle.room." + code + ".cmd" }
