@@ -83,6 +83,12 @@ type Config struct {
 	// dropped person's seat is held and the break between a match's
 	// games; 0: the hub's defaults (1 s, 3 min, 5 s). Tests make them small.
 	TableClock, TablePace, TableHold, TableBreak time.Duration
+	// Relay puts this server's rooms in a directory shared with the other
+	// nodes of a cluster and lets its players join rooms they own
+	// (hub.Relay); nil, the default, keeps every room in this process.
+	// The nodes must share one store too: a node that takes a table over
+	// from one that stopped restores it from the snapshot stored there.
+	Relay hub.Relay
 }
 
 func (c *Config) defaults() {
@@ -215,7 +221,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.races = newRaceKeeper(st, cfg.Logger, keepEvery)
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
 		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded,
-		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log})
+		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log, Relay: cfg.Relay, LoadTable: s.loadTable})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)

@@ -322,7 +322,8 @@ func (h *Hub) registerCode(code string, make func(code string) Room) (Room, erro
 func (h *Hub) registerCodeAcross(code string, make func(code string) Room) (Room, error) {
 	r := make(code)
 	if err := h.relay.Takeover(code, entryOf(r, h.relay.Node()), h.lostRoom(code)); err != nil {
-		return nil, refuse(ErrBadSnapshot, "The room %s is held by another server.", code)
+		h.log.Info("table not restored here", "code", code, "err", err)
+		return nil, refuse(ErrHeldElsewhere, "The room %s is held by another server.", code)
 	}
 	h.mu.Lock()
 	if h.closed {

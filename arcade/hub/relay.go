@@ -102,4 +102,7 @@ var (
 	// ErrUnreachable is a relay's answer when a room's node does not
 	// answer: the node is gone or cut off.
 	ErrUnreachable = errors.New("The server that holds this room does not answer; try again in a moment.")
+	// ErrHeldElsewhere refuses to restore a table another node holds (or
+	// won the race to take over); its snapshot is that node's to keep.
+	ErrHeldElsewhere = errors.New("That room is held by another server.")
 )

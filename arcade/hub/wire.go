@@ -89,7 +89,7 @@ var sentinels = []error{
 	ErrBadRun, ErrSelf, ErrNotFollowing, ErrOffline, ErrInvitesOff, ErrAlreadyInvited, ErrNoInvitation,
 	ErrBadTable, ErrTableStarted, ErrTableFull, ErrNoSeat, ErrSeatTaken, ErrSeatsOpen, ErrNotSeated,
 	ErrNotYourTurn, ErrNotPlaying, ErrBadSnapshot, ErrTableBroke, ErrTooManyRooms, ErrTooFast, ErrTooManyLookups,
-	ErrNoPhrase, ErrPhraseTooSoon, ErrGuest, ErrUnreachable,
+	ErrNoPhrase, ErrPhraseTooSoon, ErrGuest, ErrUnreachable, ErrHeldElsewhere,
 }
 
 // replyErr fills the reply's error from err.
