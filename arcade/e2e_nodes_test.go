@@ -1,16 +1,19 @@
 package arcade
 
 import (
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/hub/natsrelay"
+	"sshuffle/arcade/save"
 	"sshuffle/engine"
 	"sshuffle/hostkeys"
 	"sshuffle/internal/natstest"
@@ -21,10 +24,11 @@ import (
 // nodeServer is one node of a cluster in one test: an SSH server with its
 // rooms' relay on a NATS server the test started, sharing one store
 // handle with the other nodes (as nodes share the NATS store).
-func nodeServer(t *testing.T, c *natstest.Cluster, name string, st *badger.Store, clk *hub.ManualClock) *tableServer {
+func nodeServer(t *testing.T, c *natstest.Cluster, name string, st *badger.Store, clk *hub.ManualClock) (*tableServer, *nats.Conn) {
 	t.Helper()
-	relay, err := natsrelay.New(t.Context(), natsrelay.Config{Conn: c.Connect(0), Node: name,
-		Log: slog.New(slog.DiscardHandler)})
+	nc := c.Connect(0)
+	relay, err := natsrelay.New(t.Context(), natsrelay.Config{Conn: nc, Node: name, Renew: 50 * time.Millisecond,
+		Lease: 500 * time.Millisecond, Log: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	key, err := hostkeys.LoadOrCreate(t.TempDir())
 	require.NoError(t, err)
@@ -44,7 +48,7 @@ func nodeServer(t *testing.T, c *natstest.Cluster, name string, st *badger.Store
 		relay.Close()
 	}
 	t.Cleanup(stop)
-	return &tableServer{testServer: &testServer{addr: l.Addr().String(), srv: srv, store: st}, clk: clk, stop: stop}
+	return &tableServer{testServer: &testServer{addr: l.Addr().String(), srv: srv, store: st}, clk: clk, stop: stop}, nc
 }
 
 // Kings in the Corner over SSH with its people on two nodes: alice opens
@@ -58,8 +62,8 @@ func TestEndToEndKingsAcrossTwoNodes(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	clk := hub.NewManualClock()
-	na := nodeServer(t, c, "a", st, clk)
-	nb := nodeServer(t, c, "b", st, nil)
+	na, _ := nodeServer(t, c, "a", st, clk)
+	nb, _ := nodeServer(t, c, "b", st, nil)
 
 	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
 	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
@@ -112,4 +116,53 @@ func TestEndToEndKingsAcrossTwoNodes(t *testing.T) {
 	require.Equal(t, "bob", gs[0].Seats[1].Name)
 	require.Equal(t, "easy", gs[0].Seats[2].Strength)
 	replays(t, gs)
+}
+
+// A race on node a with bob racing from node b; node a dies mid-race.
+// Bob's game goes on, as an ordinary game of his: his screen becomes the
+// game's own, continuing from where he was, from the save it was handed.
+func TestEndToEndRaceWhoseNodeDies(t *testing.T) {
+	c := natstest.Single(t)
+	st, err := badger.OpenInMemory()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	clk := hub.NewManualClock()
+	na, ncA := nodeServer(t, c, "a", st, clk)
+	nb, _ := nodeServer(t, c, "b", st, nil)
+	spec := engine.Spec{Game: "klondike", Variant: "draw1", Seed: 7}
+
+	alice := &player{name: "alice", key: sshtest.NewClientKey(t)}
+	bob := &player{name: "bob", key: sshtest.NewClientKey(t)}
+	na.connect(t, alice, "race "+spec.String())
+	code := codeOn(t, alice.tm.WaitFor("Invite: "))
+	nb.connect(t, bob, "join "+code)
+	for _, p := range []*player{alice, bob} {
+		p.tm.WaitFor("Racers (2/8)")
+	}
+	alice.tm.Send("s")
+	for n := 3; n >= 1; n-- {
+		for _, p := range []*player{alice, bob} {
+			p.tm.WaitFor(fmt.Sprintf("Starting in %d", n))
+		}
+		clk.Advance(time.Second)
+	}
+	bob.tm.WaitFor("Moves 0 ")
+	bob.tm.Send("d")
+	bob.tm.WaitFor("Moves 1 ")
+	alice.tm.WaitFor("0/52 1m")
+
+	ncA.Close() // node a is cut off from everything: as far as node b can tell, it died
+	s := bob.tm.WaitFunc("bob's own game, out of the race", func(s string) bool {
+		return !strings.Contains(s, "Race "+code) && strings.Contains(s, "Moves 1")
+	})
+	require.NotContains(t, s, "Press any key for the menu")
+	bobID := bobID(t, nb.testServer, "bob")
+	key := engine.Spec{Game: "klondike", Variant: "draw1"}.Key()
+	data, err := st.GetSave(t.Context(), bobID, key)
+	require.NoError(t, err, "bob's game is handed over as his saved game")
+	got, err := save.Spec(data)
+	require.NoError(t, err)
+	require.Equal(t, spec, got)
+	bob.tm.Send("d")
+	bob.tm.WaitFor("Moves 2")
 }
