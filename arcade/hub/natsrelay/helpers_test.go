@@ -38,6 +38,7 @@ type nodeOpts struct {
 	clock        hub.Clock // nil: the wall clock
 	// presenceEvery and presenceTTL: 0 takes the defaults.
 	presenceEvery, presenceTTL time.Duration
+	replicas                   int // of the buckets: 3 on a cluster of three
 	// save, when set, is the SaveTable of the node (a shared store in the
 	// tests of a node's death); nil keeps the snapshots in the node.
 	save func(n *node, code string, s *hub.TableSnapshot)
@@ -50,7 +51,7 @@ func newNode(t *testing.T, c *natstest.Cluster, server int, name string, o nodeO
 	t.Helper()
 	nc := c.Connect(server)
 	r, err := New(context.Background(), Config{Conn: nc, Node: name, Renew: o.renew, Lease: o.lease,
-		PresenceEvery: o.presenceEvery, PresenceTTL: o.presenceTTL,
+		PresenceEvery: o.presenceEvery, PresenceTTL: o.presenceTTL, Replicas: o.replicas,
 		Timeout: 5 * time.Second, Log: slog.Default().With("node", name)})
 	if err != nil {
 		t.Fatal(err)

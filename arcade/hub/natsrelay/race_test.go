@@ -14,13 +14,15 @@ import (
 // TestRaceAcrossThreeNodes is a race opened on node a with a racer on
 // each of three nodes and a watcher on the third following the racer on
 // the second: the countdown, progress, a drop and a rejoin from another
-// node, and the finish, recorded once by the race's node.
+// node, and the finish, recorded once by the race's node. The nodes talk
+// to three NATS servers of one cluster, one each, with the directory's
+// buckets replicated on all three.
 func TestRaceAcrossThreeNodes(t *testing.T) {
-	c := natstest.Single(t)
+	c := natstest.Three(t)
 	clock := hub.NewManualClock()
-	a := newNode(t, c, 0, "a", nodeOpts{clock: clock})
-	b := newNode(t, c, 0, "b", nodeOpts{})
-	cn := newNode(t, c, 0, "c", nodeOpts{})
+	a := newNode(t, c, 0, "a", nodeOpts{clock: clock, replicas: 3})
+	b := newNode(t, c, 1, "b", nodeOpts{replicas: 3})
+	cn := newNode(t, c, 2, "c", nodeOpts{replicas: 3})
 	ann, bob, cat, dan := person("ann"), person("bob"), person("cat"), person("dan")
 	spec := engine.Spec{Game: "klondike", Variant: "draw1", Seed: 7}
 

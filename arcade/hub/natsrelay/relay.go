@@ -159,10 +159,12 @@ func New(ctx context.Context, cfg Config) (*Relay, error) {
 // claim made a moment ago, and a member would then be told a live room
 // has no such code.
 func openBucket(ctx context.Context, js jetstream.JetStream, cfg Config) (jetstream.KeyValue, error) {
-	_, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	// Create, not create-or-update: an update would put direct reads back
+	// on for a moment, and a node binding the bucket then would keep them.
+	_, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket: cfg.Bucket, History: 1, TTL: 24 * time.Hour, Replicas: cfg.Replicas, Storage: jetstream.FileStorage,
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, jetstream.ErrBucketExists) && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 		return nil, fmt.Errorf("natsrelay: the rooms bucket: %w", err)
 	}
 	st, err := js.Stream(ctx, "KV_"+cfg.Bucket)
