@@ -57,6 +57,8 @@ type Relay interface {
 	// Listen gives handle every message delivered to this node; the hub
 	// calls it once, in New.
 	Listen(handle func(msg []byte)) error
+	// Alive says whether node is up and reachable now.
+	Alive(node string) bool
 
 	// SetPresence records how account id stands on this node (nil: it has
 	// no session here any more). The relay publishes it to the other nodes

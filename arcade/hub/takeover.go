@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -97,8 +98,42 @@ func (h *Hub) takeOverTable(load func(code string) (*TableSnapshot, error)) func
 	}
 }
 
+// checkServed drops the members of this node's rooms whose node is gone:
+// their people lost their connections with it, as far as the room can
+// tell, and get what a lost connection gets (a held seat, a racer counted
+// out after the grace), so that a room never waits on them for ever.
+func (h *Hub) checkServed() {
+	h.rel.mu.Lock()
+	byNode := map[string][]string{}
+	for id := range h.rel.served {
+		node, _, _ := strings.Cut(id, "/")
+		byNode[node] = append(byNode[node], id)
+	}
+	h.rel.mu.Unlock()
+	for node, ids := range byNode {
+		if node == h.relay.Node() || h.relay.Alive(node) {
+			continue
+		}
+		h.log.Warn("a node is gone; its people in rooms here are dropped", "node", node, "members", len(ids))
+		for _, id := range ids {
+			h.rel.mu.Lock()
+			s := h.rel.served[id]
+			delete(h.rel.served, id)
+			h.rel.mu.Unlock()
+			switch {
+			case s == nil:
+			case s.table != nil:
+				_ = s.table.Drop()
+			case s.race != nil:
+				_ = s.race.Drop()
+			}
+		}
+	}
+}
+
 // checkRemotes is one round of the watchdog.
 func (h *Hub) checkRemotes() {
+	h.checkServed()
 	h.rel.mu.Lock()
 	byCode := map[string][]*remoteMember{}
 	for _, rm := range h.rel.remotes {

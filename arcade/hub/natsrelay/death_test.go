@@ -242,3 +242,73 @@ func TestRaceEndsWhenItsNodeDies(t *testing.T) {
 		t.Fatalf("the dead race's code on node b: %v", err)
 	}
 }
+
+// TestMembersOfADeadNodeAreDropped: node b dies with bob at a table and
+// in a race that node a owns. Node a drops him as after a lost
+// connection: his seat is held with a computer standing in, and the race
+// shows him out (dropped), so neither room waits on him for ever.
+func TestMembersOfADeadNodeAreDropped(t *testing.T) {
+	c := natstest.Single(t)
+	s := newShared(t)
+	a := newNode(t, c, 0, "a", dyingOpts(s))
+	b := newNode(t, c, 0, "b", dyingOpts(s))
+	ann, bob := person("ann"), person("bob")
+
+	tb, err := a.h.OpenTable(kingsTable(ann))
+	if err != nil {
+		t.Fatal(err)
+	}
+	annT := tableScreen()
+	am, err := tb.Join(ann, hub.AnySeat, annT.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	farT, err := b.h.Table(tb.Code())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := farT.Join(bob, hub.AnySeat, func(hub.TableState) {}); err != nil {
+		t.Fatal(err)
+	}
+	annT.until(t, "bob seated", func(st hub.TableState) bool { return st.Seats[1].Here })
+	if err := am.Start(); err != nil {
+		t.Fatal(err)
+	}
+
+	race, err := a.h.NewRace(hub.RaceConfig{Spec: engine.Spec{Game: "klondike", Variant: "draw1", Seed: 5}, Host: ann})
+	if err != nil {
+		t.Fatal(err)
+	}
+	annR := raceScreen()
+	rm, err := race.Join(ann, hub.Racer, annR.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	farR, err := b.h.Race(race.Code())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := farR.Join(bob, hub.Racer, func(hub.RaceState) {}); err != nil {
+		t.Fatal(err)
+	}
+	annR.until(t, "bob racing", func(st hub.RaceState) bool { return len(st.Racers) == 2 })
+	if err := rm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	annR.until(t, "the race running", func(st hub.RaceState) bool { return st.Phase == hub.Running })
+
+	b.dead.Store(true)
+	b.nc.Close()
+	st := annT.until(t, "bob's seat held for him", func(st hub.TableState) bool { return !st.Seats[1].Here })
+	if !st.Seats[1].StandIn || st.Seats[1].Gone {
+		t.Fatalf("bob's seat once his node died: %+v", st.Seats[1])
+	}
+	annR.until(t, "bob shown out of the race", func(st hub.RaceState) bool {
+		for _, x := range st.Racers {
+			if x.ID == bob.ID {
+				return x.Status == hub.Dropped
+			}
+		}
+		return false
+	})
+}

@@ -488,8 +488,25 @@ func (r *Relay) Listen(handle func([]byte)) error {
 	// A member's pushes can be many: a slow reader here costs memory, not
 	// lost states, up to this much; past it the hub resyncs after a gap.
 	_ = sub.SetPendingLimits(1<<16, 64<<20)
+	ping, err := r.nc.Subscribe(pingSubject(r.cfg.Node), func(m *nats.Msg) { _ = m.Respond(nil) })
+	if err != nil {
+		_ = sub.Unsubscribe()
+		return err
+	}
 	r.mu.Lock()
-	r.subs = append(r.subs, sub)
+	r.subs = append(r.subs, sub, ping)
 	r.mu.Unlock()
 	return r.nc.Flush()
+}
+
+func pingSubject(node string) string { return "sshuffle.node." + node + ".ping" }
+
+// Alive asks node whether it is there. A node whose connection is gone has
+// no subscription left, and the server says so at once.
+func (r *Relay) Alive(node string) bool {
+	if !validName(node) {
+		return false
+	}
+	_, err := r.nc.Request(pingSubject(node), nil, r.cfg.Timeout)
+	return err == nil
 }
