@@ -103,6 +103,9 @@ func (h *Hub) takeOverTable(load func(code string) (*TableSnapshot, error)) func
 // tell, and get what a lost connection gets (a held seat, a racer counted
 // out after the grace), so that a room never waits on them for ever.
 func (h *Hub) checkServed() {
+	if !h.relay.Alive(h.relay.Node()) {
+		return // this node is the one cut off: the others are not to blame
+	}
 	h.rel.mu.Lock()
 	byNode := map[string][]string{}
 	for id := range h.rel.served {

@@ -192,6 +192,7 @@ func TestTableTakenOverAfterNodeDies(t *testing.T) {
 		}
 	}
 	bobS.until(t, "bob sees the hand over", func(st hub.TableState) bool { return st.Phase == hub.TableFinished })
+	eventually(t, "the result recorded", func() bool { return len(b.tableResults()) > 0 })
 	if rs := b.tableResults(); len(rs) != 1 || rs[0].Seats[0].Person.ID != ann.ID || rs[0].Seats[1].Person.ID != bob.ID {
 		t.Fatalf("results on node b: %+v", rs)
 	}

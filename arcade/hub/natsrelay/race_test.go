@@ -120,6 +120,7 @@ func TestRaceAcrossThreeNodes(t *testing.T) {
 	if final.Racers[0].ID != cat.ID || final.Racers[0].Place != 1 || final.Racers[1].ID != ann.ID || final.Racers[2].ID != bob.ID {
 		t.Fatalf("standings: %+v", final.Racers)
 	}
+	eventually(t, "the race recorded", func() bool { return len(a.raceResults()) > 0 })
 	rs := a.raceResults()
 	if len(rs) != 1 || len(rs[0].Racers) != 3 || rs[0].Racers[0].ID != cat.ID || rs[0].Racers[2].Status != hub.Over {
 		t.Fatalf("results on the race's node: %+v", rs)

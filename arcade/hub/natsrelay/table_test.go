@@ -81,6 +81,8 @@ func TestTableAcrossTwoNodes(t *testing.T) {
 	if !equalInts(annLast.Result.Points, final.Result.Points) || annLast.Result.Winner != final.Result.Winner {
 		t.Fatalf("the two nodes disagree on the result: %+v and %+v", annLast.Result, final.Result)
 	}
+	// The result is recorded after the final states go out.
+	eventually(t, "the result recorded", func() bool { return len(a.tableResults()) > 0 })
 	if rs := a.tableResults(); len(rs) != 1 || rs[0].Seats[1].Person.ID != bob.ID || rs[0].Seats[2].Strength != "easy" {
 		t.Fatalf("results on the table's node: %+v", rs)
 	}
