@@ -313,8 +313,14 @@ func (h *Hub) closeRemotes() {
 		rms = append(rms, rm)
 	}
 	h.rel.mu.Unlock()
+	// At once, not one after another: a room whose node is gone makes
+	// its drop wait for the relay's timeout.
+	var wg sync.WaitGroup
 	for _, rm := range rms {
-		_, _ = rm.ask(wireRequest{Op: opDrop})
-		rm.close()
+		wg.Go(func() {
+			_, _ = rm.ask(wireRequest{Op: opDrop})
+			rm.close()
+		})
 	}
+	wg.Wait()
 }
