@@ -86,6 +86,12 @@ type Config struct {
 	// PlayNowWait is how long a player waits in the play-now pool for a
 	// person before a computer player is offered; 0: the hub's 20 s.
 	PlayNowWait time.Duration
+	// Relay puts this server's rooms in a directory shared with the other
+	// nodes of a cluster and lets its players join rooms they own
+	// (hub.Relay); nil, the default, keeps every room in this process.
+	// The nodes must share one store too: a node that takes a table over
+	// from one that stopped restores it from the snapshot stored there.
+	Relay hub.Relay
 }
 
 func (c *Config) defaults() {
@@ -218,7 +224,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.races = newRaceKeeper(st, cfg.Logger, keepEvery)
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
 		OnTableResult: s.tableFinished, Rating: s.ratingLabel, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded,
-		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log, Pool: s.poolConfig()})
+		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log, Pool: s.poolConfig(),
+		Relay: cfg.Relay, LoadTable: s.loadTable})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)

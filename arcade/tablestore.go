@@ -3,6 +3,7 @@ package arcade
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"sshuffle/arcade/hub"
@@ -89,10 +90,33 @@ func (s *Server) restoreTables() {
 	}
 	tables, bad := s.hub.RestoreTables(snaps)
 	for code, err := range bad {
+		if errors.Is(err, hub.ErrHeldElsewhere) {
+			continue // live on another node of the cluster, which keeps its snapshot
+		}
 		s.log.Error("a saved table could not be restored", "code", code, "error", err.Error())
 		_ = s.store.DeleteTable(ctx, code)
 	}
 	if len(tables) > 0 {
 		s.log.Info("tables restored", "tables", len(tables))
 	}
+}
+
+// loadTable reads one table's snapshot from the store, for a node of a
+// cluster taking over a table whose node stopped; nil when there is none.
+func (s *Server) loadTable(code string) (*hub.TableSnapshot, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	saved, err := s.store.SavedTables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	data, ok := saved[code]
+	if !ok {
+		return nil, nil
+	}
+	var snap hub.TableSnapshot
+	if err := json.Unmarshal(data, &snap); err != nil {
+		return nil, err
+	}
+	return &snap, nil
 }

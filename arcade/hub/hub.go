@@ -95,11 +95,24 @@ type Config struct {
 	// per address; zero fields take the defaults.
 	Limits Limits
 	// Log gets a line when a limit refuses someone, at most once a minute
-	// per kind of limit; nil is slog.Default().
+	// per kind of limit, and one for each bad message from another node;
+	// nil is slog.Default().
 	Log *slog.Logger
 	// Pool is the play-now pool's (pool.go): its waits, windows, and where
 	// ratings come from.
 	Pool PoolConfig
+	// Relay, when set, puts this hub's rooms in a directory shared by
+	// several nodes and lets its people join rooms other nodes own
+	// (relay.go); nil keeps every room in this process.
+	Relay Relay
+	// LoadTable, with a relay, reads a table's snapshot (as SaveTable
+	// stored it) from the store the nodes share, or nil when there is
+	// none: what a node restores a table from when the node that held it
+	// stopped (takeover.go). Without it such tables close.
+	LoadTable func(code string) (*TableSnapshot, error)
+	// RemoteCheck, with a relay, is how often this node checks that the
+	// rooms elsewhere its members are in still live (0: DefaultRemoteCheck).
+	RemoteCheck time.Duration
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -176,6 +189,20 @@ type Hub struct {
 	guests atomic.Uint64
 	// pool is the play-now pool, its goroutine started on first use.
 	pool *Pool
+
+	relay Relay
+	log   *slog.Logger
+	rel   relayed // rooms across nodes (serve.go, remote.go)
+	// takeOver claims a table whose node stopped renewing its lease
+	// (takeover.go); nil without a relay.
+	takeOver func(code string) (Room, error)
+	// lost holds the codes of rooms another node took over from this
+	// one, under mu: their end is not this node's to write.
+	lost map[string]bool
+	// changedAt is when each account online here last changed, to order
+	// its activity here against its activity on other nodes.
+	changedAt sync.Map
+	dog       *watchdog // with a relay: checks the rooms elsewhere
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -207,7 +234,12 @@ func New(cfg Config) *Hub {
 		owners:        map[string]Person{},
 		opened:        map[string]int{},
 		invitedTo:     map[string]map[string]struct{}{},
+		relay:         cfg.Relay,
+		lost:          map[string]bool{},
 	}
+	h.rel.served = map[string]*served{}
+	h.rel.remotes = map[string]*remoteMember{}
+	h.rel.stops = map[string]func(){}
 	if h.clock == nil {
 		h.clock = RealClock{}
 	}
@@ -215,6 +247,7 @@ func New(cfg Config) *Hub {
 	if log == nil {
 		log = slog.Default()
 	}
+	h.log = log
 	h.limits = newLimiter(h.clock, log, cfg.Limits)
 	h.lobby.init()
 	h.pool = newPool(h, cfg.Pool)
@@ -226,6 +259,18 @@ func New(cfg Config) *Hub {
 		_, _ = crand.Read(seed[:]) // crypto/rand.Read does not fail on supported systems
 		h.rand = rand.NewChaCha8(seed)
 	}
+	if h.relay != nil {
+		if err := h.relay.Listen(h.onDeliver); err != nil {
+			log.Error("pushes from other nodes will not arrive", "err", err)
+		}
+		if err := h.relay.ListenInvitations(h.onNotice); err != nil {
+			log.Error("invitations from other nodes will not arrive", "err", err)
+		}
+		h.startWatchdog(cfg.RemoteCheck)
+		if cfg.LoadTable != nil {
+			h.takeOver = h.takeOverTable(cfg.LoadTable)
+		}
+	}
 	return h
 }
 
@@ -233,6 +278,9 @@ func New(cfg Config) *Hub {
 // recently ended one. by is who opens it: the room counts against their
 // caps while it lives.
 func (h *Hub) register(by Person, make func(code string) Room) (Room, error) {
+	if h.relay != nil {
+		return h.registerAcross(by, make)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -265,6 +313,9 @@ func (h *Hub) register(by Person, make func(code string) Room) (Room, error) {
 
 // registerCode gives a restored room the code it had before the restart.
 func (h *Hub) registerCode(code string, make func(code string) Room) (Room, error) {
+	if h.relay != nil {
+		return h.registerCodeAcross(code, make)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -279,17 +330,48 @@ func (h *Hub) registerCode(code string, make func(code string) Room) (Room, erro
 	return r, nil
 }
 
+// registerCodeAcross is registerCode on a node of several: the code is
+// taken over in the directory first (its lease lapsed, or it was this
+// node's before a restart), then served.
+func (h *Hub) registerCodeAcross(code string, make func(code string) Room) (Room, error) {
+	r := make(code)
+	if err := h.relay.Takeover(code, entryOf(r, h.relay.Node()), h.lostRoom(code)); err != nil {
+		h.log.Info("table not restored here", "code", code, "err", err)
+		return nil, refuse(ErrHeldElsewhere, "The room %s is held by another server.", code)
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, ErrHubClosed
+	}
+	if _, live := h.rooms[code]; live {
+		h.mu.Unlock()
+		return nil, refuse(ErrBadSnapshot, "The code %s is in use by another room.", code)
+	}
+	delete(h.expired, code)
+	delete(h.lost, code)
+	h.rooms[code] = r
+	h.mu.Unlock()
+	h.serveRoom(r)
+	return r, nil
+}
+
 // unregister is called by a room's goroutine as it ends.
 func (h *Hub) unregister(code string) {
-	ended := false
+	ended, lost := false, false
 	defer func() { // after the unlock below
-		if ended && h.codeEnded != nil {
+		// A room shut by Close is settled by a restart, and one another
+		// node took over is that node's: neither ends in the directory.
+		h.unserveRoom(code, ended && !lost)
+		if ended && !lost && h.codeEnded != nil {
 			h.codeEnded(code)
 		}
 	}()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ended = !h.closed
+	lost = h.lost[code]
+	delete(h.lost, code)
 	delete(h.rooms, code)
 	h.disown(code)
 	h.expired[code] = h.clock.Now()
@@ -331,6 +413,11 @@ func (h *Hub) Room(text string) (Room, error) {
 	h.mu.Unlock()
 	if live {
 		return r, nil
+	}
+	if h.relay != nil {
+		if r, ok, err := h.findRemote(code); ok {
+			return r, err
+		}
 	}
 	return nil, h.missing(code)
 }
@@ -407,6 +494,8 @@ func (h *Hub) Close() {
 	for _, s := range sessions {
 		s.Close()
 	}
+	h.stopWatchdog()
+	h.closeRemotes()
 	h.closeLobby()
 }
 
@@ -460,9 +549,16 @@ type Presence struct {
 func (h *Hub) Presence(ids ...string) []Presence {
 	out := make([]Presence, len(ids))
 	for i, id := range ids {
+		var here *Presence
 		if p, ok := h.presence.Load(id); ok {
-			out[i] = *p.(*Presence)
-		} else {
+			here = p.(*Presence)
+		}
+		switch {
+		case h.relay != nil:
+			out[i] = h.withElsewhere(id, here)
+		case here != nil:
+			out[i] = *here
+		default:
 			out[i].ID = id
 		}
 	}
@@ -474,6 +570,7 @@ func (h *Hub) publish(id string) {
 	a, ok := h.accounts[id]
 	if !ok {
 		h.presence.Delete(id)
+		h.tellPresence(id, nil)
 		return
 	}
 	p := &Presence{Person: a.person, Online: true, Sessions: len(a.sessions), Invitations: a.invitations}
@@ -485,6 +582,7 @@ func (h *Hub) publish(id string) {
 	}
 	p.Activity = latest.activity
 	h.presence.Store(id, p)
+	h.tellPresence(id, p)
 }
 
 // Online lists everyone online, for an operator's view; friends screens
@@ -634,40 +732,30 @@ func (s *Session) Invite(to Person, code string) error {
 	}
 	h := s.h
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, live := h.rooms[room.Code()]; !live {
+	if _, live := h.rooms[room.Code()]; !live && !remote(room) {
+		h.mu.Unlock()
 		return refuse(ErrExpired, "The room %s has ended, and its code with it.", room.Code())
 	}
+	inv := Invitation{From: s.person, To: to, Code: room.Code(), Kind: room.Kind(), What: room.describe(), Sent: h.clock.Now()}
+	text := s.person.Name + " invites you to a " + inv.What + "."
 	a, ok := h.accounts[to.ID]
 	if !ok {
-		return refuse(ErrOffline, "%s is offline; send them the invite line instead.", to.Name)
+		h.mu.Unlock()
+		return h.inviteElsewhere(to, inv, text)
 	}
-	if !a.invitations {
-		return refuse(ErrInvitesOff, "%s has invitations turned off.", a.person.Name)
+	defer h.mu.Unlock()
+	return h.addInvitation(a, inv, text)
+}
+
+// remote reports a room another node owns.
+func remote(r Room) bool {
+	switch room := r.(type) {
+	case *Table:
+		return room.remote != nil
+	case *Race:
+		return room.remote != nil
 	}
-	for _, inv := range a.pending {
-		if inv.From.ID == s.person.ID && inv.Code == room.Code() {
-			return refuse(ErrAlreadyInvited, "You have already invited %s to this %s.", a.person.Name, room.Kind())
-		}
-	}
-	h.nextID++
-	inv := Invitation{
-		ID: h.nextID, From: s.person, To: a.person, Code: room.Code(), Kind: room.Kind(),
-		What: room.describe(), Sent: h.clock.Now(),
-	}
-	if len(a.pending) >= maxPending {
-		a.pending = slices.Delete(a.pending, 0, 1)
-	}
-	a.pending = append(a.pending, inv)
-	if h.invitedTo[inv.Code] == nil {
-		h.invitedTo[inv.Code] = map[string]struct{}{}
-	}
-	h.invitedTo[inv.Code][to.ID] = struct{}{}
-	n := Notice{Kind: Invited, Invitation: inv, Text: s.person.Name + " invites you to a " + inv.What + "."}
-	for _, ts := range a.sessions {
-		ts.out.Put(n)
-	}
-	return nil
+	return false
 }
 
 // Invitations lists the invitations waiting for this session's player,
@@ -688,28 +776,42 @@ func (s *Session) Invitations() []Invitation {
 func (s *Session) Answer(id uint64, accept bool) (string, error) {
 	h := s.h
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	a, ok := h.accounts[s.person.ID]
 	if !ok {
+		h.mu.Unlock()
 		return "", ErrNoInvitation
 	}
 	i := slices.IndexFunc(a.pending, func(inv Invitation) bool { return inv.ID == id })
 	if i < 0 {
+		h.mu.Unlock()
 		return "", ErrNoInvitation
 	}
 	inv := a.pending[i]
 	a.pending = slices.Delete(a.pending, i, i+1)
-	if _, live := h.rooms[inv.Code]; !live {
+	_, live := h.rooms[inv.Code]
+	h.mu.Unlock()
+	if !live && h.relay != nil {
+		// A room on another node: the directory knows whether it lives.
+		r, err := h.Room(inv.Code)
+		live = err == nil && remote(r)
+	}
+	if !live {
 		return "", refuse(ErrExpired, "The room %s has ended, and its code with it.", inv.Code)
 	}
 	n := Notice{Kind: Declined, Invitation: inv, Text: inv.To.Name + " declined your invitation."}
 	if accept {
 		n = Notice{Kind: Accepted, Invitation: inv, Text: inv.To.Name + " accepted your invitation."}
 	}
-	if from, ok := h.accounts[inv.From.ID]; ok {
+	h.mu.Lock()
+	from, here := h.accounts[inv.From.ID]
+	if here {
 		for _, fs := range from.sessions {
 			fs.out.Put(n)
 		}
+	}
+	h.mu.Unlock()
+	if !here {
+		h.answerElsewhere(n)
 	}
 	if !accept {
 		return "", nil

@@ -80,6 +80,9 @@ func (k *talk) say(l *loop, c Clock, by Person, n int, gone func()) error {
 // Say shows quick phrase n (an index into Phrases) with the member's name
 // to everyone at the table who has not muted phrases, for PhraseShown.
 func (m *TableMember) Say(n int) error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opSay, N: n})
+	}
 	return m.do(func(t *Table, me *tmember) error {
 		if err := t.talk.say(&t.loop, t.h.clock, me.Person, n, t.spoke); err != nil {
 			return err
@@ -92,6 +95,9 @@ func (m *TableMember) Say(n int) error {
 // Mute stops (or, with false, starts again) the phrases in this member's
 // states; the member is sent no state for a phrase alone while muted.
 func (m *TableMember) Mute(on bool) error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opMute, On: on})
+	}
 	return m.do(func(t *Table, me *tmember) error {
 		if me.mute != on {
 			me.mute = on
@@ -116,6 +122,9 @@ func (t *Table) spoke() {
 // Say shows quick phrase n with the member's name to everyone in the race
 // who has not muted phrases, for PhraseShown.
 func (m *RaceMember) Say(n int) error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opSay, N: n})
+	}
 	return m.do(func(r *Race, me *member) error {
 		if err := r.talk.say(&r.loop, r.h.clock, me.Person, n, r.spoke); err != nil {
 			return err
@@ -128,6 +137,9 @@ func (m *RaceMember) Say(n int) error {
 // Mute stops (or, with false, starts again) the phrases in this member's
 // states; the member is sent no state for a phrase alone while muted.
 func (m *RaceMember) Mute(on bool) error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opMute, On: on})
+	}
 	return m.do(func(r *Race, me *member) error {
 		if me.mute != on {
 			me.mute = on

@@ -202,6 +202,8 @@ type Race struct {
 	talk      talk
 	ended     bool
 	base      RaceState
+
+	remote *remoteRoom // set when the race lives on another node
 }
 
 type racer struct {
@@ -255,15 +257,23 @@ func (h *Hub) NewRace(cfg RaceConfig) (*Race, error) {
 	return r, nil
 }
 
-func (r *Race) Code() string          { return r.code }
-func (r *Race) Kind() RoomKind        { return RaceRoom }
-func (r *Race) Spec() engine.Spec     { return r.spec }
-func (r *Race) Ranked() bool          { return r.ranked }
-func (r *Race) Done() <-chan struct{} { return r.loop.done }
+func (r *Race) Code() string      { return r.code }
+func (r *Race) Kind() RoomKind    { return RaceRoom }
+func (r *Race) Spec() engine.Spec { return r.spec }
+func (r *Race) Ranked() bool      { return r.ranked }
+func (r *Race) Done() <-chan struct{} {
+	if r.remote != nil {
+		return r.remote.done
+	}
+	return r.loop.done
+}
 
 // describe names the race for an invitation: today's deal, or the deal's
 // number, of the game by its name.
 func (r *Race) describe() string {
+	if r.remote != nil {
+		return r.remote.entry.What
+	}
 	if r.h.gameName == nil {
 		return describeSpec(RaceRoom, r.spec)
 	}
@@ -274,11 +284,18 @@ func (r *Race) describe() string {
 	return "race of " + name + ", deal #" + strconv.FormatUint(r.spec.Seed, 10)
 }
 
-func (r *Race) shut(reason string) { _ = r.loop.wait(func() { r.end(reason) }) }
+func (r *Race) shut(reason string) {
+	if r.remote == nil {
+		_ = r.loop.wait(func() { r.end(reason) })
+	}
+}
 
 // State is the race as an outsider would watch it (no You), for a preview
 // before joining.
 func (r *Race) State() (RaceState, error) {
+	if r.remote != nil {
+		return r.previewRemote()
+	}
 	return call(&r.loop, func() (RaceState, error) { return r.base, nil })
 }
 
@@ -290,6 +307,7 @@ type RaceMember struct {
 	token  uint64
 	role   Role
 	save   []byte
+	rm     *remoteMember // set when the race lives on another node
 }
 
 // Join puts p in the race. A racer coming back (after a drop, or from a
@@ -305,6 +323,15 @@ func (r *Race) Join(p Person, role Role, sink func(RaceState)) (*RaceMember, err
 	if err := r.h.action(p); err != nil {
 		return nil, err
 	}
+	if r.remote != nil {
+		return r.joinRemote(p.public(), role, sink)
+	}
+	return r.joinLocal(p, role, sink)
+}
+
+// joinLocal is Join past the checks made where the person is connected,
+// on the race's own node.
+func (r *Race) joinLocal(p Person, role Role, sink func(RaceState)) (*RaceMember, error) {
 	p = p.public()
 	out := newOutbox(sink)
 	m, err := call(&r.loop, func() (*RaceMember, error) { return r.join(p, role, out) })
@@ -328,6 +355,9 @@ func (m *RaceMember) Resume() []byte { return m.save }
 // version jumped) asks for to catch up. It fails as the member's other
 // requests do once the member has left or been replaced.
 func (m *RaceMember) State() (RaceState, error) {
+	if m.rm != nil {
+		return m.remoteState()
+	}
 	var st RaceState
 	err := m.do(func(r *Race, me *member) error {
 		st = r.stateFor(me)
@@ -338,6 +368,9 @@ func (m *RaceMember) State() (RaceState, error) {
 
 // Start begins the countdown; only the host may.
 func (m *RaceMember) Start() error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opStart})
+	}
 	if err := m.race.h.action(m.person); err != nil {
 		return err
 	}
@@ -346,29 +379,44 @@ func (m *RaceMember) Start() error {
 
 // Report records the racer's progress after a move.
 func (m *RaceMember) Report(p Progress) error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opReport, Progress: &p})
+	}
 	return m.do(func(r *Race, me *member) error { return r.report(me, p) })
 }
 
 // Follow shows the given racer's board to this member; "" stops.
 func (m *RaceMember) Follow(racerID string) error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opFollow, Racer: racerID})
+	}
 	return m.do(func(r *Race, me *member) error { return r.follow(me, racerID) })
 }
 
 // AddGhost puts a stored run in the race as a ghost racer; only the host
 // may, and only in the lobby.
 func (m *RaceMember) AddGhost(run Run) error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opGhost, Run: &run})
+	}
 	return m.do(func(r *Race, me *member) error { return r.addGhost(me, run) })
 }
 
 // Leave is the player choosing to go: a racer leaving a running race has
 // given up. The member's outbox closes and gets nothing more.
 func (m *RaceMember) Leave() error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opLeave})
+	}
 	return m.do(func(r *Race, me *member) error { return r.leave(me, false) })
 }
 
 // Drop is the connection going: a racer is shown out but may Join again
 // while the race runs, and their game continues where it was.
 func (m *RaceMember) Drop() error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opDrop})
+	}
 	return m.do(func(r *Race, me *member) error { return r.leave(me, true) })
 }
 

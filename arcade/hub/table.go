@@ -237,9 +237,11 @@ type Table struct {
 	loop   loop
 	done   chan struct{}
 	saves  *outbox[tableSave]
+	saved  savedMark // the last snapshot handed to the wiring
 	spy    func(*Table)
 
 	// Everything below belongs to the room's goroutine.
+	saveSeq  uint64 // snapshots put in saves
 	phase    TablePhase
 	seats    []*tseat
 	members  []*tmember
@@ -276,6 +278,8 @@ type Table struct {
 	// ratings caches the people's rating labels by account, read through
 	// Config.Rating as they sit and again after each game is recorded.
 	ratings map[string]string
+
+	remote *remoteRoom // set when the table lives on another node
 }
 
 type tseat struct {
@@ -303,6 +307,7 @@ type tmember struct {
 }
 
 type tableSave struct {
+	seq  uint64 // the table's count of snapshots put, this one's
 	code string
 	snap *TableSnapshot
 	rec  any // the snapshot's record, marshalled on the save goroutine
@@ -411,7 +416,18 @@ func (h *Hub) newTable(code string, k engine.TableKit, cfg TableConfig) *Table {
 				}
 				s.snap.Record = rec
 			}
+			if s.snap != nil && h.relay != nil {
+				// Only the room's owner may write its snapshot: one cut
+				// off past its lease has been replaced by another node,
+				// whose snapshots this one must not overwrite.
+				if err := h.relay.Hold(s.code); err != nil {
+					h.log.Warn("table snapshot not saved: the room is no longer this node's", "code", s.code, "err", err)
+					t.saved.mark(s.seq)
+					return
+				}
+			}
 			save(s.code, s.snap)
+			t.saved.mark(s.seq)
 		})
 	}
 	for _, p := range cfg.Seats {
@@ -453,9 +469,17 @@ func (t *Table) Kind() RoomKind { return TableRoom }
 
 func (t *Table) Game() string { return t.cfg.Game }
 
-func (t *Table) Done() <-chan struct{} { return t.done }
+func (t *Table) Done() <-chan struct{} {
+	if t.remote != nil {
+		return t.remote.done
+	}
+	return t.done
+}
 
 func (t *Table) describe() string {
+	if t.remote != nil {
+		return t.remote.entry.What
+	}
 	return "table of " + t.kit.Info().Title + settingsWords(t.cfg.Settings)
 }
 
@@ -466,9 +490,16 @@ func settingsWords(s string) string {
 	return " (" + strings.ReplaceAll(s, ",", ", ") + ")"
 }
 
-func (t *Table) shut(reason string) { _ = t.loop.wait(func() { t.end(reason, false) }) }
+func (t *Table) shut(reason string) {
+	if t.remote == nil {
+		_ = t.loop.wait(func() { t.end(reason, false) })
+	}
+}
 
 // Info is the table as the lobby lists it.
 func (t *Table) Info() (TableInfo, error) {
+	if t.remote != nil {
+		return t.infoRemote()
+	}
 	return call(&t.loop, func() (TableInfo, error) { return t.info(), nil })
 }

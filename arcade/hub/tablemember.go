@@ -15,6 +15,7 @@ type TableMember struct {
 	person Person
 	token  uint64
 	seat   int
+	rm     *remoteMember // set when the table lives on another node
 }
 
 func (m *TableMember) Table() *Table { return m.table }
@@ -36,6 +37,15 @@ func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, e
 	if err := t.h.action(p); err != nil {
 		return nil, err
 	}
+	if t.remote != nil {
+		return t.joinRemote(p.public(), seat, sink)
+	}
+	return t.joinLocal(p, seat, sink)
+}
+
+// joinLocal is Join past the checks made where the person is connected,
+// on the table's own node.
+func (t *Table) joinLocal(p Person, seat int, sink func(TableState)) (*TableMember, error) {
 	p = p.public()
 	out := newOutbox(sink)
 	m, err := call(&t.loop, func() (*TableMember, error) { return t.join(p, seat, out) })
@@ -51,7 +61,22 @@ func (t *Table) Join(p Person, seat int, sink func(TableState)) (*TableMember, e
 // one the rules refuse) changes nothing; its sentence is returned and also
 // put in this member's next state, and in no one else's.
 func (m *TableMember) Do(action []byte) error {
-	return m.do(func(t *Table, me *tmember) error { return t.guarded(func() error { return t.act(me, action) }) })
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opDo, Action: action})
+	}
+	var seq uint64
+	err := m.do(func(t *Table, me *tmember) error {
+		err := t.guarded(func() error { return t.act(me, action) })
+		seq = t.saveSeq
+		return err
+	})
+	if err == nil && m.table.h.relay != nil {
+		// On a node of several, an action counts once its snapshot is
+		// in the shared store: if this node dies now, the node that
+		// takes the table over restores it with this action in.
+		m.table.waitSaved(seq)
+	}
+	return err
 }
 
 // State is the member's whole state as the room has it now, with the
@@ -60,6 +85,9 @@ func (m *TableMember) Do(action []byte) error {
 // outbox; it is for a member that lost states on the way (one on another
 // machine, say) and sees a gap in the versions.
 func (m *TableMember) State() (TableState, error) {
+	if m.rm != nil {
+		return m.remoteState()
+	}
 	var st TableState
 	err := m.do(func(t *Table, me *tmember) error {
 		st = t.stateFor(me, t.shared())
@@ -71,6 +99,9 @@ func (m *TableMember) State() (TableState, error) {
 // Start deals the first game; only the host may, once every person's seat
 // is taken by someone here.
 func (m *TableMember) Start() error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opStart}) // the room's node counts the action
+	}
 	if err := m.table.h.action(m.person); err != nil {
 		return err
 	}
@@ -82,6 +113,9 @@ func (m *TableMember) Start() error {
 // table of computers only, when its host has). A seat a person lost
 // during the match opens again, and the table goes back to seating.
 func (m *TableMember) Rematch() error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opRematch})
+	}
 	if err := m.table.h.action(m.person); err != nil {
 		return err
 	}
@@ -91,6 +125,9 @@ func (m *TableMember) Rematch() error {
 // Decline says no to the rematch, which closes the table for everyone
 // with a sentence naming who declined.
 func (m *TableMember) Decline() error {
+	if m.rm != nil {
+		return m.remoteDo(wireRequest{Op: opDecline})
+	}
 	return m.do(func(t *Table, me *tmember) error { return t.answer(me, false) })
 }
 
@@ -99,6 +136,9 @@ func (m *TableMember) Decline() error {
 // opens again; once the match is over, it is a no to the rematch. Leaving
 // a table that has closed already is no error: the member is out of it.
 func (m *TableMember) Leave() error {
+	if m.rm != nil {
+		return gone(m.remoteDo(wireRequest{Op: opLeave}))
+	}
 	return gone(m.do(func(t *Table, me *tmember) error { return t.leave(me, false) }))
 }
 
@@ -106,6 +146,9 @@ func (m *TableMember) Leave() error {
 // table's hold time, a computer playing for them, and may Join again.
 // Once the match is over, it is a no to the rematch.
 func (m *TableMember) Drop() error {
+	if m.rm != nil {
+		return gone(m.remoteDo(wireRequest{Op: opDrop}))
+	}
 	return gone(m.do(func(t *Table, me *tmember) error { return t.leave(me, true) }))
 }
 

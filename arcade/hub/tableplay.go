@@ -300,12 +300,27 @@ func (t *Table) gameOver() {
 	}
 	t.publish()
 	t.changed()
-	if err == nil && t.h.onTableResult != nil {
+	if err == nil && t.h.onTableResult != nil && t.stillOurs() {
 		t.h.onTableResult(out)
 		if t.cfg.Rated {
 			t.rerate()
 		}
 	}
+}
+
+// stillOurs says whether this node may record the table's result: on a
+// node of several, only while it holds the room's lease, so that a copy
+// cut off from the others (which another node may have taken over) never
+// records a game the taken-over table will record too.
+func (t *Table) stillOurs() bool {
+	if t.h.relay == nil {
+		return true
+	}
+	if err := t.h.relay.Hold(t.code); err != nil {
+		t.h.log.Warn("table result not recorded: the room is no longer this node's", "code", t.code, "err", err)
+		return false
+	}
+	return true
 }
 
 func (t *Table) outcomeWords(res engine.TableResult) string {

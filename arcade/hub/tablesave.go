@@ -2,6 +2,7 @@ package hub
 
 import (
 	"encoding/json"
+	"sync"
 	"time"
 
 	"sshuffle/engine"
@@ -88,13 +89,15 @@ func (t *Table) save() {
 	default:
 		snap.TurnLeft = t.cfg.TurnClock
 	}
-	t.saves.Put(tableSave{code: t.code, snap: snap, rec: g.Record(seats)})
+	t.saveSeq++
+	t.saves.Put(tableSave{seq: t.saveSeq, code: t.code, snap: snap, rec: g.Record(seats)})
 }
 
 // unsave tells the wiring the table needs no restoring any more.
 func (t *Table) unsave() {
 	if t.saves != nil {
-		t.saves.Put(tableSave{code: t.code})
+		t.saveSeq++
+		t.saves.Put(tableSave{seq: t.saveSeq, code: t.code})
 	}
 }
 
@@ -203,4 +206,58 @@ func (h *Hub) RestoreTables(snaps []TableSnapshot) ([]*Table, map[string]error) 
 		out = append(out, t)
 	}
 	return out, bad
+}
+
+// savedMark is how far a table's snapshots have been handed to the
+// wiring, for an action that waits until its own is.
+type savedMark struct {
+	mu  sync.Mutex
+	seq uint64
+	ch  chan struct{} // closed at the next mark
+}
+
+func (s *savedMark) mark(seq uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if seq > s.seq {
+		s.seq = seq
+	}
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
+}
+
+// saveWait bounds how long an action waits for its snapshot: a store that
+// does not answer in that time has failed, and the action stands anyway.
+const saveWait = 10 * time.Second
+
+// waitSaved returns once the snapshot numbered seq (or a newer one) has
+// been handed to the wiring, or the table has ended.
+func (t *Table) waitSaved(seq uint64) {
+	if t.saves == nil {
+		return
+	}
+	deadline := time.NewTimer(saveWait)
+	defer deadline.Stop()
+	for {
+		t.saved.mu.Lock()
+		if t.saved.seq >= seq {
+			t.saved.mu.Unlock()
+			return
+		}
+		if t.saved.ch == nil {
+			t.saved.ch = make(chan struct{})
+		}
+		ch := t.saved.ch
+		t.saved.mu.Unlock()
+		select {
+		case <-ch:
+		case <-t.done:
+			return
+		case <-deadline.C:
+			t.h.log.Warn("an action's table snapshot was not saved in time", "code", t.code)
+			return
+		}
+	}
 }

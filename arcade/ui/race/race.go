@@ -245,6 +245,11 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	switch st.Phase {
 	case hub.Closed:
 		s.live.Closed()
+		if st.Reason == hub.RaceGone {
+			if cmd := s.goOnAlone(); cmd != nil {
+				return cmd
+			}
+		}
 		reason := st.Reason
 		if reason == "" {
 			reason = "The race room has closed."
@@ -464,3 +469,31 @@ func (s *raceScreen) invite(name string) {
 
 // The race screen draws its clock through ui.Ticking.
 var _ ui.Ticking = (*raceScreen)(nil)
+
+// goOnAlone is the racer's game going on after the race's server stopped
+// (a node of a cluster died): the race is over for everyone, but the game
+// is the player's own, so it continues as an ordinary game of theirs,
+// recorded as one when it ends. It is handed over as the player's saved
+// game of that game, which the game screen continues from; a saved game
+// already there is never overwritten, and the race screen then just says
+// the race is over. nil: nothing to go on with.
+func (s *raceScreen) goOnAlone() tea.Cmd {
+	me, ok := s.me()
+	if !ok || s.game == nil || me.Status != hub.Playing || s.game.Game().Moves() == 0 || s.env.IsGuest() {
+		return nil
+	}
+	data, err := s.game.Encode()
+	if err != nil {
+		return nil
+	}
+	ctx, id, key := s.env.Ctx(), s.env.Player.ID, s.info.Key()
+	if _, err := s.env.Store.GetSave(ctx, id, key); !errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err := s.env.Store.PutSave(ctx, id, key, data); err != nil {
+		s.env.Log.Warn("keeping a race's game after its server stopped", "error", err.Error())
+		return nil
+	}
+	s.game.Finish()
+	return s.env.Go(ui.Route{Page: ui.Play, Game: s.info})
+}
