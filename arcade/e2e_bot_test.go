@@ -2,6 +2,14 @@ package arcade
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,4 +95,58 @@ func TestEndToEndGoExampleBot(t *testing.T) {
 		require.False(t, g.Seats[bot].StoodIn, "the bot played every turn of its own")
 	}
 	require.Equal(t, map[string]int{"spite": 2, "kings": 3}, seen)
+}
+
+// TestEndToEndPythonExampleBot: the Python example, driving the OpenSSH
+// client, plays a whole Spite and Malice game against the easy computer;
+// the game is on its record and replays.
+func TestEndToEndPythonExampleBot(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the Python example bot is not run")
+	}
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("the ssh client is not installed: the Python example bot is not run")
+	}
+	ts := startBotServer(t)
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+	block, err := gossh.MarshalPrivateKey(priv, "")
+	require.NoError(t, err)
+	keyFile := filepath.Join(t.TempDir(), "bot_key")
+	require.NoError(t, os.WriteFile(keyFile, pem.EncodeToMemory(block), 0o600))
+	signer, err := gossh.NewSignerFromKey(priv)
+	require.NoError(t, err)
+	c := sshtest.Dial(t, ts.addr, "pybot", signer)
+	sess, err := c.NewSession()
+	require.NoError(t, err)
+	out, err := sess.Output("bot register")
+	require.NoError(t, err, string(out))
+	c.Close()
+
+	host, port, err := net.SplitHostPort(ts.addr)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "../examples/bot-python/bot.py", "--host", host, "--port", port,
+		"--user", "pybot", "--key", keyFile, "--any-host-key", "--quiet",
+		"--seek", "spite", "--settings", "payoff=13", "--against", "easy", "--pace", "instant", "--matches", "1")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir()) // no user's ssh config or agent
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	res, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	require.Regexp(t, `^matches 1, games 1, won \d, rejected 0\n$`, string(res))
+
+	id := gossh.FingerprintSHA256(signer.PublicKey())
+	require.Eventually(t, func() bool {
+		tg, err := ts.store.TableGames(ctx, id, 10)
+		require.NoError(t, err)
+		return len(tg) == 1
+	}, 10*time.Second, 20*time.Millisecond)
+	tg, err := ts.store.TableGames(ctx, id, 10)
+	require.NoError(t, err)
+	kit, ok := games.Default().TableKit("spite")
+	require.True(t, ok)
+	require.NoError(t, kit.Replay(tg[0].Record))
 }
