@@ -150,3 +150,63 @@ func TestEndToEndPythonExampleBot(t *testing.T) {
 	require.True(t, ok)
 	require.NoError(t, kit.Replay(tg[0].Record))
 }
+
+// TestEndToEndChallengeABotFromTheLobby: a person at 80x24 opens the Spite
+// and Malice lobby, presses b, picks the one bot online (the Go example,
+// waiting for challenges), opens a table for it with the form, and starts
+// once the bot has accepted and sat; the game is played to its end (the
+// person lets the clock play their turns) and both see it over. The bot's
+// name is marked wherever the person reads it.
+func TestEndToEndChallengeABotFromTheLobby(t *testing.T) {
+	ts := startServerWith(t, Config{TableClock: 250 * time.Millisecond, TablePace: time.Millisecond, TableBreak: 50 * time.Millisecond})
+	key := registerBot(t, ts, "gobot")
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	type answer struct {
+		sum botclient.Summary
+		err error
+	}
+	bot := make(chan answer, 1)
+	go func() {
+		sum, err := botclient.Run(ctx, botclient.Config{Addr: ts.addr, User: "gobot", Signer: key,
+			HostKey: gossh.InsecureIgnoreHostKey(), Matches: 1})
+		bot <- answer{sum, err}
+	}()
+	require.Eventually(t, func() bool {
+		for _, p := range ts.srv.hub.Online() {
+			if p.Name == "gobot" && p.Bot {
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 10*time.Millisecond, "the bot is online")
+
+	c := sshtest.Dial(t, ts.addr, "ann", sshtest.NewClientKey(t))
+	defer c.Close()
+	tm := sshtest.OpenTermSize(t, c, map[string]string{"LANG": "en_US.UTF-8"}, "", 80, 24)
+	tm.WaitFor("Playing as ann")
+	tm.Send("9") // Spite and Malice
+	tm.WaitFor("b challenge a bot")
+	tm.Send("b")
+	tm.WaitFor("Challenge which bot?")
+	tm.WaitFor("gobot [bot] (1 of 1)")
+	tm.Send("\r")
+	tm.WaitFor("Challenge gobot [bot]")
+	tm.Send("\x1b[B") // the pay-off pile: 20, 26, 30, 13
+	tm.Send("\x1b[C\x1b[C\x1b[C")
+	tm.WaitFor("13")
+	tm.Send("\r\r") // to the button, and open
+	tm.WaitFor("seated 2/2")
+	tm.WaitFor("2 gobot [bot]")
+	tm.Send("s")
+	tm.WaitFor("ann (you)")
+	tm.WaitFor("gobot [bot]")
+	tm.WaitFunc("the game over", func(s string) bool {
+		return strings.Contains(s, "wins the game") || strings.Contains(s, "draw")
+	})
+	a := <-bot
+	require.NoError(t, a.err)
+	// Rejections are not counted here: the short clock that plays the
+	// person's turns runs out on the bot's now and then too.
+	require.Equal(t, 1, a.sum.Games)
+}
