@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/games"
 	"sshuffle/store"
 	"sshuffle/store/badger"
@@ -54,4 +55,31 @@ func TestBotRegister(t *testing.T) {
 	out, code = run("SHA256:b", "robo-one", "bot")
 	require.Equal(t, Refused, code)
 	require.Contains(t, out, "connect with ssh -T HOST bot")
+}
+
+// TestBotsMarkedInCommands: tables marks a bot's seat in its text and
+// JSON; friends marks a followed bot.
+func TestBotsMarkedInCommands(t *testing.T) {
+	r := Request{Tables: func() []hub.TableInfo {
+		return []hub.TableInfo{{Code: "KQRST", Game: "spite", Host: hub.Person{ID: "a", Name: "ann"},
+			Seats: []hub.SeatInfo{{Name: "ann", Person: hub.Person{ID: "a", Name: "ann"}},
+				{Name: "robo", Person: hub.Person{ID: "b", Name: "robo", Bot: true}}}}}
+	}}
+	l := Tables(r)
+	require.Equal(t, []TableSeat{{Name: "ann"}, {Name: "robo", Bot: true}}, l.Tables[0].Seats)
+	require.Contains(t, l.Text(), "seats: ann, robo [bot];")
+
+	st, err := badger.OpenInMemory()
+	require.NoError(t, err)
+	defer st.Close()
+	for _, a := range [][2]string{{"SHA256:a", "ann"}, {"SHA256:b", "qwerty"}} {
+		_, err := st.CreateAccount(t.Context(), a[0], a[1])
+		require.NoError(t, err)
+	}
+	require.NoError(t, st.MarkBot(t.Context(), "SHA256:b"))
+	require.NoError(t, st.Follow(t.Context(), "SHA256:a", "SHA256:b"))
+	fl, err := Friends(Request{Store: st, ID: "SHA256:a"})
+	require.NoError(t, err)
+	require.Equal(t, []Friend{{Name: "qwerty", Bot: true}}, fl.Friends)
+	require.Contains(t, fl.Text(), "qwerty [bot]")
 }
