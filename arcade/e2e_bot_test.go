@@ -19,6 +19,7 @@ import (
 	"sshuffle/examples/bot-go/botclient"
 	"sshuffle/games"
 	"sshuffle/internal/sshtest"
+	"sshuffle/store"
 )
 
 // startBotServer is a server whose tables move fast enough for whole games
@@ -209,4 +210,57 @@ func TestEndToEndChallengeABotFromTheLobby(t *testing.T) {
 	// Rejections are not counted here: the short clock that plays the
 	// person's turns runs out on the bot's now and then too.
 	require.Equal(t, 1, a.sum.Games)
+}
+
+// TestEndToEndBotRefusals: ssh HOST bot answers on stderr with exit
+// status 1 for a key with no account, an account that is not a bot's, and
+// a session with a terminal; bot register refuses an account that has
+// played as a person.
+func TestEndToEndBotRefusals(t *testing.T) {
+	ts := startServer(t)
+	try := func(c *gossh.Client, cmd string, pty bool) (string, int) {
+		t.Helper()
+		sess, err := c.NewSession()
+		require.NoError(t, err)
+		defer sess.Close()
+		if pty {
+			require.NoError(t, sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}))
+		}
+		var stderr strings.Builder
+		sess.Stderr = &stderr
+		out, err := sess.Output(cmd)
+		code := 0
+		if ee, ok := err.(*gossh.ExitError); ok {
+			code = ee.ExitStatus()
+		} else {
+			require.NoError(t, err)
+		}
+		return string(out) + stderr.String(), code
+	}
+	fresh := sshtest.Dial(t, ts.addr, "nobody1", sshtest.NewClientKey(t))
+	defer fresh.Close()
+	out, code := try(fresh, "bot", false)
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "this key has no bot account yet; register it first: ssh NAME@HOST bot register")
+
+	personKey := sshtest.NewClientKey(t)
+	p := sshtest.Dial(t, ts.addr, "carla", personKey)
+	defer p.Close()
+	tm := sshtest.OpenTerm(t, p, nil)
+	tm.WaitFor("Playing as carla")
+	out, code = try(p, "bot", false)
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "carla is not a bot account")
+	require.NoError(t, ts.store.RecordResult(t.Context(), store.Result{Account: gossh.FingerprintSHA256(personKey.PublicKey()),
+		Spec: "klondike/draw1/1", Key: "klondike/draw1", Finished: time.Now()}))
+	out, code = try(p, "bot register", false)
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "carla has played as a person")
+
+	botKey := registerBot(t, ts, "botty")
+	b := sshtest.Dial(t, ts.addr, "botty", botKey)
+	defer b.Close()
+	out, code = try(b, "bot", true)
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "a bot speaks JSON Lines without a terminal")
 }

@@ -264,3 +264,32 @@ func mustKit(t *testing.T, game string) engine.TableKit {
 	require.True(t, ok)
 	return k
 }
+
+// TestSeekStartsWhenFull: a seek's table is listed in the lobby with an
+// open seat; when a person takes it, the bot (its host) deals at once.
+func TestSeekStartsWhenFull(t *testing.T) {
+	x := newHarness(t, Config{})
+	x.send(`{"type":"seek","game":"spite"}`)
+	table := x.expect(TSeeking)["table"].(string)
+	require.Eventually(t, func() bool {
+		for _, in := range x.h.Tables() {
+			if in.Code == table && in.Free == 1 && in.Host.ID == bot1.ID {
+				return true
+			}
+		}
+		return false
+	}, guard, time.Millisecond, "the table is listed with its open seat")
+	tb, err := x.h.Table(table)
+	require.NoError(t, err)
+	ann := hub.Person{ID: "SHA256:ann", Name: "ann"}
+	states := make(chan hub.TableState, 64)
+	_, err = tb.Join(ann, hub.AnySeat, func(st hub.TableState) { states <- st })
+	require.NoError(t, err)
+	ts := x.until(TTableStart)
+	require.Equal(t, []any{map[string]any{"name": "robot1", "kind": "bot"}, map[string]any{"name": "ann", "kind": "person"}}, ts["seats"])
+	for st := range states {
+		if st.Phase == hub.TablePlaying {
+			break
+		}
+	}
+}
