@@ -18,6 +18,8 @@ type botSessions struct {
 	stopped bool
 	cancels map[*context.CancelFunc]struct{}
 	wg      sync.WaitGroup
+	// shared holds each bot account's limits over all its sessions.
+	shared bot.Shared
 }
 
 // start counts a session in; false once the server is stopping.
@@ -100,6 +102,7 @@ func (s *Server) runBot(sess ssh.Session) {
 	err = bot.Serve(ctx, bot.Config{
 		Hub: s.hub, Kit: s.games.TableKit, Person: p,
 		TurnClock: s.cfg.TableClock, Pace: s.cfg.TablePace, Hold: s.cfg.TableHold, Break: s.cfg.TableBreak,
+		Shared: &s.bots.shared,
 	}, sess, sess)
 	if err != nil {
 		_ = sess.Exit(1)

@@ -35,6 +35,9 @@ type Config struct {
 	// Rated says rated games are on offer; until then a rated seek is
 	// refused with a sentence rather than played unrated unasked.
 	Rated bool
+	// Shared holds the limits across the sessions of one account; nil:
+	// this session's own.
+	Shared *Shared
 }
 
 // DefaultPing is how often a bot is pinged.
@@ -54,15 +57,15 @@ type session struct {
 	// challenges announced, by invitation number.
 	announced map[uint64]bool
 	pingID    uint64
-	// The line limit: tokens left and when they were last topped up.
-	tokens float64
-	topped time.Time
-	werr   error
+	werr      error
 }
 
+// tableEvent is a state pushed to one of the bot's memberships: the seat
+// it was pushed for, since a later membership of the same table (the bot
+// sat again) replaces it.
 type tableEvent struct {
-	code string
-	st   hub.TableState
+	t  *seat
+	st hub.TableState
 }
 
 // seat is the bot at one table.
@@ -92,8 +95,11 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		cfg: cfg, me: cfg.Person, out: out, done: make(chan struct{}),
 		events: make(chan tableEvent), notes: make(chan struct{}, 1),
 		tables: map[string]*seat{}, announced: map[uint64]bool{},
-		tokens: float64(cfg.Limits.LinesPerSecond), topped: cfg.Now(),
 	}
+	if s.cfg.Shared == nil {
+		s.cfg.Shared = &Shared{}
+	}
+	s.cfg.Shared.open(s.me.ID, cfg.Limits, cfg.Now())
 	defer s.close()
 	s.live = cfg.Hub.Connect(s.me, true, func(hub.Notice) {
 		select {
@@ -120,7 +126,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			}
 			s.line(l)
 		case ev := <-s.events:
-			s.state(ev.code, ev.st)
+			s.state(ev.t, ev.st)
 		case <-s.notes:
 			s.challenges()
 		case <-tick.C:
@@ -137,7 +143,9 @@ func (s *session) close() {
 	close(s.done)
 	for _, t := range s.tables {
 		_ = t.m.Drop()
+		s.cfg.Shared.stand(s.me.ID)
 	}
+	s.cfg.Shared.close(s.me.ID)
 	if s.live != nil {
 		s.live.Close()
 	}
@@ -195,17 +203,9 @@ func (s *session) read(in io.Reader, lines chan<- line) {
 	}
 }
 
-// allow spends one token of the line limit, if one is left.
+// allow spends one line of the account's limit, if one is left.
 func (s *session) allow() bool {
-	now := s.cfg.Now()
-	rate := float64(s.cfg.Limits.LinesPerSecond)
-	s.tokens = min(rate, s.tokens+now.Sub(s.topped).Seconds()*rate)
-	s.topped = now
-	if s.tokens < 1 {
-		return false
-	}
-	s.tokens--
-	return true
+	return s.cfg.Shared.allow(s.me.ID, s.cfg.Limits.LinesPerSecond, s.cfg.Now())
 }
 
 func (s *session) line(l line) {
@@ -263,15 +263,19 @@ func clip(s string) string {
 	return s
 }
 
-func (s *session) full() bool { return len(s.tables) >= s.cfg.Limits.OpenGames }
+// sit takes one of the account's tables; false, with the error sent, when
+// it is at its most.
+func (s *session) sit(in string) bool {
+	if s.cfg.Shared.sit(s.me.ID, s.cfg.Limits.OpenGames) {
+		return true
+	}
+	s.fail(in, "You are at %d tables already, the most a bot may be at once.", s.cfg.Limits.OpenGames)
+	return false
+}
 
 // seek opens a table listed in the lobby: the bot in the first seat, then
 // the seats against names (default one person's seat).
 func (s *session) seek(in In) {
-	if s.full() {
-		s.fail(in.Type, "You are at %d tables already, the most a bot may be at once.", s.cfg.Limits.OpenGames)
-		return
-	}
 	if in.Rated && !s.cfg.Rated {
 		s.fail(in.Type, "Rated games are not on offer yet; seek with \"rated\": false.")
 		return
@@ -299,8 +303,12 @@ func (s *session) seek(in In) {
 			return
 		}
 	}
+	if !s.sit(in.Type) {
+		return
+	}
 	t, err := s.cfg.Hub.OpenTable(cfg)
 	if err != nil {
+		s.cfg.Shared.stand(s.me.ID)
 		s.fail(in.Type, "%s", err.Error())
 		return
 	}
@@ -314,25 +322,34 @@ func (s *session) seek(in In) {
 	s.send(Seeking{Type: TSeeking, Table: t.Code(), Game: inf.Game, Settings: inf.Settings, Seats: seats(inf.Seats)})
 }
 
-// join sits the bot at t and follows it.
+// join sits the bot at t and follows it, in the table the caller took
+// with sit (given back if the bot cannot sit).
 func (s *session) join(t *hub.Table, want int) bool {
 	kit, ok := s.cfg.Kit(t.Game())
 	if !ok {
+		s.cfg.Shared.stand(s.me.ID)
 		s.fail("", "That table's game is not one a bot can play.")
 		return false
 	}
 	code := t.Code()
-	m, err := t.Join(s.me, want, func(st hub.TableState) {
+	st := &seat{code: code, kit: kit, started: map[int]bool{}, over: map[int]bool{}}
+	// The sink's states are read on this goroutine, after join returns.
+	m, err := t.Join(s.me, want, func(ts hub.TableState) {
 		select {
-		case s.events <- tableEvent{code: code, st: st}:
+		case s.events <- tableEvent{t: st, st: ts}:
 		case <-s.done:
 		}
 	})
 	if err != nil {
+		s.cfg.Shared.stand(s.me.ID)
 		s.fail("", "%s", err.Error())
 		return false
 	}
-	s.tables[code] = &seat{code: code, m: m, kit: kit, started: map[int]bool{}, over: map[int]bool{}}
+	st.m = m
+	if old := s.tables[code]; old != nil {
+		s.cfg.Shared.stand(s.me.ID) // the same seat again, counted once
+	}
+	s.tables[code] = st
 	return true
 }
 
@@ -340,12 +357,14 @@ func (s *session) join(t *hub.Table, want int) bool {
 // its connection dropped, or the server restarted).
 func (s *session) rejoin() {
 	for _, in := range s.cfg.Hub.SeatedAt(s.me.ID) {
-		if s.full() {
+		t, err := s.cfg.Hub.Table(in.Code)
+		if err != nil {
+			continue
+		}
+		if !s.sit("") {
 			return
 		}
-		if t, err := s.cfg.Hub.Table(in.Code); err == nil {
-			s.join(t, hub.AnySeat)
-		}
+		s.join(t, hub.AnySeat)
 	}
 }
 
@@ -371,22 +390,20 @@ func (s *session) challenges() {
 }
 
 func (s *session) accept(id uint64) {
-	if s.full() {
-		s.fail(TAccept, "You are at %d tables already, the most a bot may be at once.", s.cfg.Limits.OpenGames)
+	if !s.sit(TAccept) {
 		return
 	}
 	delete(s.announced, id)
 	code, err := s.live.Answer(id, true)
-	if err != nil {
-		s.fail(TAccept, "%s", err.Error())
-		return
+	if err == nil {
+		var t *hub.Table
+		if t, err = s.cfg.Hub.Table(code); err == nil {
+			s.join(t, hub.AnySeat)
+			return
+		}
 	}
-	t, err := s.cfg.Hub.Table(code)
-	if err != nil {
-		s.fail(TAccept, "%s", err.Error())
-		return
-	}
-	s.join(t, hub.AnySeat)
+	s.cfg.Shared.stand(s.me.ID)
+	s.fail(TAccept, "%s", err.Error())
 }
 
 // find is the table the bot named, as it wrote the code.
@@ -424,15 +441,16 @@ func (s *session) leave(code string) {
 
 func (s *session) end(t *seat, reason string) {
 	delete(s.tables, t.code)
+	s.cfg.Shared.stand(s.me.ID)
 	s.send(TableEnd{Type: TTableEnd, Table: t.code, Reason: reason})
 }
 
 // state turns one table state into the messages it means for the bot.
-func (s *session) state(code string, st hub.TableState) {
-	t := s.tables[code]
-	if t == nil {
-		return // left already: the last states of a table gone by
+func (s *session) state(t *seat, st hub.TableState) {
+	if s.tables[t.code] != t {
+		return // left already, or sat again: the last states of a membership gone by
 	}
+	code := t.code
 	switch st.Phase {
 	case hub.TableClosed:
 		reason := st.Reason

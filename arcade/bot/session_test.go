@@ -79,6 +79,22 @@ func TestLineLimit(t *testing.T) {
 	require.Empty(t, x.h.Tables(), "the seek refused was not made")
 }
 
+// TestLimitsPerAccount: two sessions of one bot account share its lines a
+// second: what one spends, the other does not have.
+func TestLimitsPerAccount(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now } // never moves: no line comes back
+	shared := &Shared{}
+	x := newHarness(t, Config{Now: clock, Limits: Limits{LinesPerSecond: 4}, Shared: shared})
+	y := newHarness(t, Config{Hub: x.h, Now: clock, Limits: Limits{LinesPerSecond: 4}, Shared: shared})
+	x.send(`{"type":"pong","id":1}`)
+	x.send(`{"type":"pong","id":2}`)
+	x.quiet()
+	y.quiet()
+	y.send(`{"type":"pong","id":3}`)
+	require.Equal(t, "Too many lines: at most 4 a second. That one was ignored.", y.expect(TError)["error"])
+}
+
 // TestOpenGames: a bot sits at as many tables as its limit, no more.
 func TestOpenGames(t *testing.T) {
 	x := newHarness(t, Config{Limits: Limits{OpenGames: 1}})
