@@ -4,7 +4,7 @@
 //
 //	ssh-keygen -t ed25519 -N '' -f bot_key
 //	ssh -i bot_key mybot@HOST -p 2222 bot register
-//	go run ./examples/bot-go -addr HOST:2222 -user mybot -key bot_key -seek spite -against easy -matches 3
+//	go run ./examples/bot-go -addr HOST:2222 -user mybot -key bot_key -seek spite -against easy -pace quick -matches 3
 //
 // Without -seek it waits for people to challenge it from the table lobby.
 package main
@@ -31,6 +31,7 @@ func main() {
 	seek := flag.String("seek", "", "open tables of this game (spite or kings); empty: wait for challenges")
 	settings := flag.String("settings", "", "the table's settings, e.g. payoff=13")
 	against := flag.String("against", "person", "the other seats, comma-separated: person, easy, normal or hard")
+	pace := flag.String("pace", "", "the computers' pace: steady, quick or instant")
 	matches := flag.Int("matches", 0, "matches to play before hanging up; 0: forever")
 	anyHost := flag.Bool("any-host-key", false, "trust whatever host key the server shows (for a server on your own machine)")
 	quiet := flag.Bool("quiet", false, "print only the summary")
@@ -56,7 +57,7 @@ func main() {
 		cfg.Log = nil
 	}
 	if *seek != "" {
-		cfg.Seek = &botclient.Seek{Game: *seek, Settings: *settings, Against: strings.Split(*against, ",")}
+		cfg.Seek = &botclient.Seek{Game: *seek, Settings: *settings, Against: strings.Split(*against, ","), Pace: *pace}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
