@@ -60,6 +60,7 @@ func TestEndToEndGoExampleBot(t *testing.T) {
 		require.Equal(t, 1, sum.Matches)
 		require.Equal(t, 1, sum.Games, "a single game's match")
 		require.Zero(t, sum.Rejected, "the bot plays only legal actions")
+		require.Zero(t, sum.Errors)
 		return sum
 	}
 	spite := run(botclient.Seek{Game: "spite", Settings: "payoff=13", Against: []string{"easy"}, Pace: "instant"})
@@ -137,7 +138,7 @@ func TestEndToEndPythonExampleBot(t *testing.T) {
 	cmd.Stderr = &stderr
 	res, err := cmd.Output()
 	require.NoError(t, err, stderr.String())
-	require.Regexp(t, `^matches 1, games 1, won \d, rejected 0\n$`, string(res))
+	require.Regexp(t, `^matches 1, games 1, won \d, rejected 0, errors 0\n$`, string(res))
 
 	id := gossh.FingerprintSHA256(signer.PublicKey())
 	require.Eventually(t, func() bool {

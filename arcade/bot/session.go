@@ -52,6 +52,7 @@ type session struct {
 	done   chan struct{}
 	events chan tableEvent
 	notes  chan struct{}
+	retry  chan *seat // a table to try dealing at again
 	live   *hub.Session
 	tables map[string]*seat
 	// challenges announced, by invitation number.
@@ -93,7 +94,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	}
 	s := &session{
 		cfg: cfg, me: cfg.Person, out: out, done: make(chan struct{}),
-		events: make(chan tableEvent), notes: make(chan struct{}, 1),
+		events: make(chan tableEvent), notes: make(chan struct{}, 1), retry: make(chan *seat),
 		tables: map[string]*seat{}, announced: map[uint64]bool{},
 	}
 	if s.cfg.Shared == nil {
@@ -129,6 +130,12 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			s.state(ev.t, ev.st)
 		case <-s.notes:
 			s.challenges()
+		case t := <-s.retry:
+			if s.tables[t.code] == t {
+				if st, err := t.m.State(); err == nil {
+					s.maybeStart(t, st)
+				}
+			}
 		case <-tick.C:
 			s.pingID++
 			s.send(Ping{Type: TPing, ID: s.pingID})
@@ -501,8 +508,23 @@ func (s *session) maybeStart(t *seat, st hub.TableState) {
 		}
 	}
 	t.startTried = st.Version
-	_ = t.m.Start()
+	if err := t.m.Start(); errors.Is(err, hub.ErrTooFast) {
+		// The lobby's pace holds for a bot's deals as for a person's
+		// keys; a bot playing match after match meets it, and its table
+		// must not wait for a change that never comes.
+		t.startTried = 0
+		time.AfterFunc(startRetry, func() {
+			select {
+			case s.retry <- t:
+			case <-s.done:
+			}
+		})
+	}
 }
+
+// startRetry is how long a deal the lobby's pace refused waits to be
+// tried again.
+const startRetry = 500 * time.Millisecond
 
 func (s *session) sendState(t *seat, st hub.TableState) {
 	out := State{Type: TState, Table: t.code, GameNo: st.GameNo, Seat: st.Seat, Turn: st.Turn, ClockMs: millis(st.TurnLeft),

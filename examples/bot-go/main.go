@@ -62,7 +62,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	sum, err := botclient.Run(ctx, cfg)
-	fmt.Printf("matches %d, games %d, won %d, rejected %d\n", sum.Matches, sum.Games, sum.Won, sum.Rejected)
+	fmt.Printf("matches %d, games %d, won %d, rejected %d, errors %d\n", sum.Matches, sum.Games, sum.Won, sum.Rejected, sum.Errors)
 	if err != nil {
 		fail(err)
 	}

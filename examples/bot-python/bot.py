@@ -89,7 +89,7 @@ def main():
         send(msg)
 
     games, seats, acted = {}, {}, {}
-    matches = played = won = rejected = 0
+    matches = played = won = rejected = errors = 0
     status = 1
     for line in ssh.stdout:
         m = json.loads(line)
@@ -129,11 +129,15 @@ def main():
         elif t == "tableEnd":
             log("left table", m["table"] + ":", m["reason"])
         elif t == "error":
+            errors += 1
             log("the server says:", m["error"])
-            break
+            if m.get("in") == "seek" and args.seek:
+                # Most likely the lobby's pace: try again in a moment.
+                time.sleep(1)
+                seek()
     ssh.stdin.close()
     ssh.wait()
-    print("matches %d, games %d, won %d, rejected %d" % (matches, played, won, rejected))
+    print("matches %d, games %d, won %d, rejected %d, errors %d" % (matches, played, won, rejected, errors))
     return status
 
 

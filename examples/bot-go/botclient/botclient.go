@@ -47,6 +47,7 @@ type Summary struct {
 	Games    int
 	Won      int      // games won (or gone out first)
 	Rejected int      // actions the server refused
+	Errors   int      // lines the server answered with an error
 	Records  []string // the record id of every game
 }
 
@@ -65,6 +66,7 @@ type msg struct {
 	Record    string            `json:"record"`
 	Reason    string            `json:"reason"`
 	Error     string            `json:"error"`
+	In        string            `json:"in"`
 	Limits    struct {
 		LinesPerSecond int `json:"linesPerSecond"`
 	} `json:"limits"`
@@ -190,7 +192,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			logf("left table %s: %s", m.Table, m.Reason)
 			delete(games, m.Table)
 		case "error":
-			return sum, fmt.Errorf("the server says: %s", m.Error)
+			sum.Errors++
+			logf("the server says: %s", m.Error)
+			if m.In == "seek" && cfg.Seek != nil {
+				// Most likely the lobby's pace, or tables still closing:
+				// try again in a moment.
+				time.Sleep(time.Second)
+				err = seek()
+			}
 		}
 		if err != nil {
 			return sum, err
