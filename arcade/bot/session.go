@@ -52,7 +52,7 @@ type session struct {
 	done   chan struct{}
 	events chan tableEvent
 	notes  chan struct{}
-	retry  chan *seat // a table to try dealing at again
+	later  chan func() // what after has put off, run on Serve's goroutine
 	live   *hub.Session
 	tables map[string]*seat
 	// challenges announced, by invitation number.
@@ -94,7 +94,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	}
 	s := &session{
 		cfg: cfg, me: cfg.Person, out: out, done: make(chan struct{}),
-		events: make(chan tableEvent), notes: make(chan struct{}, 1), retry: make(chan *seat),
+		events: make(chan tableEvent), notes: make(chan struct{}, 1), later: make(chan func()),
 		tables: map[string]*seat{}, announced: map[uint64]bool{},
 	}
 	if s.cfg.Shared == nil {
@@ -130,12 +130,8 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			s.state(ev.t, ev.st)
 		case <-s.notes:
 			s.challenges()
-		case t := <-s.retry:
-			if s.tables[t.code] == t {
-				if st, err := t.m.State(); err == nil {
-					s.maybeStart(t, st)
-				}
-			}
+		case f := <-s.later:
+			f()
 		case <-tick.C:
 			s.pingID++
 			s.send(Ping{Type: TPing, ID: s.pingID})
@@ -319,24 +315,47 @@ func (s *session) seek(in In) {
 		s.fail(in.Type, "%s", err.Error())
 		return
 	}
-	if !s.join(t, 0) {
-		return
-	}
-	inf, err := t.Info()
-	if err != nil {
-		return // closed already: its sink says so
-	}
-	s.send(Seeking{Type: TSeeking, Table: t.Code(), Game: inf.Game, Settings: inf.Settings, Seats: seats(inf.Seats)})
+	s.join(t, 0, in.Type, func() {
+		inf, err := t.Info()
+		if err != nil {
+			return // closed already: its sink says so
+		}
+		s.send(Seeking{Type: TSeeking, Table: t.Code(), Game: inf.Game, Settings: inf.Settings, Seats: seats(inf.Seats)})
+	})
 }
 
+// after runs f on Serve's goroutine once d has passed, unless the session
+// has ended.
+func (s *session) after(d time.Duration, f func()) {
+	time.AfterFunc(d, func() {
+		select {
+		case s.later <- f:
+		case <-s.done:
+		}
+	})
+}
+
+// retryWait is how long an action the lobby's pace refused waits to be
+// tried again, and retries how many times it is.
+const (
+	retryWait = 500 * time.Millisecond
+	retries   = 20
+)
+
 // join sits the bot at t and follows it, in the table the caller took
-// with sit (given back if the bot cannot sit).
-func (s *session) join(t *hub.Table, want int) bool {
+// with sit (given back if the bot cannot sit), then runs then (if any). A
+// seat the lobby's pace refuses is asked for again: a bot playing match
+// after match meets that pace, and a seek's table must not be left empty.
+func (s *session) join(t *hub.Table, want int, in string, then func()) {
+	s.joinTry(t, want, in, then, 0)
+}
+
+func (s *session) joinTry(t *hub.Table, want int, in string, then func(), tries int) {
 	kit, ok := s.cfg.Kit(t.Game())
 	if !ok {
 		s.cfg.Shared.stand(s.me.ID)
-		s.fail("", "That table's game is not one a bot can play.")
-		return false
+		s.fail(in, "That table's game is not one a bot can play.")
+		return
 	}
 	code := t.Code()
 	st := &seat{code: code, kit: kit, started: map[int]bool{}, over: map[int]bool{}}
@@ -347,17 +366,23 @@ func (s *session) join(t *hub.Table, want int) bool {
 		case <-s.done:
 		}
 	})
+	if errors.Is(err, hub.ErrTooFast) && tries < retries {
+		s.after(retryWait, func() { s.joinTry(t, want, in, then, tries+1) })
+		return
+	}
 	if err != nil {
 		s.cfg.Shared.stand(s.me.ID)
-		s.fail("", "%s", err.Error())
-		return false
+		s.fail(in, "%s", err.Error())
+		return
 	}
 	st.m = m
 	if old := s.tables[code]; old != nil {
 		s.cfg.Shared.stand(s.me.ID) // the same seat again, counted once
 	}
 	s.tables[code] = st
-	return true
+	if then != nil {
+		then()
+	}
 }
 
 // rejoin takes back the seats the bot holds at tables still in play (after
@@ -371,7 +396,7 @@ func (s *session) rejoin() {
 		if !s.sit("") {
 			return
 		}
-		s.join(t, hub.AnySeat)
+		s.join(t, hub.AnySeat, "", nil)
 	}
 }
 
@@ -405,7 +430,7 @@ func (s *session) accept(id uint64) {
 	if err == nil {
 		var t *hub.Table
 		if t, err = s.cfg.Hub.Table(code); err == nil {
-			s.join(t, hub.AnySeat)
+			s.join(t, hub.AnySeat, TAccept, nil)
 			return
 		}
 	}
@@ -513,18 +538,16 @@ func (s *session) maybeStart(t *seat, st hub.TableState) {
 		// keys; a bot playing match after match meets it, and its table
 		// must not wait for a change that never comes.
 		t.startTried = 0
-		time.AfterFunc(startRetry, func() {
-			select {
-			case s.retry <- t:
-			case <-s.done:
+		s.after(retryWait, func() {
+			if s.tables[t.code] != t {
+				return
+			}
+			if st, err := t.m.State(); err == nil {
+				s.maybeStart(t, st)
 			}
 		})
 	}
 }
-
-// startRetry is how long a deal the lobby's pace refused waits to be
-// tried again.
-const startRetry = 500 * time.Millisecond
 
 func (s *session) sendState(t *seat, st hub.TableState) {
 	out := State{Type: TState, Table: t.code, GameNo: st.GameNo, Seat: st.Seat, Turn: st.Turn, ClockMs: millis(st.TurnLeft),

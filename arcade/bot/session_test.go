@@ -310,16 +310,16 @@ func TestSeekStartsWhenFull(t *testing.T) {
 	}
 }
 
-// TestDealWaitsForTheLobbysPace: a deal the hub's pace of lobby actions
-// refuses (a bot playing match after match meets it) is tried again, and
-// the table deals once the pace allows.
-func TestDealWaitsForTheLobbysPace(t *testing.T) {
+// TestSeekWaitsForTheLobbysPace: a seat and a deal the hub's pace of
+// lobby actions refuses (a bot playing match after match meets it) are
+// asked for again, and the table deals once the pace allows.
+func TestSeekWaitsForTheLobbysPace(t *testing.T) {
 	cat := games.Default()
 	h := hub.New(hub.Config{Rand: engine.NewRNG(3), Grace: time.Minute, TableKit: cat.TableKit,
-		Limits: hub.Limits{Actions: hub.Rate{PerSecond: 2, Burst: 2}}})
+		Limits: hub.Limits{Actions: hub.Rate{PerSecond: 2, Burst: 1}}})
 	t.Cleanup(h.Close)
 	x := newHarness(t, Config{Hub: h})
-	// The open and the bot's seat take the two at once; the deal waits.
+	// The open takes the one action at once; the seat and the deal wait.
 	x.send(`{"type":"seek","game":"kings","against":["easy"],"pace":"instant"}`)
 	x.expect(TSeeking)
 	x.until(TTableStart)
