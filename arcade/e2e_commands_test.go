@@ -288,7 +288,7 @@ func TestCommandsStatsDailyLeaderboard(t *testing.T) {
 	require.Regexp(t, `1\. ben\s+won\s+55 pts`, out)
 
 	for _, bad := range []string{"leaderboard", "leaderboard tripeaks --daily --all-time", "leaderboard tripeaks --limit 0",
-		"leaderboard tripeaks --limit x", "leaderboard spite", "top tripeaks --wat"} {
+		"leaderboard tripeaks --limit x", "leaderboard spite --daily", "top tripeaks --wat"} {
 		_, errOut, code := run(t, amy, bad)
 		require.Equal(t, 1, code, bad)
 		require.NotEmpty(t, errOut, bad)

@@ -252,6 +252,20 @@ func TestEndToEndRaceOfThree(t *testing.T) {
 	require.NotEmpty(t, results[0].Timeline, "the run keeps its timeline for ghosts")
 	n, _ := strconv.Atoi(fmt.Sprint(len(results[0].Timeline)))
 	require.Equal(t, len(moves)+1, n, "a step per move and the start")
+
+	// In alice's history the race has her moves, each with its time, so
+	// it replays on her board.
+	h, err := ts.store.HistoryGame(t.Context(), bobID(t, ts, "alice"), store.RaceID(rec))
+	require.NoError(t, err)
+	require.NotNil(t, h.Result)
+	require.Len(t, h.Result.Actions, len(moves))
+	require.Len(t, h.Result.Times, len(moves))
+	replayed, err := entry.Game.New(spec, entry.Defaults())
+	require.NoError(t, err)
+	for _, a := range h.Result.Actions {
+		require.NoError(t, replayed.Do(a))
+	}
+	require.True(t, replayed.Won(), "her kept moves win the deal again")
 }
 
 // bobID is the account id of a named player.

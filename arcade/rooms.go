@@ -2,11 +2,14 @@ package arcade
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
+	"time"
 
 	"sshuffle/arcade/command"
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/save"
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
 	"sshuffle/store"
@@ -70,6 +73,8 @@ func (s *Server) raceFinished(res hub.Result) {
 		for _, st := range r.Timeline {
 			result.Timeline = append(result.Timeline, store.Step{At: st.At, Home: st.Home, Moves: st.Moves})
 		}
+		result.Actions, result.Options = raceMoves(r.Save)
+		result.Times = raceTimes(result.Timeline, len(result.Actions))
 		if res.Ranked {
 			if _, _, err := s.store.Rank(ctx, r.ID, res.Spec.Key(), day); errors.Is(err, store.ErrNotFound) {
 				result.Daily, result.Day = true, day
@@ -91,4 +96,43 @@ func (s *Server) gameName(spec engine.Spec) string {
 		return ui.GameName(e)
 	}
 	return spec.Key()
+}
+
+// raceMoves are the moves of a racer's last save, and the options they
+// were made with, for the racer's history; none when the save does not
+// read or holds more moves than a result keeps.
+func raceMoves(data []byte) ([]engine.Action, map[string]bool) {
+	if data == nil {
+		return nil, nil
+	}
+	var g save.Game
+	if json.Unmarshal(data, &g) != nil || g.V != save.Version || len(g.Actions) == 0 || len(g.Actions) > store.MaxActions {
+		return nil, nil
+	}
+	return g.Actions, g.Options
+}
+
+// raceTimes are when each of a racer's n kept moves was made, from their
+// timeline (a step a move, with the move count after it): an undo drops
+// the undone move's time, as the solitaire screen's own record does. None
+// when the timeline does not count the moves one by one (a game whose
+// move count is not its history's length).
+func raceTimes(steps []store.Step, n int) []time.Duration {
+	if n == 0 {
+		return nil
+	}
+	var times []time.Duration
+	for _, st := range steps {
+		if st.Moves < 0 || st.Moves > n {
+			return nil
+		}
+		times = times[:min(len(times), st.Moves)]
+		for len(times) < st.Moves {
+			times = append(times, st.At)
+		}
+	}
+	if len(times) != n {
+		return nil
+	}
+	return times
 }

@@ -8,11 +8,14 @@ import (
 	"sshuffle/arcade/ui/account"
 	"sshuffle/arcade/ui/friends"
 	"sshuffle/arcade/ui/help"
+	"sshuffle/arcade/ui/history"
 	"sshuffle/arcade/ui/lobby"
 	"sshuffle/arcade/ui/menu"
 	"sshuffle/arcade/ui/options"
+	"sshuffle/arcade/ui/playnow"
 	"sshuffle/arcade/ui/profile"
 	"sshuffle/arcade/ui/race"
+	"sshuffle/arcade/ui/replay"
 	"sshuffle/arcade/ui/solitaire"
 	"sshuffle/arcade/ui/table"
 )
@@ -25,6 +28,8 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return lobby.OpenPage(e, r, s.tableDefaults())
 	case ui.Table:
 		return table.OpenPage(e, r)
+	case ui.PlayNow:
+		return playnow.Open(e, r)
 	case ui.Menu:
 		note := r.Note
 		if note == "" && e.Player != nil && e.Player.ID != "" {
@@ -59,6 +64,10 @@ func (s *Server) build(e *ui.Env, r ui.Route) (ui.Screen, error) {
 		return profile.New(e), nil
 	case ui.Boards:
 		return profile.NewBoards(e, r.Game), nil
+	case ui.History:
+		return history.New(e), nil
+	case ui.Replay:
+		return replay.Open(e, r, table.Still)
 	}
 	return nil, fmt.Errorf("there is no page %d", r.Page)
 }

@@ -83,6 +83,9 @@ type Config struct {
 	// dropped person's seat is held and the break between a match's
 	// games; 0: the hub's defaults (1 s, 3 min, 5 s). Tests make them small.
 	TableClock, TablePace, TableHold, TableBreak time.Duration
+	// PlayNowWait is how long a player waits in the play-now pool for a
+	// person before a computer player is offered; 0: the hub's 20 s.
+	PlayNowWait time.Duration
 }
 
 func (c *Config) defaults() {
@@ -215,8 +218,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.settleLostRaces()
 	s.races = newRaceKeeper(st, cfg.Logger, keepEvery)
 	s.hub = hub.New(hub.Config{Clock: cfg.HubClock, Rand: cfg.HubRand, OnResult: s.raceFinished, MayInvite: s.mayInvite,
-		OnTableResult: s.tableFinished, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded,
-		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log})
+		OnTableResult: s.tableFinished, Rating: s.ratingLabel, SaveTable: s.saveTable, TableKit: cfg.Games.TableKit, Ended: s.raceEnded,
+		GameName: s.gameName, CodeEnded: s.codeEnded, Log: s.log, Pool: s.poolConfig()})
 	s.restoreTables()
 	if o, ok := st.(writeObserver); ok {
 		o.ObserveWrites(s.metrics.observeWrite)

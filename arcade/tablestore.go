@@ -38,6 +38,9 @@ func (s *Server) tableFinished(res hub.TableResult) {
 		g.Seats = append(g.Seats, store.TableSeat{Account: x.Person.ID, Name: name, Strength: x.Strength,
 			StoodIn: x.StoodIn, Gone: x.Gone})
 	}
+	if res.Rated {
+		s.rate(&g, res)
+	}
 	if err := s.store.RecordTableGame(ctx, g); err != nil {
 		s.log.Error("recording a table game", "code", res.Code, "game", res.GameNo, "error", err.Error())
 	}

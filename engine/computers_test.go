@@ -78,3 +78,17 @@ func TestComputerNameOutsideTheFamilies(t *testing.T) {
 	require.Equal(t, "computer 3", ComputerName("wild", 2))
 	require.Equal(t, "computer 6", ComputerName("hard", 5))
 }
+
+func TestNearestStrength(t *testing.T) {
+	in := TableInfo{Strengths: []string{"easy", "normal", "hard"}, Ratings: map[string]StrengthRating{
+		"easy": {Rating: 1000}, "normal": {Rating: 1500}, "hard": {Rating: 1800}}}
+	for r, want := range map[float64]string{0: "easy", 1249: "easy", 1250: "easy", 1251: "normal", 1650: "normal",
+		1651: "hard", 3000: "hard"} {
+		if got := in.NearestStrength(r); got != want {
+			t.Errorf("NearestStrength(%v) = %q, want %q", r, got, want)
+		}
+	}
+	if got := (TableInfo{Strengths: []string{"easy"}}).NearestStrength(1500); got != "" {
+		t.Errorf("no ratings: %q", got)
+	}
+}

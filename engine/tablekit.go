@@ -27,6 +27,38 @@ type TableInfo struct {
 	// report of many games, where that is not "a game won" and "points
 	// scored" ("hands gone out", "penalty points").
 	WinsAre, PointsAre string
+	// Ratings are the computer strengths' fixed ratings at this game
+	// (Glicko-2, see sshuffle/engine/rating), measured by playing them
+	// against one another (`sshuffle ratings`): a rated game against a
+	// computer moves only its people's ratings. A strength left out makes
+	// a game it plays in unrated.
+	Ratings map[string]StrengthRating
+}
+
+// StrengthRating is a computer strength's fixed rating and its deviation.
+type StrengthRating struct {
+	Rating, Deviation float64
+}
+
+// NearestStrength is the computer strength whose fixed rating is nearest
+// rating (the weaker on a tie), for offering a person an opponent of their
+// level; "" when no strength is rated.
+func (in TableInfo) NearestStrength(rating float64) string {
+	best, gap := "", 0.0
+	for _, s := range in.Strengths {
+		r, ok := in.Ratings[s]
+		if !ok {
+			continue
+		}
+		d := r.Rating - rating
+		if d < 0 {
+			d = -d
+		}
+		if best == "" || d < gap {
+			best, gap = s, d
+		}
+	}
+	return best
 }
 
 // StandInStrength is the strength that plays for an absent person.

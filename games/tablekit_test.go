@@ -105,3 +105,20 @@ func TestKitsOfTheHouse(t *testing.T) {
 	_, ok := cat.TableKit("klondike")
 	require.False(t, ok, "a solitaire has no table kit")
 }
+
+// Every computer strength of the house's table games has its fixed rating
+// (measured by `sshuffle ratings`, reports/ratings.md), so that a rated
+// game against any of them can be rated; the stand-in is the anchor.
+func TestStrengthsAreRated(t *testing.T) {
+	for _, g := range games.Default().TableGames() {
+		in := g.Kit.Info()
+		require.Len(t, in.Ratings, len(in.Strengths), in.Name)
+		for _, s := range in.Strengths {
+			r, ok := in.Ratings[s]
+			require.True(t, ok, "%s %s", in.Name, s)
+			require.Greater(t, r.Rating, 0.0)
+			require.Greater(t, r.Deviation, 0.0)
+		}
+		require.Equal(t, 1500.0, in.Ratings[in.StandInStrength()].Rating, in.Name)
+	}
+}

@@ -121,6 +121,20 @@ type Result struct {
 	// over. It counts as played, never as a best score, and stays off
 	// the boards: a board ranks games played out.
 	Abandoned bool `json:",omitempty"`
+	// Actions are the game's moves from the deal, as its history holds
+	// them (undone moves are not in it), and Times when each was made
+	// (from the game's start; one per action, or none), so a replay can
+	// step through it at its real pace. Kept for games recorded since
+	// history was added; older results have none. RecordResult refuses
+	// (ErrInvalid) more than MaxActions, and Times that are neither empty
+	// nor one per action. Only HistoryGame returns them: boards and lists
+	// leave them out.
+	Actions []engine.Action `json:",omitempty"`
+	Times   []time.Duration `json:",omitempty"`
+	// Options are the player's game options the moves were made with
+	// (FreeCell's automatic moves change what a move does), kept and
+	// returned with Actions.
+	Options map[string]bool `json:",omitempty"`
 }
 
 // Step is one point of a result's timeline.
@@ -302,6 +316,9 @@ type TableGame struct {
 	MatchWinner int       `json:"matchWinner"`
 	Started     time.Time `json:"started"`
 	Finished    time.Time `json:"finished"`
+	// Rated: the game was played at a rated table and moves its people's
+	// ratings (see Tables.RecordTableGame).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // TableSeat is one seat of a finished table game.
@@ -313,6 +330,24 @@ type TableSeat struct {
 	// seat went to the computer for good.
 	StoodIn bool `json:"stoodIn,omitempty"`
 	Gone    bool `json:"gone,omitempty"`
+	// Place is the seat's place in a rated game, 1 the best, equal places
+	// a tie (rating.Places); 0 in a casual one.
+	Place int `json:"place,omitempty"`
+	// Rating, in a rated game: a computer's fixed rating, given by the
+	// caller; a person's rating before the game and After it, filled in by
+	// the store.
+	Rating *SeatRating `json:"rating,omitempty"`
+}
+
+// SeatRating is a seat's rating in a rated table game.
+type SeatRating struct {
+	Rating     float64 `json:"rating"`
+	Deviation  float64 `json:"deviation"`
+	Volatility float64 `json:"volatility,omitempty"`
+	// After is a person's rating once the game counted (and its deviation,
+	// AfterDeviation); 0 for a computer, whose rating is fixed.
+	After          float64 `json:"after,omitempty"`
+	AfterDeviation float64 `json:"afterDeviation,omitempty"`
 }
 
 // TableStats are one account's figures at one table game.
@@ -339,6 +374,17 @@ type Tables interface {
 	// and counts it in their stats, at once; the same game again (code,
 	// deal and game number) is a no-op. A rematch at the same code deals
 	// afresh, so its games are others.
+	//
+	// A Rated game also moves its people's ratings at g.Game, in the same
+	// transaction and so only once: every seat has a Place, and every
+	// computer's seat (no Account) a Rating, its fixed one. Each person's
+	// rating becomes rating.RateGame's: one Glicko-2 period against every
+	// other seat, a better place a win and an equal one a draw, from
+	// everyone's rating before the game (a person never rated starts at
+	// rating.Default). The copies kept carry each person's rating before
+	// and after the game in their seat's Rating. A rated game missing a
+	// place or a computer's rating, or with an account in two seats, is
+	// ErrInvalid.
 	RecordTableGame(ctx context.Context, g TableGame) error
 	// TableGames returns up to n of the account's table games, newest first.
 	TableGames(ctx context.Context, account string, n int) ([]TableGame, error)
@@ -349,6 +395,34 @@ type Tables interface {
 	PutTable(ctx context.Context, code string, snapshot []byte) error
 	DeleteTable(ctx context.Context, code string) error
 	SavedTables(ctx context.Context) (map[string][]byte, error)
+}
+
+// Rating is an account's rating at one table game (Glicko-2, see
+// sshuffle/engine/rating).
+type Rating struct {
+	Account    string  `json:"account,omitempty"`
+	Name       string  `json:"name,omitempty"` // on a board: the account's current name
+	Game       string  `json:"game"`
+	Rating     float64 `json:"rating"`
+	Deviation  float64 `json:"deviation"`
+	Volatility float64 `json:"volatility"`
+	Games      int     `json:"games"` // rated games that counted
+	// Last is when the latest of them finished; zero before any.
+	Last time.Time `json:"last,omitzero"`
+}
+
+// Ratings are the accounts' ratings at the table games, moved by rated
+// games as Tables.RecordTableGame keeps them; nothing else writes them.
+type Ratings interface {
+	// Rating is the account's rating at game; an account with no rated
+	// game there gets rating.Default with Games 0 (not ErrNotFound).
+	Rating(ctx context.Context, account, game string) (Rating, error)
+	// Ratings are the account's ratings at every game it has a rated game
+	// of, by game name.
+	Ratings(ctx context.Context, account string) ([]Rating, error)
+	// RatingBoard returns up to n ratings at game, highest first (ties by
+	// account id), each with the account's current name.
+	RatingBoard(ctx context.Context, game string, n int) ([]Rating, error)
 }
 
 // LiveRace is a race in play as the store keeps it while it runs: enough
@@ -444,6 +518,8 @@ type Store interface {
 	Tables
 	LiveRaces
 	Bots
+	Ratings
+	History
 	// Health is nil while the store takes writes.
 	Health() error
 	// Close releases the store; later calls return ErrClosed.

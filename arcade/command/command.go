@@ -127,7 +127,7 @@ func fail(what string, err error) error { return failure{what: what, err: err} }
 var commands = map[string]command{}
 
 // order is the order help lists them in.
-var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "friends", "friend", "race", "join", "watch", "tables", "table", "bot", "leaderboard"}
+var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "friends", "friend", "race", "join", "watch", "tables", "table", "play", "history", "replay", "export", "bot", "leaderboard"}
 
 func register(c command) { commands[c.names[0]] = c }
 

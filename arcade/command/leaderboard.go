@@ -14,7 +14,7 @@ import (
 
 func init() {
 	register(command{names: []string{"leaderboard", "top"}, usage: "GAME [--daily|--all-time] [--friends] [--limit N]",
-		help: "a game's board: all time, or today's deal", run: leaderboard})
+		help: "a game's board: all time, or today's deal; for spite or kings, its ratings", run: leaderboard})
 }
 
 // Limits on a board's length.
@@ -90,6 +90,9 @@ func leaderboard(r Request, name string, args []string) (value, error) {
 		return nil, refuse(usage, "--limit is from 1 to %d.", maxLimit)
 	case friends && r.ID == "":
 		return nil, refuse(usage, "Guests follow nobody: connect with an SSH key for a friends board.")
+	}
+	if g, ok := r.Games.Entry(rest[0]); ok && g.AtTable() {
+		return ratingBoard(r, usage, g, daily, friends, limit)
 	}
 	g, ok := entry(r.Games, rest[0])
 	if !ok {

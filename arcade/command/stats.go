@@ -35,6 +35,13 @@ type gameStats struct {
 	// solitaire.
 	Matches    *int `json:"matches,omitempty"`
 	MatchesWon *int `json:"matches_won,omitempty"`
+	// A table game's rating (docs/playing.md, "Ratings"): a newcomer's
+	// 1500 with deviation 350 before any rated game; absent for a
+	// solitaire. RatedGames counts the rated games.
+	Rating      *float64 `json:"rating,omitempty"`
+	Deviation   *float64 `json:"deviation,omitempty"`
+	Provisional *bool    `json:"provisional,omitempty"`
+	RatedGames  *int     `json:"games,omitempty"`
 }
 
 func (v statsValue) Text() string {
@@ -61,6 +68,7 @@ func (v statsValue) Text() string {
 	}
 	b.WriteString("left: games left for another deal. streak: days in a row today's deal was won, now/best;\n")
 	b.WriteString("at a table game, m: matches won/played.\n")
+	b.WriteString(ratingLines(v.Games))
 	// A table game's games and matches in words too: a match is several
 	// games, and a rematch is a match of its own.
 	for _, g := range v.Games {
@@ -108,6 +116,10 @@ func stats(r Request, name string, args []string) (value, error) {
 	if err != nil {
 		return nil, fail("stats", err)
 	}
+	ratings, err := ratingsOf(r, acc.ID)
+	if err != nil {
+		return nil, fail("stats", err)
+	}
 	for _, e := range r.Games.Entries() {
 		if e.AtTable() {
 			var st store.TableStats
@@ -121,6 +133,8 @@ func stats(r Request, name string, args []string) (value, error) {
 			if st.Played > 0 {
 				g.WinRate = float64(st.Won) / float64(st.Played)
 			}
+			tr := tableRatingOf(ratings, e.Game.Name)
+			g.Rating, g.Deviation, g.Provisional, g.RatedGames = &tr.Rating, &tr.Deviation, &tr.Provisional, &tr.Games
 			v.Games = append(v.Games, g)
 			continue
 		}

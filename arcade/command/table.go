@@ -13,17 +13,18 @@ import (
 )
 
 func init() {
-	register(command{names: []string{"table"}, usage: "spite|kings [--pace steady|quick|instant] [SEAT]... [SETTING=VALUE]...",
-		help: "open a table; each SEAT after yours: person, easy, normal or hard; --pace: how fast the computers play; settings as in the new-table form, e.g. match=25 (needs ssh -t)", run: needsTerminal})
+	register(command{names: []string{"table"}, usage: "spite|kings [--rated] [--pace steady|quick|instant] [SEAT]... [SETTING=VALUE]...",
+		help: "open a table; each SEAT after yours: person, easy, normal or hard; --rated: its games move ratings; --pace: how fast the computers play; settings as in the new-table form, e.g. match=25 (needs ssh -t)", run: needsTerminal})
 	registerPlay("table", tableRoute)
 }
 
 // tableRoute opens a table at once: table GAME [person|easy|normal|hard]...
 // names the seats after the host's (default: one seat for a person);
 // --pace WORD (or --pace=WORD), anywhere after the game, sets the computer
-// players' pace; KEY=VALUE words are the game's settings.
+// players' pace; --rated makes the table rated (casual without it);
+// KEY=VALUE words are the game's settings.
 func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
-	usage := "Usage: ssh -t HOST table spite|kings [--pace steady|quick|instant] [person|easy|normal|hard]... [SETTING=VALUE]... (the seats after yours)."
+	usage := "Usage: ssh -t HOST table spite|kings [--rated] [--pace steady|quick|instant] [person|easy|normal|hard]... [SETTING=VALUE]... (the seats after yours)."
 	if len(args) < 2 {
 		return nil, usage
 	}
@@ -50,6 +51,9 @@ func tableRoute(c *games.Catalogue, args []string) (*ui.Route, string) {
 			i++
 		case strings.HasPrefix(w, "--pace="):
 			pace, isPace = strings.TrimPrefix(w, "--pace="), true
+		case w == "--rated":
+			cfg.Rated = true
+			continue
 		case strings.HasPrefix(w, "-"):
 			return nil, usage
 		case strings.Contains(w, "="):

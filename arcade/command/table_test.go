@@ -37,3 +37,17 @@ func TestTablePace(t *testing.T) {
 	_, why := PlayRoute(c, []string{"table", "kings", "--pace", "ludicrous"})
 	require.Contains(t, why, "A table's pace is steady, quick or instant.")
 }
+
+// table --rated opens a rated table; without it a table is casual.
+func TestTableRated(t *testing.T) {
+	c := games.Default()
+	r, why := PlayRoute(c, []string{"table", "spite", "person"})
+	require.Empty(t, why)
+	require.False(t, r.OpenTable.Rated)
+	r, why = PlayRoute(c, []string{"table", "spite", "--rated", "hard"})
+	require.Empty(t, why)
+	require.True(t, r.OpenTable.Rated)
+	require.Equal(t, []hub.SeatPlan{{}, {Computer: "hard"}}, r.OpenTable.Seats)
+	_, why = PlayRoute(c, []string{"table", "spite", "--rated=yes"})
+	require.Contains(t, why, "Usage: ssh -t HOST table")
+}

@@ -35,7 +35,11 @@ type OpenTable struct {
 	Free     int         `json:"free"` // person's seats still open
 	Watchers int         `json:"watchers"`
 	Pace     string      `json:"pace"` // the computer players': steady, quick or instant
-	Opened   time.Time   `json:"opened"`
+	Rated    bool        `json:"rated"`
+	// Ratings are the seats' ratings at the game as players read them
+	// ("1623", "1500?" while provisional), by seat; "" for a free seat.
+	Ratings []string  `json:"ratings"`
+	Opened  time.Time `json:"opened"`
 	// Join is the line that opens the table: ssh -t -p PORT HOST join CODE.
 	Join string `json:"join,omitempty"`
 }
@@ -76,6 +80,9 @@ func (l TableListing) Text() string {
 		if t.Pace != "" && t.Pace != string(hub.Steady) {
 			settings += ", " + t.Pace + " pace"
 		}
+		if t.Rated {
+			settings += ", rated"
+		}
 		host := "host " + t.Host
 		if t.Host == "" {
 			host = "no host" // everyone seated left while seating
@@ -97,12 +104,13 @@ func Tables(r Request) TableListing {
 	}
 	for _, t := range r.Tables() {
 		ot := OpenTable{Code: t.Code, Game: t.Game, Settings: t.Settings, Phase: t.Phase.String(), Host: t.Host.Name,
-			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Opened: t.Opened.UTC(), Seats: []TableSeat{}}
+			Free: t.Free, Watchers: t.Watchers, Pace: string(t.Speed), Rated: t.Rated, Opened: t.Opened.UTC(), Seats: []TableSeat{}, Ratings: []string{}}
 		for _, s := range t.Seats {
 			// The table's own name for the seat, as its log and results
 			// say it: a computer's, or the person's (kept while a computer
 			// plays the seat for them).
 			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn, Bot: s.Person.Bot}
+			ot.Ratings = append(ot.Ratings, s.Rating)
 			if ts.Name == "" {
 				ts.Name = s.Person.Name
 			}

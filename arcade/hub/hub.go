@@ -60,6 +60,12 @@ type Config struct {
 	// OnResult it runs on the table's goroutine after the final views have
 	// gone out, and must not call back into that table.
 	OnTableResult func(TableResult)
+	// Rating, when set, is an account's rating at a table game as players
+	// read it ("1523", "1500?"), for the seats the lobby and the tables
+	// show. Like OnTableResult it runs on a table's goroutine and may take
+	// a store read: once for each person who takes a seat, and again
+	// after each game of a rated table has gone to OnTableResult.
+	Rating func(account, game string) string
 	// SaveTable receives a table's snapshot after every action of a game
 	// in play, to store for a restart (RestoreTable); a nil snapshot says
 	// the table needs no restoring any more (its match is over or it
@@ -94,6 +100,9 @@ type Config struct {
 	// Log gets a line when a limit refuses someone, at most once a minute
 	// per kind of limit; nil is slog.Default().
 	Log *slog.Logger
+	// Pool is the play-now pool's (pool.go): its waits, windows, and where
+	// ratings come from.
+	Pool PoolConfig
 }
 
 // Room is what the hub keeps of any live room: a race or a table.
@@ -155,6 +164,7 @@ type Hub struct {
 	invitedTo map[string]map[string]struct{}
 
 	onTableResult func(TableResult)
+	ratingOf      func(account, game string) string
 	saveTable     func(code string, snap *TableSnapshot)
 	tableKitOf    func(game string) (engine.TableKit, bool)
 	tableSpy      func(*Table) // tests only: sees the table before each state goes out
@@ -167,6 +177,8 @@ type Hub struct {
 	presence sync.Map
 	// guests counts the guests made so far, for their IDs (guest.go).
 	guests atomic.Uint64
+	// pool is the play-now pool, its goroutine started on first use.
+	pool *Pool
 }
 
 // account is one online account: alive while any of its sessions is.
@@ -188,6 +200,7 @@ func New(cfg Config) *Hub {
 		codeEnded:     cfg.CodeEnded,
 		gameName:      cfg.GameName,
 		onTableResult: cfg.OnTableResult,
+		ratingOf:      cfg.Rating,
 		saveTable:     cfg.SaveTable,
 		tableKitOf:    cfg.TableKit,
 		rand:          cfg.Rand,
@@ -207,6 +220,7 @@ func New(cfg Config) *Hub {
 	}
 	h.limits = newLimiter(h.clock, log, cfg.Limits)
 	h.lobby.init()
+	h.pool = newPool(h, cfg.Pool)
 	if h.grace <= 0 {
 		h.grace = time.Minute
 	}
@@ -386,6 +400,9 @@ func (h *Hub) Close() {
 		sessions = append(sessions, a.sessions...)
 	}
 	h.mu.Unlock()
+	// The pool first: it opens tables, and none may open after the rooms
+	// are shut.
+	h.pool.close()
 	for _, r := range rooms {
 		r.shut("The arcade is shutting down.")
 		<-r.Done()

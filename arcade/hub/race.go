@@ -162,6 +162,9 @@ type RacerResult struct {
 	Home     int
 	Total    int
 	Timeline []Step
+	// Save is the racer's last Save (nil for a ghost): its moves, for
+	// the racer's history.
+	Save []byte
 }
 
 // RaceConfig opens a race.

@@ -322,6 +322,11 @@ func TestDropAndRejoinWhileRunning(t *testing.T) {
 	if n := len(got[0].Timeline); n != 2 || got[0].Timeline[1].Status != Won {
 		t.Fatalf("bob's timeline %+v", got[0].Timeline)
 	}
+	// A report without a save keeps the last one: the result has bob's
+	// moves, for his history.
+	if string(got[0].Save) != "bob-save-12" {
+		t.Fatalf("bob's save in the result: %q", got[0].Save)
+	}
 }
 
 func TestDroppedPastTheGraceIsOut(t *testing.T) {

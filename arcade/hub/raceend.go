@@ -56,7 +56,7 @@ func (r *Race) finish() {
 			Time: rc.time, Moves: rc.moves, Score: rc.score, Home: rc.home, Total: rc.total,
 		}
 		if !rc.ghost {
-			rr.Timeline = rc.timeline
+			rr.Timeline, rr.Save = rc.timeline, rc.save
 		}
 		res.Racers = append(res.Racers, rr)
 	}

@@ -86,6 +86,9 @@ type TableConfig struct {
 	// RematchWait is how long the rematch offered at the end of a match
 	// stays open (0: a minute); unanswered, the table closes.
 	RematchWait time.Duration
+	// Rated tables move their people's ratings with every game they
+	// finish (TableResult.Rated); casual ones change nothing.
+	Rated bool
 }
 
 // SeatInfo is one seat as every member and the lobby see it.
@@ -104,6 +107,10 @@ type SeatInfo struct {
 	// Gone: the person lost the seat (dropped past the hold, or left a
 	// game in play); a computer plays it from now on.
 	Gone bool
+	// Rating is the seat's rating at the table's game as players read it
+	// ("1523", "1500?" while provisional): the person's (from
+	// Config.Rating), or the computer's fixed one; "" when unknown.
+	Rating string
 }
 
 // Open reports a person's seat nobody has taken.
@@ -123,6 +130,7 @@ type TableInfo struct {
 	GameNo   int // from 0
 	Opened   time.Time
 	Speed    Speed // the computer players' pace
+	Rated    bool
 }
 
 // TableState is what a member is sent on every change. Seats, Watchers,
@@ -134,6 +142,7 @@ type TableState struct {
 	Game     string
 	Settings string
 	Speed    Speed // the computer players' pace
+	Rated    bool
 	Phase    TablePhase
 	// Paused: the table was restored after a restart and waits for its
 	// people (the seats not Here) until their hold runs out.
@@ -202,6 +211,8 @@ type TableResult struct {
 	MatchWinner int
 	Started     time.Time
 	Ended       time.Time
+	// Rated: the table is rated, so this game moves its people's ratings.
+	Rated bool
 }
 
 // ResultSeat is one seat of a finished game.
@@ -262,6 +273,9 @@ type Table struct {
 	offerHost bool
 	offerEnd  time.Time
 	lapse     alarm
+	// ratings caches the people's rating labels by account, read through
+	// Config.Rating as they sit and again after each game is recorded.
+	ratings map[string]string
 }
 
 type tseat struct {

@@ -33,6 +33,8 @@ type tenv struct {
 	seeds   map[roomKey]uint64
 	leaks   []string
 	gen     int // the hub's: a restored table has its old code on a new hub
+	// ratingOf, when set, is the wiring's Config.Rating.
+	ratingOf func(account, game string) string
 }
 
 type roomKey struct {
@@ -70,6 +72,15 @@ func (e *tenv) hub(clock *ManualClock) *Hub {
 			e.saved[code] = s
 			e.saves++
 			e.mu.Unlock()
+		},
+		Rating: func(account, game string) string {
+			e.mu.Lock()
+			f := e.ratingOf
+			e.mu.Unlock()
+			if f == nil {
+				return ""
+			}
+			return f(account, game)
 		},
 	})
 	e.mu.Lock()

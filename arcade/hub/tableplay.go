@@ -280,6 +280,7 @@ func (t *Table) gameOver() {
 	out := TableResult{
 		Code: t.code, Spec: t.spec, GameNo: t.gameNo, Seats: rs, Record: rec, Outcome: res,
 		Totals: t.match.Totals(), MatchEnd: !more, MatchWinner: engine.NoSeat, Started: t.started, Ended: t.h.clock.Now(),
+		Rated: t.cfg.Rated,
 	}
 	if !more {
 		out.MatchWinner = t.match.Winner()
@@ -301,6 +302,9 @@ func (t *Table) gameOver() {
 	t.changed()
 	if err == nil && t.h.onTableResult != nil {
 		t.h.onTableResult(out)
+		if t.cfg.Rated {
+			t.rerate()
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ func (t *Table) info() TableInfo {
 	in := TableInfo{
 		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Phase: t.phase, Private: t.cfg.Private,
 		Seats: t.seatInfos(), Watchers: t.watchers(), GameNo: t.gameNo, Opened: t.opened, Speed: t.cfg.Speed,
+		Rated: t.cfg.Rated,
 	}
 	if t.ended {
 		in.Phase = TableClosed
@@ -37,6 +38,7 @@ func (t *Table) seatInfos() []SeatInfo {
 			out[i].Reserved = s.plan.Reserved
 		} else {
 			out[i].Name = t.name(i)
+			out[i].Rating = t.seatRating(s)
 		}
 	}
 	return out
@@ -117,7 +119,7 @@ func (t *Table) put(m *tmember, st TableState) {
 
 func (t *Table) stateFor(m *tmember, sh *tableShared) TableState {
 	st := TableState{
-		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Speed: t.cfg.Speed, Phase: t.phase, Paused: t.paused,
+		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Speed: t.cfg.Speed, Rated: t.cfg.Rated, Phase: t.phase, Paused: t.paused,
 		Host: t.host, Seats: sh.seats, Watchers: sh.watchers, You: m.ID, Seat: m.seat, Turn: sh.turn,
 		TurnLeft: sh.left, Auto: t.auto, Log: t.log, GameNo: t.gameNo, Totals: sh.totals, Result: t.result,
 		MatchWinner: engine.NoSeat, Refused: m.refused, Version: t.version, Rematch: sh.rematch,

@@ -24,6 +24,7 @@ type TableSnapshot struct {
 	Seed      uint64         `json:"seed"` // the match's: it deals the games still to come
 	Host      Person         `json:"host"`
 	Private   bool           `json:"private,omitempty"`
+	Rated     bool           `json:"rated,omitempty"`
 	Seats     []SnapshotSeat `json:"seats"`
 	TurnClock time.Duration  `json:"turnClock"`
 	Pace      time.Duration  `json:"pace"`
@@ -68,7 +69,7 @@ func (t *Table) save() {
 	seats := make([]string, len(t.seats))
 	snap := &TableSnapshot{
 		Format: SnapshotFormat, Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Seed: t.spec.Seed,
-		Host: t.hostPerson(), Private: t.cfg.Private, TurnClock: t.cfg.TurnClock, Pace: t.cfg.Pace, Speed: t.cfg.Speed, Hold: t.cfg.Hold,
+		Host: t.hostPerson(), Private: t.cfg.Private, Rated: t.cfg.Rated, TurnClock: t.cfg.TurnClock, Pace: t.cfg.Pace, Speed: t.cfg.Speed, Hold: t.cfg.Hold,
 		Break: t.cfg.Break, GameNo: gameNo, Totals: t.match.Totals(), Log: t.log, Opened: t.opened, Started: t.started,
 		Saved: t.h.clock.Now(), Auto: t.auto,
 	}
@@ -111,7 +112,7 @@ func (h *Hub) RestoreTable(snap TableSnapshot) (*Table, error) {
 		return nil, refuse(ErrBadSnapshot, "The snapshot is of %q, which is no table game.", snap.Game)
 	}
 	cfg := TableConfig{
-		Game: snap.Game, Settings: snap.Settings, Host: snap.Host, Private: snap.Private,
+		Game: snap.Game, Settings: snap.Settings, Host: snap.Host, Private: snap.Private, Rated: snap.Rated,
 		TurnClock: snap.TurnClock, Pace: snap.Pace, Speed: snap.Speed, Hold: snap.Hold, Break: snap.Break,
 	}
 	for _, s := range snap.Seats {

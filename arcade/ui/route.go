@@ -27,6 +27,9 @@ const (
 	Friends      // whom the player follows, online or not, and what they do
 	Lobby        // the open tables of the table games (Game: open the form on it)
 	Table        // a seat or a watcher's place at a table: Member, or join Code
+	PlayNow      // wait in the play-now pool for a table of Game with Players
+	History      // the player's finished games, newest first
+	Replay       // a finished game of the player's history, by ID
 )
 
 // Route is a request for a screen: plain values, so screens can ask for
@@ -69,6 +72,10 @@ type Route struct {
 	// Menu: a sentence for the player about what just happened ("Not
 	// saved: ...").
 	Note string
+	// PlayNow: how many at the table (0: the game's fewest).
+	Players int
+	// Replay: the id of a game of the player's history.
+	ID string
 	// Set by Push, Back and Quit.
 	over, back, quit bool
 }

@@ -38,6 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return selfplay(args, games.Default(), stdout, stderr)
 	case "strengths":
 		return strengths(args, games.Default(), stdout, stderr)
+	case "ratings":
+		return ratings(args, games.Default(), stdout, stderr)
 	case "backup":
 		return backup(args, stdout, stderr)
 	case "restore":
@@ -73,6 +75,8 @@ const usage = `usage:
         computer players play each other; wins with 95% intervals, scores, decision times
   sshuffle strengths spite|kings [--players N] [--pairs hard:easy,...] [--games N] [--settings k=v,...] [--json]
         each strength against another, in every seat on the same deals: win rates with 95% intervals
+  sshuffle ratings spite|kings [--players N] [--games N] [--seed S] [--settings k=v,...] [--json]
+        the computer strengths' fixed ratings: each against each other in every seat, fitted (Glicko scale)
   sshuffle replay spite|kings < records.jsonl
         check table-game records (one JSON line a game) with the rules; exit 1 on any failure
 `

@@ -24,6 +24,9 @@ type selfplayConfig struct {
 	games    int
 	seed     uint64
 	settings string // canonical
+	// onHand, when set, is told the outcome of every game dealt (each
+	// game of a match).
+	onHand func(engine.TableResult)
 }
 
 type seatReport struct {
@@ -100,6 +103,10 @@ func selfplayRun(k engine.TableKit, cfg selfplayConfig, records io.Writer) (self
 				if err != nil {
 					return rep, fmt.Errorf("game %d (%s): the %s player in seat %d found no legal action: %v", gi+1, spec, cfg.seats[seat], seat, err)
 				}
+			}
+			if cfg.onHand != nil {
+				res, _ := g.Over()
+				cfg.onHand(res)
 			}
 			if records != nil {
 				line, err := games.RecordJSON(g, cfg.seats)

@@ -45,6 +45,7 @@ type serveFlags struct {
 	invitePort          *int
 	maxSearches         *int
 	maxStartups         *string
+	playNowWait         *time.Duration
 	maxWidth, maxHeight int             // maxWindow, read
 	startups            arcade.Startups // maxStartups, read
 }
@@ -74,6 +75,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, bool) {
 		invitePort:   fs.Int("invite-port", 0, "the port players reach this server on, for invite lines; 0: the port the inviting player reached"),
 		maxSearches:  fs.Int("max-searches", 0, "most background searches (hints, stuck checks, deal pools) at once; 0: one fewer than the cores, at least 1"),
 		maxStartups:  fs.String("max-startups", arcade.DefaultStartups.String(), "start:rate:full, as OpenSSH's MaxStartups: past start connections still in their login, refuse a new one with probability rate% rising to 100% at full"),
+		playNowWait:  fs.Duration("play-now-wait", 20*time.Second, "how long a player waits in the play-now pool for a person before a computer player is offered"),
 	}
 	if err := fs.Parse(args); err != nil {
 		return f, false
@@ -145,6 +147,7 @@ func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, *store.Store, i
 		MaxSessions: *f.maxSessions, MaxPerAddr: *f.maxPerAddr, Logger: log, FillPools: *f.fillPools, FPS: *f.fps,
 		StartTimeout: *f.startTimeout, MaxChannelsPerConn: *f.maxChannels, MaxWidth: f.maxWidth, MaxHeight: f.maxHeight,
 		MaxSearches: *f.maxSearches, InviteHost: *f.inviteHost, InvitePort: *f.invitePort, MaxStartups: f.startups,
+		PlayNowWait: *f.playNowWait,
 	}, st)
 	if err != nil {
 		log.Error("server", "error", err.Error())

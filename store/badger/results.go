@@ -56,6 +56,9 @@ func check(r *store.Result) error {
 	if len(r.Timeline) > store.MaxTimeline {
 		return fmt.Errorf("%w: a timeline of %d steps (at most %d)", store.ErrInvalid, len(r.Timeline), store.MaxTimeline)
 	}
+	if len(r.Actions) > store.MaxActions || (len(r.Times) != 0 && len(r.Times) != len(r.Actions)) {
+		return fmt.Errorf("%w: %d moves with %d times (at most %d moves, one time each or none)", store.ErrInvalid, len(r.Actions), len(r.Times), store.MaxActions)
+	}
 	if r.Finished.IsZero() {
 		return fmt.Errorf("%w: result without a Finished time", store.ErrInvalid)
 	}
@@ -90,6 +93,10 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 	if err := check(&r); err != nil {
 		return err
 	}
+	// The moves are kept apart from the result, which boards copy and
+	// lists read many of at once.
+	moves := resultMoves{Actions: r.Actions, Times: r.Times, Options: r.Options}
+	r.Actions, r.Times, r.Options = nil, nil, nil
 	val, err := jsonBytes(r)
 	if err != nil {
 		return err
@@ -105,6 +112,11 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 		}
 		if err := txn.Set(rk, val); err != nil {
 			return fmt.Errorf("store: write result: %w", err)
+		}
+		if len(moves.Actions) > 0 {
+			if err := setJSON(txn, movesKey(rk), "moves of a result", moves); err != nil {
+				return err
+			}
 		}
 		if err := addStats(txn, r); err != nil {
 			return err

@@ -381,6 +381,7 @@ const (
 	kFollow  = 'F' // F id 0 other id          -> "" (id follows other)
 	kFollowN = 'G' // G id                     -> "" (rewritten by every follow of id)
 	kRace    = 'C' // C id 0 when(8) code      -> RaceRecord JSON (one copy per racer)
+	kMoves   = 'M' // M id 0 when(8) spec      -> resultMoves JSON (the result R … has them)
 )
 
 func dbKey(kind byte, parts ...string) []byte {

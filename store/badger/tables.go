@@ -68,6 +68,11 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 	if err := checkTableGame(g); err != nil {
 		return err
 	}
+	if g.Rated {
+		if err := checkRated(g); err != nil {
+			return err
+		}
+	}
 	g.Finished, g.Started = g.Finished.UTC(), g.Started.UTC()
 	people := 0
 	for _, x := range g.Seats {
@@ -76,7 +81,8 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 		}
 	}
 	return s.update(ctx, func(txn *badger.Txn) error {
-		for i, x := range g.Seats {
+		fresh := map[string]bool{}
+		for _, x := range g.Seats {
 			if x.Account == "" {
 				continue
 			}
@@ -88,6 +94,20 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 			} else if !errors.Is(err, badger.ErrKeyNotFound) {
 				return err
 			}
+			fresh[x.Account] = true
+		}
+		g := g // a retried transaction starts again from the caller's game
+		if g.Rated && len(fresh) > 0 {
+			if err := rateTableGame(txn, &g, fresh); err != nil {
+				return err
+			}
+		}
+		for i, x := range g.Seats {
+			if !fresh[x.Account] {
+				continue
+			}
+			fresh[x.Account] = false // an account in two seats counts once, as its first
+			seen := dbKey(kTableSeen, x.Account, g.Code, g.Spec, strconv.Itoa(g.GameNo))
 			if err := txn.Set(seen, nil); err != nil {
 				return err
 			}

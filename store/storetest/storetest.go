@@ -57,6 +57,13 @@ func Run(t *testing.T, open Opener) {
 	t.Run("EndCode", func(t *testing.T) { testEndCode(t, open) })
 	t.Run("LostRaces", func(t *testing.T) { testLostRaces(t, open) })
 	t.Run("Bots", func(t *testing.T) { testBots(t, open) })
+	t.Run("Ratings", func(t *testing.T) { testRatings(t, open) })
+	t.Run("RatedGameChecked", func(t *testing.T) { testRatedGameChecked(t, open) })
+	t.Run("ConcurrentRatings", func(t *testing.T) { testConcurrentRatings(t, open) })
+	t.Run("HistoryList", func(t *testing.T) { testHistoryList(t, open) })
+	t.Run("HistoryGame", func(t *testing.T) { testHistoryGame(t, open) })
+	t.Run("HistoryMovesBounded", func(t *testing.T) { testHistoryMovesBounded(t, open) })
+	t.Run("HistoryPaging", func(t *testing.T) { testHistoryPaging(t, open) })
 }
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }

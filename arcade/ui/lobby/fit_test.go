@@ -50,7 +50,7 @@ func (g *rig) fit(state string, f uitest.Fit) {
 }
 
 // listKeys are the keys the list takes, as its bar names them.
-var listKeys = []string{"↑↓", "enter", "w", "c", "n", "q"}
+var listKeys = []string{"↑↓", "enter", "w", "c", "n", "f", "q"}
 
 func TestLobbyFits80x24(t *testing.T) {
 	for _, color := range []bool{true, false} {

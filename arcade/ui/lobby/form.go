@@ -23,6 +23,7 @@ type form struct {
 	pace  int   // index into paces
 	priv  bool
 	bot   *Bot // the bot challenged: a table opened for it
+	rated bool
 	line  int
 	top   int // the first choice's line on the last frame
 }
@@ -68,8 +69,13 @@ var paces = []struct{ word, text string }{
 
 // The form's lines: the game, each setting, the turn clock, the
 // computers' pace, listed or private, the seat count, the seats after the
-// host's, and the button.
-func (f *form) lines() int { return 1 + len(f.g().Settings) + 4 + (f.seats - 1) + 1 }
+// host's, the button, and rated or casual. Rated comes under the button,
+// so that every line above keeps its place (the last seat is still the
+// line before the button, where players' fingers and scripts find it).
+func (f *form) lines() int { return 1 + len(f.g().Settings) + 4 + (f.seats - 1) + 1 + 1 }
+
+// button is the line of the button.
+func (f *form) button() int { return f.lines() - 2 }
 
 func (f *form) kindOf(line int) (kind string, i int) {
 	n := len(f.g().Settings)
@@ -86,10 +92,12 @@ func (f *form) kindOf(line int) (kind string, i int) {
 		return "private", 0
 	case line == n+4:
 		return "seats", 0
-	case line < f.lines()-1:
+	case line < f.button():
 		return "seat", line - n - 4 // seat number, from 1
+	case line == f.button():
+		return "open", 0
 	}
-	return "open", 0
+	return "rated", 0
 }
 
 func (f *form) change(d int) {
@@ -107,6 +115,8 @@ func (f *form) change(d int) {
 		f.pace = (f.pace + d + len(paces)) % len(paces)
 	case "private":
 		f.priv = !f.priv
+	case "rated":
+		f.rated = !f.rated
 	case "seats":
 		f.seats = min(max(f.seats+d, g.MinPlayers), g.MaxPlayers)
 	case "seat":
@@ -126,7 +136,8 @@ func (f *form) request() (Open, error) {
 	if err != nil {
 		return Open{}, err
 	}
-	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Pace: paces[f.pace].word, Private: f.priv, Challenge: f.bot}
+	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Pace: paces[f.pace].word, Private: f.priv,
+		Rated: f.rated, Challenge: f.bot}
 	for i := 1; i < f.seats; i++ {
 		c := SeatChoice{}
 		if w := f.who[i]; w > 0 {
@@ -151,7 +162,7 @@ func (s *Screen) formKey(k string) tea.Cmd {
 		f.change(1)
 	case "enter":
 		if kind, _ := f.kindOf(f.line); kind != "open" {
-			f.line = f.lines() - 1
+			f.line = f.button()
 			return nil
 		}
 		s.open()
@@ -223,6 +234,11 @@ func (f *form) view(s *Screen) string {
 			}
 		case "seats":
 			label, value = "Seats", fmt.Sprint(f.seats)
+		case "rated":
+			label, value = "Ratings", "casual: the games change no rating"
+			if f.rated {
+				value = "rated: every game moves ratings"
+			}
 		case "seat":
 			label, value = fmt.Sprintf("Seat %d", i+1), "a person"
 			if wi := f.who[i]; wi > 0 {

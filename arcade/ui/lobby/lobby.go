@@ -48,6 +48,7 @@ type Seat struct {
 	Computer bool
 	Strength string
 	Reserved string // a free seat kept for this person (an invitation)
+	Rating   string // the seat's rating as players read it ("1523", "1500?"); "" when unknown
 }
 
 // Table is one open table as the list shows it.
@@ -63,6 +64,10 @@ type Table struct {
 	// Pace is the computer players' pace when it is not the default
 	// ("quick", "instant"), else "".
 	Pace string
+	// Rated: the table's games move ratings; HostRating is the host's
+	// rating at the game ("" when unknown).
+	Rated      bool
+	HostRating string
 }
 
 // free counts the seats waiting for a person.
@@ -111,6 +116,8 @@ type Open struct {
 	// Challenge is the bot the table is opened for: the first person's
 	// seat after the host's is kept for it, and it is invited.
 	Challenge *Bot
+	// Rated: the table's games move its people's ratings.
+	Rated bool
 }
 
 // Join asks to sit at a table (Watch false) or watch it.
@@ -306,6 +313,8 @@ func (s *Screen) listKey(k string) tea.Cmd {
 		if s.seated != nil {
 			s.req.Stand(s.seated.Table.Code)
 		}
+	case PlayNowKey:
+		return s.playNow()
 	case "q", "esc":
 		if s.seated != nil {
 			// Leaving the lobby while seated gives the seat up: a table
@@ -315,6 +324,38 @@ func (s *Screen) listKey(k string) tea.Cmd {
 		return s.env.Back()
 	}
 	return nil
+}
+
+// PlayNowKey opens "play now": the pool finds the player a table.
+const PlayNowKey = "f"
+
+// playNow opens "play now" for the game the player came for, else that
+// of the table under the cursor, else the first; a seat taken here is
+// given up for it.
+func (s *Screen) playNow() tea.Cmd {
+	if s.env.IsGuest() {
+		s.msg, s.err = hub.ErrGuest.Error(), true
+		return nil
+	}
+	game := s.cameFor
+	if game == "" && s.cur < len(s.tables) {
+		game = s.tables[s.cur].Game
+	}
+	if game == "" && len(s.games) > 0 {
+		game = s.games[0].Name
+	}
+	var entry games.Entry
+	if s.env.Games != nil {
+		entry, _ = s.env.Games.Entry(game)
+	}
+	if entry.Game == nil {
+		s.msg, s.err = "No table game is open yet.", true
+		return nil
+	}
+	if s.seated != nil {
+		s.req.Stand(s.seated.Table.Code)
+	}
+	return s.env.Go(ui.Route{Page: ui.PlayNow, Game: entry})
 }
 
 // promptKey edits the code being typed: letters, backspace, enter, esc.
@@ -434,7 +475,7 @@ func (s *Screen) View() string {
 	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
 	var lines []string
 	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
-	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", "b", "challenge a bot", "q", "back"}
+	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", PlayNowKey, "play now", "b", "challenge a bot", "q", "back"}
 	if s.env.IsGuest() {
 		keys = []string{"↑↓", "choose", "enter", "watch", "c", "code", "q", "back"}
 	}
@@ -527,8 +568,14 @@ func (s *Screen) row(i, w int) string {
 		state = "playing"
 	}
 	text := fmt.Sprintf("%-6s %-19s  %-11s %-8s host %s", clean(t.Code, 6), title, t.seatsText(), state, clean(t.Host, store.MaxNameLen))
-	// The pace and the watchers where they fit; else the chosen table's
-	// detail says them.
+	// The host's rating, rated, the pace and the watchers where they fit;
+	// else the chosen table's detail says them.
+	if r := " " + clean(t.HostRating, 6); t.HostRating != "" && lipgloss.Width(text+r) <= w-2 {
+		text += r
+	}
+	if t.Rated && lipgloss.Width(text+", rated") <= w-2 {
+		text += ", rated"
+	}
 	if pace := ", " + clean(t.Pace, 8); t.Pace != "" && lipgloss.Width(text+pace) <= w-2 {
 		text += pace
 	}
@@ -550,6 +597,7 @@ func (s *Screen) row(i, w int) string {
 func (s *Screen) detail(t Table) string {
 	g, _ := s.game(t.Game)
 	var seats []string
+	var ratings []string
 	for i, st := range t.Seats {
 		switch {
 		case st.Computer && st.Name != "":
@@ -563,13 +611,27 @@ func (s *Screen) detail(t Table) string {
 		default:
 			seats = append(seats, fmt.Sprintf("%d free", i+1))
 		}
+		if st.Rating != "" && st.Name != "" {
+			ratings = append(ratings, clean(st.Name, store.MaxNameLen)+" "+clean(st.Rating, 6))
+		}
 	}
 	text := "Settings: " + settingsText(g, t.Settings) + ". Seats: " + strings.Join(seats, ", ") + "."
+	if t.Rated {
+		text += " Rated."
+	}
 	if t.Pace != "" {
 		text += " Pace: " + clean(t.Pace, 8) + "."
 	}
 	if t.Watchers > 0 {
 		text += fmt.Sprintf(" %d watching.", t.Watchers)
+	}
+	// The seats' ratings where the message lines have room for them; the
+	// list's line gives the host's in any case.
+	if len(ratings) > 0 {
+		more := text + " Ratings: " + strings.Join(ratings, ", ") + "."
+		if len(ui.FitLines(more, max(s.env.Width, 1), 4)) <= 3 {
+			text = more
+		}
 	}
 	return text
 }

@@ -49,7 +49,7 @@ type invitedMsg struct {
 // lobbySeat is one hub seat as the lobby lists it (names are validated
 // account names).
 func lobbySeat(s hub.SeatInfo) Seat {
-	out := Seat{Name: ui.ShownName(s.Person), Reserved: ui.ShownName(s.Reserved)}
+	out := Seat{Name: ui.ShownName(s.Person), Reserved: ui.ShownName(s.Reserved), Rating: s.Rating}
 	if s.Computer != "" || s.Gone {
 		out.Computer, out.Strength = true, ui.SeatStrength(s)
 		if s.Person.ID == "" {
@@ -63,9 +63,12 @@ func lobbySeat(s hub.SeatInfo) Seat {
 
 func lobbyTable(t hub.TableInfo) Table {
 	out := Table{Code: t.Code, Game: t.Game, Settings: t.Settings, Host: ui.ShownName(t.Host),
-		Watchers: t.Watchers, Playing: t.Phase != hub.TableSeating, Pace: paceWord(t.Speed)}
+		Watchers: t.Watchers, Playing: t.Phase != hub.TableSeating, Pace: paceWord(t.Speed), Rated: t.Rated}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, lobbySeat(s))
+		if s.Person.ID != "" && s.Person.ID == t.Host.ID {
+			out.HostRating = s.Rating
+		}
 	}
 	return out
 }
@@ -100,9 +103,12 @@ func hostName(st hub.TableState) string {
 // stateTable is the table of a state, as the lobby shows it.
 func stateTable(st hub.TableState) Table {
 	out := Table{Code: st.Code, Game: st.Game, Settings: st.Settings, Host: hostName(st),
-		Watchers: len(st.Watchers), Playing: st.Phase != hub.TableSeating, Pace: paceWord(st.Speed)}
+		Watchers: len(st.Watchers), Playing: st.Phase != hub.TableSeating, Pace: paceWord(st.Speed), Rated: st.Rated}
 	for _, s := range st.Seats {
 		out.Seats = append(out.Seats, lobbySeat(s))
+		if s.Person.ID != "" && s.Person.ID == st.Host {
+			out.HostRating = s.Rating
+		}
 	}
 	return out
 }
@@ -303,7 +309,8 @@ func (pg *Page) Open(o Open) {
 		pg.Screen.Update(Refused{Text: hub.ErrGuest.Error()})
 		return
 	}
-	cfg := hub.TableConfig{Game: o.Game, Settings: o.Settings, Private: o.Private, TurnClock: o.Clock, Speed: hub.Speed(o.Pace)}
+	cfg := hub.TableConfig{Game: o.Game, Settings: o.Settings, Private: o.Private, TurnClock: o.Clock, Speed: hub.Speed(o.Pace),
+		Rated: o.Rated}
 	for _, c := range o.Seats {
 		if c.Computer {
 			cfg.Seats = append(cfg.Seats, hub.SeatPlan{Computer: c.Strength})

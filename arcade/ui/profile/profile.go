@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sshuffle/arcade/ui"
+	"sshuffle/engine/rating"
 	"sshuffle/internal/format"
 	"sshuffle/store"
 )
@@ -19,7 +20,10 @@ type profileScreen struct {
 	races []store.RaceRecord
 	// tables: the player's stats at each table game, by game name.
 	tables map[string]store.TableStats
-	err    string
+	// ratings: the player's rating at each table game, by game name
+	// (none: a newcomer's).
+	ratings map[string]store.Rating
+	err     string
 }
 
 // New is the player's profile: stats and streaks of every game.
@@ -46,7 +50,41 @@ func New(e *ui.Env) ui.Screen {
 			p.tables[t.Game] = t
 		}
 	}
+	p.ratings = map[string]store.Rating{}
+	if rs, err := e.Store.Ratings(e.Ctx(), e.Player.ID); err != nil {
+		e.Log.Error("ratings", "error", err.Error())
+	} else {
+		for _, r := range rs {
+			p.ratings[r.Game] = r
+		}
+	}
 	return p
+}
+
+// ratingLine is the player's rating at each table game, on one line.
+func (p *profileScreen) ratingLine() string {
+	var parts []string
+	provisional := false
+	for _, g := range p.env.Games.Entries() {
+		if !g.AtTable() {
+			continue
+		}
+		r, ok := p.ratings[g.Game.Name]
+		x := rating.Default()
+		if ok {
+			x = rating.Rating{Rating: r.Rating, Deviation: r.Deviation}
+		}
+		provisional = provisional || x.IsProvisional()
+		parts = append(parts, g.Title()+" "+rating.Label(x))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	line := "  Ratings  " + strings.Join(parts, "  ")
+	if provisional {
+		line += "   " + ui.FaintStyle.Render("? provisional")
+	}
+	return line + "\n"
 }
 
 // raceLines are the player's races: a count, then the latest ones.
@@ -102,6 +140,9 @@ func (p *profileScreen) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "n" && !p.env.Player.Guest {
 		return p.env.Push(ui.Route{Page: ui.Name, Rename: true})
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "h" && !p.env.Player.Guest {
+		return p.env.Push(ui.Route{Page: ui.History})
+	}
 	if ui.Pressed(msg) {
 		return p.env.Back()
 	}
@@ -141,14 +182,16 @@ func (p *profileScreen) View() string {
 			}
 			b.WriteString(fmt.Sprintf("  %-24s %6d %6d %6s %10s %10s %7s\n", g.Title(), st.Played, st.Won, pct, best, bt, streak))
 		}
-		used := 4 + len(p.env.Games.Entries()) + 3
+		rl := p.ratingLine()
+		b.WriteString(rl)
+		used := 4 + len(p.env.Games.Entries()) + 3 + strings.Count(rl, "\n")
 		b.WriteString("\n" + strings.Join(p.raceLines(max(p.env.Height-used-2, 1)), "\n") + "\n")
 	}
-	b.WriteString("\n" + ui.FaintStyle.Render("Streak: days in a row you won today's deal, now/best. Tables: matches won/played.") + "\n")
+	b.WriteString("\n" + ui.FaintStyle.Render("Streak: days in a row you won today's deal, now/best. Tables: matches won/all.") + "\n")
 	if p.env.Player.Guest {
 		b.WriteString(ui.FaintStyle.Render("Any key to go back."))
 	} else {
-		b.WriteString(ui.HelpBar(p.env.Width, "n", "change your name", "any other key", "back"))
+		b.WriteString(ui.HelpBar(p.env.Width, "h", "history and replays", "n", "change your name", "any other key", "back"))
 	}
 	return b.String()
 }

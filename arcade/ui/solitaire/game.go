@@ -79,6 +79,8 @@ type gameScreen struct {
 	// steps is the timeline of the game's progress, kept with its result
 	// so a later ghost can replay it at its pace.
 	steps []store.Step
+	// times are when each move of the game's history was made.
+	times []time.Duration
 	// In a race: moved is called after every change of the position, and
 	// the race, not this screen, records the result; reserve is the width
 	// kept free at the right for the race's panel.

@@ -1,6 +1,8 @@
 package solitaire
 
 import (
+	"time"
+
 	"sshuffle/engine"
 	"sshuffle/store"
 )
@@ -12,6 +14,16 @@ const maxSteps = store.MaxTimeline
 // step adds the position now to the timeline.
 func (s *gameScreen) step() {
 	st := store.Step{At: s.elapsed(), Home: homeOf(s.piles()), Moves: s.g.Moves()}
+	// The time of each move of the history, for a replay at the real
+	// pace: an undo drops the undone move's; the moves of a resumed
+	// game before this session take the time it was resumed at.
+	n := len(s.g.History())
+	if n < len(s.times) {
+		s.times = s.times[:n]
+	}
+	for len(s.times) < n {
+		s.times = append(s.times, st.At)
+	}
 	if len(s.steps) < maxSteps {
 		s.steps = append(s.steps, st)
 	} else {
@@ -65,4 +77,30 @@ func totalOf(piles []engine.Pile) int {
 		return slots
 	}
 	return n
+}
+
+// moves are the game's moves and their times as a result keeps them: none
+// past store.MaxActions.
+func (s *gameScreen) moves() ([]engine.Action, []time.Duration) {
+	hist := s.g.History()
+	if len(hist) == 0 || len(hist) > store.MaxActions {
+		return nil, nil
+	}
+	acts := append([]engine.Action(nil), hist...)
+	if len(s.times) != len(acts) {
+		return acts, nil
+	}
+	return acts, append([]time.Duration(nil), s.times...)
+}
+
+// options are the game's options as a result keeps them with its moves.
+func (s *gameScreen) options(acts []engine.Action) map[string]bool {
+	if acts == nil || len(s.opts) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(s.opts))
+	for k, v := range s.opts {
+		out[k] = v
+	}
+	return out
 }

@@ -15,7 +15,9 @@ import (
 // recorded only when the player leaves it for another deal (abandoned).
 func (s *gameScreen) result(won bool) store.Result {
 	spec := s.g.Spec()
+	acts, times := s.moves()
 	return store.Result{
+		Actions: acts, Times: times, Options: s.options(acts),
 		Account: s.env.Player.ID, Name: s.env.Player.Name,
 		Spec: spec.String(), Key: spec.Key(), Won: won,
 		Score: s.g.Score(), Moves: s.g.Moves(), Elapsed: s.elapsed().Round(time.Second),

@@ -28,10 +28,11 @@ const (
 )
 
 // longSeats are n seats of long names as the viewer in seat viewer sees
-// them: the viewer, then a computer player, a person away, another.
+// them: the viewer, then a computer player, a person away, another, each
+// with the longest rating label.
 func longSeats(n, viewer int) []Seat {
-	kinds := []Seat{{Name: longName}, {Name: botName, Computer: true, Strength: "normal"},
-		{Name: longName2, Away: true}, {Name: longName3}}
+	kinds := []Seat{{Name: longName, Rating: "1500?"}, {Name: botName, Computer: true, Strength: "normal", Rating: "1612"},
+		{Name: longName2, Away: true, Rating: "2345?"}, {Name: longName3, Rating: "1234?"}}
 	out := make([]Seat, n)
 	for i := range n {
 		out[(max(viewer, 0)+i)%n] = kinds[i]
@@ -39,7 +40,8 @@ func longSeats(n, viewer int) []Seat {
 	return out
 }
 
-// whoText is how the fit wants a seat named, whole.
+// whoText is how the fit wants a seat named, whole (its rating is wanted
+// whole too, beside it or under it).
 func whoText(s Seat, you bool) string {
 	switch {
 	case you:
@@ -118,6 +120,9 @@ func (fr *fitRig) check(state string, extra ...string) {
 	f := uitest.Fit{W: 80, H: 24, Ellipses: []string{"Asked for a rematch with the same seats…", "Asked for a rematch with the same seats..."}}
 	for i, s := range fr.seats {
 		f.Whole = append(f.Whole, whoText(s, i == fr.seat))
+		if s.Rating != "" {
+			f.Whole = append(f.Whole, s.Rating)
+		}
 	}
 	if log := fr.common.Log; len(log) > 0 {
 		// The newest entry always shows, wrapped at its words.

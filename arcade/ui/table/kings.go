@@ -256,8 +256,14 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 		}
 		x := kingsPanel + sc.text(kingsPanel, y, mark, turnStyle)
 		if two {
-			sc.text(x, y, c.who(seat), plain)
-			sc.text(x+2, y+1, infos[seat], ui.FaintStyle)
+			// The rating goes under the name with the cards: a long
+			// name with what it is fills the line.
+			info := infos[seat]
+			if seat < len(c.common.Seats) && c.common.Seats[seat].Rating != "" {
+				info += " · " + fit(c.common.Seats[seat].Rating, 6)
+			}
+			sc.text(x, y, c.whoOnly(seat), plain)
+			sc.text(x+2, y+1, info, ui.FaintStyle)
 			continue
 		}
 		sc.textMax(x, y, c.who(seat), plain, kingsWho)

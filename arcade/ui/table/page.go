@@ -73,7 +73,7 @@ func seats(st hub.TableState) []Seat {
 		if name == "" {
 			name = ui.ShownName(s.Reserved)
 		}
-		out[i] = Seat{Name: name, Away: s.StandIn}
+		out[i] = Seat{Name: name, Away: s.StandIn, Rating: s.Rating}
 		if s.Computer != "" || s.Gone {
 			out[i].Computer, out[i].Strength = true, ui.SeatStrength(s)
 		}
@@ -85,7 +85,7 @@ func common(st hub.TableState) Common {
 	c := Common{Table: st.Code, Seats: seats(st), Clock: st.TurnLeft, Log: st.Log, Totals: st.Totals,
 		Watchers: len(st.Watchers), CanRematch: st.Phase == hub.TableFinished, Note: ui.TableNote(st),
 		Offer: st.Rematch, MatchOver: st.Phase == hub.TableFinished, MatchWinner: st.MatchWinner,
-		Closed: st.Phase == hub.TableClosed}
+		Closed: st.Phase == hub.TableClosed, Rated: st.Rated}
 	c.Said = st.Said
 	if st.Speed != hub.Steady {
 		c.Pace = string(st.Speed)

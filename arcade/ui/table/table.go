@@ -35,6 +35,9 @@ type Seat struct {
 	Strength string
 	// Away: the person dropped and a computer stands in until they rejoin.
 	Away bool
+	// Rating is the seat's rating at the game as players read it ("1523",
+	// "1500?" while provisional), shown after its name; "" when unknown.
+	Rating string
 }
 
 // Common is what every push of a table's state carries besides the view.
@@ -58,6 +61,8 @@ type Common struct {
 	Totals []int
 	// Watchers counts the people watching the table.
 	Watchers int
+	// Rated: the table's games move its people's ratings.
+	Rated bool
 	// CanRematch: the match is over and a rematch may be asked for (r).
 	// Between the games of a match the next one comes by itself.
 	CanRematch bool
@@ -210,8 +215,19 @@ func (c *core) name(seat int) string {
 	return fmt.Sprintf("seat %d", seat+1)
 }
 
-// who is seat's name with what it is: "bob (computer, hard)", "ann (you)".
+// who is seat's name with what it is and its rating: "bob (hard) 1750",
+// "ann (you) 1500?".
 func (c *core) who(seat int) string {
+	n := c.whoOnly(seat)
+	if seat >= 0 && seat < len(c.common.Seats) {
+		if r := fit(c.common.Seats[seat].Rating, 6); r != "" {
+			n += " " + r
+		}
+	}
+	return n
+}
+
+func (c *core) whoOnly(seat int) string {
 	n := c.name(seat)
 	if seat == c.fam.seatNo() {
 		return n + " (you)"
@@ -526,6 +542,9 @@ func (c *core) View() string {
 	// matters more.
 	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw) {
 		x += sc.text(x, 0, pw, ui.FaintStyle)
+	}
+	if c.common.Rated && w-rw > x+lipgloss.Width(" · rated") {
+		x += sc.text(x, 0, " · rated", ui.FaintStyle)
 	}
 	if w-rw > x {
 		sc.text(w-rw, 0, right, style)
