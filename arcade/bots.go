@@ -102,7 +102,7 @@ func (s *Server) runBot(sess ssh.Session) {
 	err = bot.Serve(ctx, bot.Config{
 		Hub: s.hub, Kit: s.games.TableKit, Person: p,
 		TurnClock: s.cfg.TableClock, Pace: s.cfg.TablePace, Hold: s.cfg.TableHold, Break: s.cfg.TableBreak,
-		Shared: &s.bots.shared,
+		Shared: &s.bots.shared, Rated: true,
 	}, sess, sess)
 	if err != nil {
 		_ = sess.Exit(1)

@@ -290,7 +290,8 @@ func (s *session) seek(in In) {
 	}
 	info := kit.Info()
 	cfg := hub.TableConfig{Game: info.Name, Settings: in.Settings, Host: s.me, Seats: []hub.SeatPlan{{}},
-		TurnClock: s.cfg.TurnClock, Pace: s.cfg.Pace, Speed: hub.Speed(in.Pace), Hold: s.cfg.Hold, Break: s.cfg.Break}
+		TurnClock: s.cfg.TurnClock, Pace: s.cfg.Pace, Speed: hub.Speed(in.Pace), Hold: s.cfg.Hold, Break: s.cfg.Break,
+		Rated: in.Rated}
 	against := in.Against
 	if len(against) == 0 {
 		against = []string{"person"}
@@ -320,7 +321,7 @@ func (s *session) seek(in In) {
 		if err != nil {
 			return // closed already: its sink says so
 		}
-		s.send(Seeking{Type: TSeeking, Table: t.Code(), Game: inf.Game, Settings: inf.Settings, Seats: seats(inf.Seats)})
+		s.send(Seeking{Type: TSeeking, Table: t.Code(), Game: inf.Game, Settings: inf.Settings, Rated: inf.Rated, Seats: seats(inf.Seats)})
 	})
 }
 
@@ -417,7 +418,7 @@ func (s *session) challenges() {
 		}
 		s.announced[inv.ID] = true
 		s.send(Challenge{Type: TChallenge, ID: inv.ID, Table: inv.Code, From: inv.From.Name, Game: in.Game,
-			Settings: in.Settings, Seats: seats(in.Seats)})
+			Settings: in.Settings, Rated: in.Rated, Seats: seats(in.Seats)})
 	}
 }
 

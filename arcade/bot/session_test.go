@@ -324,3 +324,17 @@ func TestSeekWaitsForTheLobbysPace(t *testing.T) {
 	x.expect(TSeeking)
 	x.until(TTableStart)
 }
+
+// TestRatedSeek: where rated games are on offer, a rated seek opens a
+// rated table, and says so.
+func TestRatedSeek(t *testing.T) {
+	x := newHarness(t, Config{Rated: true})
+	x.send(`{"type":"seek","game":"kings","rated":true}`)
+	s := x.expect(TSeeking)
+	require.Equal(t, true, s["rated"])
+	tb, err := x.h.Table(s["table"].(string))
+	require.NoError(t, err)
+	in, err := tb.Info()
+	require.NoError(t, err)
+	require.True(t, in.Rated)
+}
