@@ -25,6 +25,10 @@ func (s *Server) commandMiddleware() wish.Middleware {
 				return
 			}
 			args := sess.Command()
+			if isBotCommand(args) {
+				s.runBot(sess)
+				return
+			}
 			if pty && (len(args) == 0 || command.IsPlay(args)) {
 				next(sess)
 				return
@@ -50,7 +54,7 @@ func (s *Server) runCommand(sess ssh.Session, args []string) (string, int) {
 		Ctx: sess.Context(), Args: args, ID: identityOf(sess).ID, Store: s.store, Games: s.games, Pools: s.pools,
 		Health: s.Health, Log: s.log, Now: s.cfg.Now, Host: sess.LocalAddr().String(),
 		Presence: s.hub.Presence, Tables: s.hub.Tables,
-		Addr: addrKey(sess.RemoteAddr()), Names: s.names,
+		Addr: addrKey(sess.RemoteAddr()), Names: s.names, User: sess.User(),
 		InviteLine: func(code string) string {
 			host, port := s.inviteAddr(sess.LocalAddr())
 			return hub.InviteLine(host, port, code)

@@ -21,6 +21,7 @@ type identity struct {
 	ID    string // key fingerprint; "" for a guest
 	Name  string
 	Guest bool
+	Bot   bool  // the account is marked as a bot
 	First bool  // this session made the account
 	Err   error // the account could not be read or made: play as a guest
 }
@@ -69,7 +70,8 @@ func (s *Server) identify(sess ssh.Session, create bool) identity {
 		if create {
 			_ = s.store.Touch(ctx, id, s.cfg.Now())
 		}
-		return identity{ID: id, Name: acc.Name}
+		bot, _ := s.store.IsBot(ctx, id)
+		return identity{ID: id, Name: acc.Name, Bot: bot}
 	case !create && errors.Is(err, store.ErrNotFound):
 		return identity{ID: id}
 	case !errors.Is(err, store.ErrNotFound):
@@ -116,7 +118,7 @@ func (s *Server) newApp(sess ssh.Session, pty ssh.Pty) *ui.Router {
 	e.InviteHost, e.InvitePort = s.inviteAddr(sess.LocalAddr())
 	e.Prepare()
 	id := identityOf(sess)
-	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest, Addr: addrKey(sess.RemoteAddr())}
+	e.Player = &ui.Player{ID: id.ID, Name: id.Name, Guest: id.Guest, Bot: id.Bot, Addr: addrKey(sess.RemoteAddr())}
 	first, notice := ui.Route{Page: ui.Menu}, ""
 	then, refused := s.firstRoute(sess.Command())
 	switch {

@@ -25,8 +25,12 @@ func (s *Server) firstRoute(args []string) (*ui.Route, string) {
 	return command.PlayRoute(s.games, args)
 }
 
-// mayInvite: a player may invite only someone they follow.
+// mayInvite: a player may invite only someone they follow, or a bot:
+// answering challenges is what a bot is for.
 func (s *Server) mayInvite(from, to string) bool {
+	if bot, err := s.store.IsBot(context.Background(), to); err == nil && bot {
+		return true
+	}
 	ids, err := s.store.Following(context.Background(), from)
 	return err == nil && slices.Contains(ids, to)
 }

@@ -186,6 +186,7 @@ type Server struct {
 	refMu    sync.Mutex
 	refusals map[string]*refusal
 
+	bots       botSessions     // the bot protocol's sessions (bots.go)
 	names      *throttle.Names // name lookups that find nobody, server-wide
 	inputLog   onceAMinute     // the "input dropped" log line
 	startupLog onceAMinute     // the MaxStartups refusal line
@@ -366,6 +367,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			}
 		}
 	}
+	s.bots.stop()
 	// The sessions have dropped out of their rooms; close what is left
 	// (a race's result is stored on the way out).
 	s.hub.Close()

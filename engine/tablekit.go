@@ -173,3 +173,12 @@ func (cs *WireCards) UnmarshalJSON(data []byte) error {
 	*cs = WireCards(rc)
 	return nil
 }
+
+// TableLegal is a kit that lists, from one seat's encoded view alone, the
+// actions that seat may take now, each encoded as the codec writes an
+// action. A program that plays a seat from afar (a bot) is sent them with
+// every view, so that it never has to know the rules to make a legal move.
+// The list is empty when it is not the view's seat's turn.
+type TableLegal interface {
+	LegalEncoded(view []byte) ([][]byte, error)
+}

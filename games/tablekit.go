@@ -96,6 +96,30 @@ func (k *tableKit[A, V, G, M]) DecodeView(b []byte) (any, error) {
 	return v, nil
 }
 
+// LegalEncoded lists the actions the view's seat may take, from the view
+// alone, when the game's view type says what they are (both table games'
+// do: the screens offer a card's places from it).
+func (k *tableKit[A, V, G, M]) LegalEncoded(view []byte) ([][]byte, error) {
+	v, err := k.p.DecodeView(view)
+	if err != nil {
+		return nil, err
+	}
+	l, ok := any(v).(interface{ Legal() []A })
+	if !ok {
+		return nil, fmt.Errorf("%s cannot list its moves from a view.", k.p.Info.Title)
+	}
+	acts := l.Legal()
+	out := make([][]byte, 0, len(acts))
+	for _, a := range acts {
+		b, err := k.p.EncodeAction(a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
 func (k *tableKit[A, V, G, M]) NewMatch(spec engine.Spec, seats int) (engine.TableMatch, error) {
 	m, err := k.p.NewMatch(spec, seats)
 	if err != nil {

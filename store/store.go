@@ -492,6 +492,20 @@ type LiveRaces interface {
 	EndedRaces(ctx context.Context, now time.Time) (map[string]time.Time, error)
 }
 
+// Bots are the accounts marked as bots: programs that play through
+// `ssh HOST bot` (docs/bots.md). The mark is for good: nothing unmarks an
+// account.
+type Bots interface {
+	// MarkBot marks the account as a bot; marking one already marked is a
+	// no-op. An account that does not exist is ErrNotFound. Whether it has
+	// played as a person is the caller's to check first (its results,
+	// table games and races): the store only keeps the mark.
+	MarkBot(ctx context.Context, id string) error
+	// IsBot says whether the account is marked; an account that does not
+	// exist is not a bot (no error).
+	IsBot(ctx context.Context, id string) (bool, error)
+}
+
 // Store is every concern of one backend.
 type Store interface {
 	Accounts
@@ -503,6 +517,7 @@ type Store interface {
 	Races
 	Tables
 	LiveRaces
+	Bots
 	Ratings
 	History
 	// Health is nil while the store takes writes.

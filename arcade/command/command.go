@@ -57,6 +57,9 @@ type Request struct {
 	Addr string
 	// Names throttles lookups of names that find nobody; nil: none.
 	Names *throttle.Names
+	// User is the SSH user name, the name a new account claims (bot
+	// register); "" for none.
+	User string
 }
 
 func (r Request) ctx() context.Context {
@@ -124,7 +127,7 @@ func fail(what string, err error) error { return failure{what: what, err: err} }
 var commands = map[string]command{}
 
 // order is the order help lists them in.
-var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "friends", "friend", "race", "join", "watch", "tables", "table", "play", "history", "replay", "export", "leaderboard"}
+var order = []string{"help", "health", "whoami", "rename", "daily", "stats", "friends", "friend", "race", "join", "watch", "tables", "table", "play", "history", "replay", "export", "bot", "leaderboard"}
 
 func register(c command) { commands[c.names[0]] = c }
 

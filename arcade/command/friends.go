@@ -21,6 +21,7 @@ func init() {
 // Friend is one followed player as friends prints them.
 type Friend struct {
 	Name   string `json:"name"`
+	Bot    bool   `json:"bot,omitempty"` // a bot's account (docs/bots.md)
 	Online bool   `json:"online"`
 	Doing  string `json:"doing,omitempty"` // "at the menu", "playing", "racing", "watching"
 	Game   string `json:"game,omitempty"`
@@ -45,8 +46,12 @@ func (l FriendList) Text() string {
 	}
 	var b strings.Builder
 	for _, f := range l.Friends {
+		name := f.Name
+		if f.Bot {
+			name = ui.BotName(name)
+		}
 		if !f.Online {
-			fmt.Fprintf(&b, "%-20s offline\n", f.Name)
+			fmt.Fprintf(&b, "%-20s offline\n", name)
 			continue
 		}
 		line := f.What
@@ -59,7 +64,7 @@ func (l FriendList) Text() string {
 		case f.Room != "":
 			line += " (code " + f.Room + ")"
 		}
-		fmt.Fprintf(&b, "%-20s online, %s\n", f.Name, line)
+		fmt.Fprintf(&b, "%-20s online, %s\n", name, line)
 	}
 	return b.String()
 }
@@ -82,6 +87,9 @@ func Friends(r Request) (FriendList, error) {
 			continue // an account without a name shows nowhere
 		}
 		f := Friend{Name: acc.Name}
+		if bot, err := r.Store.IsBot(r.ctx(), id); err == nil {
+			f.Bot = bot
+		}
 		if i < len(pres) && pres[i].Online {
 			a := pres[i].Activity
 			f.Online, f.Doing, f.Game, f.Room, f.Watchable = true, a.Doing.String(), a.Game, a.Room, a.Watchable

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sshuffle/arcade/hub"
+	"sshuffle/arcade/ui"
 )
 
 func init() {
@@ -20,6 +21,7 @@ type TableSeat struct {
 	Reserved string `json:"reserved,omitempty"` // a free seat kept for this player
 	Free     bool   `json:"free,omitempty"`
 	Away     bool   `json:"away,omitempty"` // the person dropped; a computer stands in
+	Bot      bool   `json:"bot,omitempty"`  // the seat's player is a bot (docs/bots.md)
 }
 
 // OpenTable is one listed table.
@@ -65,6 +67,8 @@ func (l TableListing) Text() string {
 				seats = append(seats, "kept for "+s.Reserved)
 			case s.Free:
 				seats = append(seats, "free")
+			case s.Bot:
+				seats = append(seats, s.Name+ui.BotMark)
 			default:
 				seats = append(seats, s.Name)
 			}
@@ -105,7 +109,7 @@ func Tables(r Request) TableListing {
 			// The table's own name for the seat, as its log and results
 			// say it: a computer's, or the person's (kept while a computer
 			// plays the seat for them).
-			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn}
+			ts := TableSeat{Name: s.Name, Computer: s.Computer, Reserved: s.Reserved.Name, Free: s.Open(), Away: s.StandIn, Bot: s.Person.Bot}
 			ot.Ratings = append(ot.Ratings, s.Rating)
 			if ts.Name == "" {
 				ts.Name = s.Person.Name

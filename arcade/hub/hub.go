@@ -24,6 +24,9 @@ type Person struct {
 	Addr string
 	// Guest: a session without a key (Hub.Guest), who may only watch.
 	Guest bool `json:",omitempty"`
+	// Bot: the account is a program playing through the bot protocol
+	// (the wiring reads the store's mark); screens mark its name.
+	Bot bool `json:",omitempty"`
 }
 
 // public is the person as rooms and friends may see it.

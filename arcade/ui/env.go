@@ -25,6 +25,7 @@ type Player struct {
 	ID    string // key fingerprint; empty for a guest
 	Name  string
 	Guest bool
+	Bot   bool   // the account is a bot's (it may still open a screen)
 	Addr  string // where the session connects from, for the hub's limits per address
 }
 
@@ -168,7 +169,7 @@ func (e *Env) Person() (hub.Person, bool) {
 	if e.Player == nil || e.Player.Guest || e.Player.ID == "" || e.Player.Name == "" {
 		return hub.Person{}, false
 	}
-	return hub.Person{ID: e.Player.ID, Name: e.Player.Name, Addr: e.Player.Addr}, true
+	return hub.Person{ID: e.Player.ID, Name: e.Player.Name, Addr: e.Player.Addr, Bot: e.Player.Bot}, true
 }
 
 // InviteLine is the command a friend pastes to join the room with code.

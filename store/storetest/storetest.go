@@ -56,6 +56,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("LiveRaces", func(t *testing.T) { testLiveRaces(t, open) })
 	t.Run("EndCode", func(t *testing.T) { testEndCode(t, open) })
 	t.Run("LostRaces", func(t *testing.T) { testLostRaces(t, open) })
+	t.Run("Bots", func(t *testing.T) { testBots(t, open) })
 	t.Run("Ratings", func(t *testing.T) { testRatings(t, open) })
 	t.Run("RatedGameChecked", func(t *testing.T) { testRatedGameChecked(t, open) })
 	t.Run("ConcurrentRatings", func(t *testing.T) { testConcurrentRatings(t, open) })

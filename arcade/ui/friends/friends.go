@@ -80,6 +80,9 @@ func (s *screen) load() {
 		if i < len(pres) {
 			r.p = pres[i]
 		}
+		if bot, err := s.env.Store.IsBot(s.env.Ctx(), id); err == nil && bot {
+			r.name = ui.BotName(acc.Name)
+		}
 		rows = append(rows, r)
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {

@@ -22,6 +22,7 @@ type form struct {
 	clock int   // index into clocks
 	pace  int   // index into paces
 	priv  bool
+	bot   *Bot // the bot challenged: a table opened for it
 	rated bool
 	line  int
 	top   int // the first choice's line on the last frame
@@ -47,6 +48,9 @@ func (f *form) setGame(i int) {
 	// a table that can start at once.
 	if len(g.Strengths) > 0 && len(f.who) > 1 {
 		f.who[1] = (len(g.Strengths) + 1) / 2
+	}
+	if f.bot != nil && len(f.who) > 1 {
+		f.who[1] = 0 // the bot's seat
 	}
 }
 
@@ -133,7 +137,7 @@ func (f *form) request() (Open, error) {
 		return Open{}, err
 	}
 	o := Open{Game: g.Name, Settings: settings, Seats: []SeatChoice{{}}, Clock: clocks[f.clock].d, Pace: paces[f.pace].word, Private: f.priv,
-		Rated: f.rated}
+		Rated: f.rated, Challenge: f.bot}
 	for i := 1; i < f.seats; i++ {
 		c := SeatChoice{}
 		if w := f.who[i]; w > 0 {
@@ -207,6 +211,9 @@ func (f *form) view(s *Screen) string {
 	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
 	g := f.g()
 	lines := []string{ui.TitleStyle.Render("Open a table") + "  " + ui.FaintStyle.Render("you sit in seat 1 and start the game when everyone is seated"), ""}
+	if f.bot != nil {
+		lines[0] = ui.TitleStyle.Render("Challenge "+ui.BotName(clean(f.bot.Name, 20))) + "  " + ui.FaintStyle.Render("seat 2 is kept for it; you start the game")
+	}
 	f.top = len(lines)
 	for line := range f.lines() {
 		kind, i := f.kindOf(line)

@@ -113,6 +113,9 @@ type Open struct {
 	// Pace is the computer players' pace ("quick", "instant"); "": the
 	// table's default (steady).
 	Pace string
+	// Challenge is the bot the table is opened for: the first person's
+	// seat after the host's is kept for it, and it is invited.
+	Challenge *Bot
 	// Rated: the table's games move its people's ratings.
 	Rated bool
 }
@@ -167,6 +170,7 @@ type Screen struct {
 	seated  *Seated
 	prompt  *string          // non-nil: typing a table's code
 	invite  *string          // non-nil: typing the name of a player to invite
+	pick    *botPick         // non-nil: choosing a bot to challenge
 	talk    *ui.PhrasePicker // quick phrases to the table seated at; nil: none
 	said    string           // the phrase someone at that table said, shown a few seconds
 }
@@ -238,6 +242,10 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 			s.inviteKey(msg)
 			return nil
 		}
+		if s.pick != nil {
+			s.pickKey(msg)
+			return nil
+		}
 		if s.form != nil {
 			return s.formKey(msg.String())
 		}
@@ -272,6 +280,8 @@ func (s *Screen) listKey(k string) tea.Cmd {
 	case "c", "#":
 		empty := ""
 		s.prompt = &empty
+	case "b":
+		s.pickBot()
 	case "n", "o":
 		if s.env.IsGuest() {
 			s.msg, s.err = hub.ErrGuest.Error(), true
@@ -465,7 +475,7 @@ func (s *Screen) View() string {
 	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
 	var lines []string
 	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
-	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", PlayNowKey, "play now", "q", "back"}
+	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", PlayNowKey, "play now", "b", "challenge a bot", "q", "back"}
 	if s.env.IsGuest() {
 		keys = []string{"↑↓", "choose", "enter", "watch", "c", "code", "q", "back"}
 	}
@@ -492,6 +502,8 @@ func (s *Screen) View() string {
 		msg, st = "Table code (enter to join, esc to cancel): "+*s.prompt+"_", plainStyle
 	case s.invite != nil:
 		msg, st = "Invite whom (a name; enter sends, esc cancels): "+*s.invite+"_", plainStyle
+	case s.pick != nil:
+		msg, st = s.pickLine(), plainStyle
 	case s.seated != nil && s.talk.Open():
 		msg, st = s.talk.Line(), plainStyle
 	case s.err:

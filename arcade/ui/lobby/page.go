@@ -49,7 +49,7 @@ type invitedMsg struct {
 // lobbySeat is one hub seat as the lobby lists it (names are validated
 // account names).
 func lobbySeat(s hub.SeatInfo) Seat {
-	out := Seat{Name: s.Person.Name, Reserved: s.Reserved.Name, Rating: s.Rating}
+	out := Seat{Name: ui.ShownName(s.Person), Reserved: ui.ShownName(s.Reserved), Rating: s.Rating}
 	if s.Computer != "" || s.Gone {
 		out.Computer, out.Strength = true, ui.SeatStrength(s)
 		if s.Person.ID == "" {
@@ -62,7 +62,7 @@ func lobbySeat(s hub.SeatInfo) Seat {
 }
 
 func lobbyTable(t hub.TableInfo) Table {
-	out := Table{Code: t.Code, Game: t.Game, Settings: t.Settings, Host: t.Host.Name,
+	out := Table{Code: t.Code, Game: t.Game, Settings: t.Settings, Host: ui.ShownName(t.Host),
 		Watchers: t.Watchers, Playing: t.Phase != hub.TableSeating, Pace: paceWord(t.Speed), Rated: t.Rated}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, lobbySeat(s))
@@ -94,7 +94,7 @@ func paceWord(s hub.Speed) string {
 func hostName(st hub.TableState) string {
 	for _, s := range st.Seats {
 		if s.Person.ID == st.Host {
-			return s.Person.Name
+			return ui.ShownName(s.Person)
 		}
 	}
 	return ""
@@ -125,6 +125,9 @@ type Page struct {
 	pending  bool                        // a join or an open is on its way
 	last     *ui.LiveMsg[hub.TableState] // the newest table state while a join is on its way
 	handed   bool                        // m went to the table page
+	// challenge is the bot the table being opened is for, invited once
+	// the host sits at it.
+	challenge *Bot
 	// mu guards gone and joined: every membership this page's joins made,
 	// so that when the page leaves the screen (or the session ends) a
 	// seat nobody looks at is dropped, even one whose answer is still on
@@ -315,6 +318,11 @@ func (pg *Page) Open(o Open) {
 			cfg.Seats = append(cfg.Seats, hub.SeatPlan{})
 		}
 	}
+	if o.Challenge != nil && !challengeSeat(&cfg, o.Challenge) {
+		pg.Screen.Update(Refused{Text: "Leave a seat for a person: the bot you challenge sits there."})
+		return
+	}
+	pg.challenge = o.Challenge
 	pg.openWith(cfg)
 }
 
@@ -350,6 +358,8 @@ func (pg *Page) openWith(cfg hub.TableConfig) {
 	if cfg.Break == 0 {
 		cfg.Break = d.Break
 	}
+	bot, live := pg.challenge, e.Live
+	pg.challenge = nil
 	go func() {
 		t, err := h.OpenTable(cfg)
 		var m *ui.TableHold
@@ -357,6 +367,14 @@ func (pg *Page) openWith(cfg hub.TableConfig) {
 			m, err = ui.JoinTable(e, t, cfg.Host, 0, false)
 		}
 		pg.answer(m, err)
+		if err != nil || bot == nil || live == nil {
+			return
+		}
+		if err := live.Invite(hub.Person{ID: bot.ID, Name: bot.Name, Bot: true}, t.Code()); err != nil {
+			e.Send(refusedMsg{page: pg, text: err.Error()})
+			return
+		}
+		e.Send(invitedMsg{page: pg, name: ui.BotName(bot.Name)})
 	}()
 }
 

@@ -67,11 +67,11 @@ func seats(st hub.TableState) []Seat {
 	out := make([]Seat, len(st.Seats))
 	for i, s := range st.Seats {
 		name := s.Name // the table's name for the seat; "" for an open one: the screen says "seat N"
-		if name == "" {
-			name = s.Person.Name
+		if name == "" || s.Person.Bot {
+			name = ui.ShownName(s.Person)
 		}
 		if name == "" {
-			name = s.Reserved.Name
+			name = ui.ShownName(s.Reserved)
 		}
 		out[i] = Seat{Name: name, Away: s.StandIn, Rating: s.Rating}
 		if s.Computer != "" || s.Gone {
