@@ -79,7 +79,23 @@ func (s *Store) CreateAccount(ctx context.Context, id, name string) (store.Accou
 	}
 	defer done()
 	now := s.now().UTC()
-	var a store.Account
+	a := store.Account{ID: id, Name: name, Created: now, LastSeen: now}
+	// Most creates find neither key: written blind first, read only when
+	// one was there (or was once, and was deleted).
+	v, err := encode(accountWhat(id), a)
+	if err != nil {
+		return store.Account{}, err
+	}
+	blind := []op{create(accountKey(id), v)}
+	if name != "" {
+		blind = append(blind, create(nameKey(name), []byte(id)))
+	}
+	if _, err := s.accounts.write(ctx, blind); !errors.Is(err, errConflict) {
+		if err != nil {
+			return store.Account{}, err
+		}
+		return a, nil
+	}
 	_, err = s.update(ctx, s.accounts, func() ([]op, error) {
 		a = store.Account{}
 		ae, err := s.accounts.getJSON(ctx, accountKey(id), accountWhat(id), &a)

@@ -3,7 +3,6 @@ package nats
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,14 +18,39 @@ import (
 
 var prefixes atomic.Int64
 
-// opener opens stores on cluster c, each under buckets of its own (a
-// fresh, empty store), at server i (i < 0: any), deleted when the test
-// ends so the servers do not keep a stream per test.
-func opener(c *natstest.Cluster, i int) storetest.Opener {
+// pool keeps the prefixes of stores whose test ended, their buckets
+// emptied, for the next test: making four streams is a round of the
+// cluster's meta leader each, emptying them is not.
+type pool struct {
+	c    *natstest.Cluster
+	free chan string
+}
+
+func newPool(c *natstest.Cluster) *pool { return &pool{c: c, free: make(chan string, 64)} }
+
+// take gives a prefix whose buckets are empty or not made yet, given
+// back when the test ends.
+func (p *pool) take(t *testing.T) string {
+	var prefix string
+	select {
+	case prefix = <-p.free:
+	default:
+		prefix = fmt.Sprintf("t%d", prefixes.Add(1))
+	}
+	t.Cleanup(func() {
+		if empty(t, p.c, prefix) {
+			p.free <- prefix
+		}
+	})
+	return prefix
+}
+
+// opener opens stores on the pool's cluster, each a fresh, empty store,
+// at server i (i < 0: any).
+func (p *pool) opener(i int) storetest.Opener {
 	return func(t *testing.T, now func() time.Time) store.Store {
 		t.Helper()
-		prefix := fmt.Sprintf("t%d", prefixes.Add(1))
-		return openAt(t, c, i, prefix, now)
+		return openAt(t, p.c, i, p.take(t), now)
 	}
 }
 
@@ -41,37 +65,37 @@ func openAt(t *testing.T, c *natstest.Cluster, i int, prefix string, now func() 
 	if now != nil {
 		s.now = now
 	}
-	t.Cleanup(func() {
-		_ = s.Close()
-		dropBuckets(t, c, prefix)
-	})
+	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
 
-// dropBuckets deletes the streams under prefix (once per prefix: the
-// second handle's cleanup finds them gone).
-func dropBuckets(t *testing.T, c *natstest.Cluster, prefix string) {
+// empty purges the streams under prefix; false if one would not.
+func empty(t *testing.T, c *natstest.Cluster, prefix string) bool {
 	nc, err := nats.Connect(c.URL())
 	if err != nil {
-		t.Logf("dropping buckets %s: %v", prefix, err)
-		return
+		t.Logf("emptying buckets %s: %v", prefix, err)
+		return false
 	}
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, name := range []string{"accounts", "records", "saves", "dailies"} {
-		err := js.DeleteStream(ctx, "KV_"+prefix+"_"+name)
-		if err != nil && !strings.Contains(err.Error(), "not found") {
-			t.Logf("dropping bucket %s_%s: %v", prefix, name, err)
+		st, err := js.Stream(ctx, "KV_"+prefix+"_"+name)
+		if err == nil {
+			err = st.Purge(ctx)
+		}
+		if err != nil {
+			t.Logf("emptying bucket %s_%s: %v", prefix, name, err)
+			return false
 		}
 	}
+	return true
 }
 
 // The suite every backend passes, on one server (one replica).
 func TestConformanceSingle(t *testing.T) {
-	c := natstest.Single(t)
-	storetest.Run(t, opener(c, -1))
+	storetest.Run(t, newPool(natstest.Single(t)).opener(-1))
 }
 
 // And on a cluster of three (three replicas), where a handle's server is
@@ -79,10 +103,11 @@ func TestConformanceSingle(t *testing.T) {
 // one store.
 func TestThree(t *testing.T) {
 	c := natstest.Three(t)
-	t.Run("Conformance", func(t *testing.T) { storetest.Run(t, opener(c, 0)) })
+	p := newPool(c)
+	t.Run("Conformance", func(t *testing.T) { storetest.Run(t, p.opener(0)) })
 	t.Run("TwoHandles", func(t *testing.T) {
 		storetest.RunShared(t, func(t *testing.T) (store.Store, store.Store) {
-			prefix := fmt.Sprintf("t%d", prefixes.Add(1))
+			prefix := p.take(t)
 			a := openAt(t, c, 0, prefix, nil)
 			b := openAt(t, c, 2, prefix, nil)
 			return a, b

@@ -186,13 +186,20 @@ func OpenConn(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
-	for _, b := range []struct {
+	// The buckets are made at once: in a cluster each is a round of the
+	// meta leader's.
+	buckets := []struct {
 		to   **bucket
 		name string
-	}{{&s.accounts, "accounts"}, {&s.records, "records"}, {&s.saves, "saves"}, {&s.dailies, "dailies"}} {
-		if *b.to, err = s.openBucket(ctx, o.Prefix+"_"+b.name); err != nil {
-			return nil, err
-		}
+	}{{&s.accounts, "accounts"}, {&s.records, "records"}, {&s.saves, "saves"}, {&s.dailies, "dailies"}}
+	errs := make([]error, len(buckets))
+	var wg sync.WaitGroup
+	for i, b := range buckets {
+		wg.Go(func() { *b.to, errs[i] = s.openBucket(ctx, o.Prefix+"_"+b.name) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	s.boards, err = startBoards(ctx, s)
 	if err != nil {
