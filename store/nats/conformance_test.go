@@ -113,4 +113,6 @@ func TestThree(t *testing.T) {
 			return a, b
 		})
 	})
+	// Last: it stops two of the three servers.
+	t.Run("HealthWithoutQuorum", func(t *testing.T) { healthWithoutQuorum(t, c) })
 }
