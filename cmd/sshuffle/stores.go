@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"sshuffle/store"
 	badgerstore "sshuffle/store/badger"
@@ -60,7 +61,11 @@ type opened struct {
 
 func openStore(c storeChoice, f serveFlags, log *slog.Logger) (opened, error) {
 	if c.url != "" {
-		s, err := natsstore.Open(context.Background(), c.url, natsstore.Options{
+		// A node may start with its NATS servers: it waits a minute for
+		// their cluster to be ready.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		s, err := natsstore.Open(ctx, c.url, natsstore.Options{
 			Prefix: *f.natsPrefix, Node: c.node, Logger: log, Name: "sshuffle " + c.node,
 		})
 		if err != nil {

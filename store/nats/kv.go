@@ -51,6 +51,15 @@ func (s *Store) openBucket(ctx context.Context, name string) (*bucket, error) {
 		Duplicates:         2 * time.Minute,
 	}
 	st, err := s.js.CreateStream(ctx, cfg)
+	// Servers that have just started answer before their cluster has a
+	// meta leader: a node started with them waits for it.
+	for err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case <-time.After(250 * time.Millisecond):
+		}
+		st, err = s.js.CreateStream(ctx, cfg)
+	}
 	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 		st, err = s.js.Stream(ctx, b.stream)
 		if err == nil {
