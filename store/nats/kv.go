@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -154,6 +155,19 @@ func (b *bucket) get(ctx context.Context, k string) (entry, error) {
 	return entry{key: k, val: m.Data, rev: m.Sequence, gone: deleted(m.Header)}, nil
 }
 
+// getAll reads several keys at once (each from the leader), in the
+// order given.
+func (b *bucket) getAll(ctx context.Context, keys ...string) ([]entry, error) {
+	out := make([]entry, len(keys))
+	errs := make([]error, len(keys))
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		wg.Go(func() { out[i], errs[i] = b.get(ctx, k) })
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
 // getJSON reads k into v: found false (v untouched) when it is missing.
 // what names the record in errors.
 func (b *bucket) getJSON(ctx context.Context, k, what string, v any) (entry, error) {
@@ -196,10 +210,16 @@ func (b *bucket) list(ctx context.Context, pattern string) ([]entry, error) {
 		return nil, b.s.failed("list "+pattern, err)
 	}
 	last := m.Sequence
-	cons, err := b.s.js.OrderedConsumer(ctx, b.stream, jetstream.OrderedConsumerConfig{
+	// A plain pull consumer, made once (an ordered one is made again at
+	// each fetch), in memory on one server, gone a moment after its last
+	// fetch.
+	cons, err := b.s.js.CreateConsumer(ctx, b.stream, jetstream.ConsumerConfig{
 		FilterSubjects:    []string{subject},
 		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
-		InactiveThreshold: 5 * time.Second,
+		AckPolicy:         jetstream.AckNonePolicy,
+		InactiveThreshold: 3 * time.Second,
+		MemoryStorage:     true,
+		Replicas:          1,
 	})
 	if err != nil {
 		return nil, b.s.failed("list "+pattern, err)

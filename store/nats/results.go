@@ -79,20 +79,34 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 	rk := resultKey(r)
 	defer s.lock(profileKey(r.Account))()
 	boards := 0
+	days := []string{""}
+	if r.Daily && !r.Abandoned {
+		days = append(days, r.Day)
+	}
+	keys := []string{rk, profileKey(r.Account)}
+	if !r.Abandoned {
+		for _, day := range days {
+			keys = append(keys, boardKey(r.Key, day, r.Account))
+		}
+	}
+	rank := rankKey(r)
 	seq, err := s.update(ctx, s.records, func() ([]op, error) {
 		boards = 0
-		re, err := s.records.get(ctx, rk)
+		// Every key this result may change, read at once.
+		es, err := s.records.getAll(ctx, keys...)
 		if err != nil {
 			return nil, err
 		}
+		re, pe := es[0], es[1]
 		if re.found() {
 			return nil, nil // recorded already
 		}
 		var p profile
 		what := "stats of " + r.Account
-		pe, err := s.records.getJSON(ctx, profileKey(r.Account), what, &p)
-		if err != nil {
-			return nil, err
+		if pe.found() {
+			if err := decode(pe.val, what, &p); err != nil {
+				return nil, err
+			}
 		}
 		addStats(&p, r)
 		if r.Daily && r.Won {
@@ -103,21 +117,9 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 			return nil, err
 		}
 		ops := []op{re.set(val), pe.set(pv)}
-		if r.Abandoned {
-			return ops, nil
-		}
-		days := []string{""}
-		if r.Daily {
-			days = append(days, r.Day)
-		}
-		rank := rankKey(r)
 		// Board entries go last: the batch's sequence is then theirs,
 		// which the board index is waited on for.
-		for _, day := range days {
-			be, err := s.records.get(ctx, boardKey(r.Key, day, r.Account))
-			if err != nil {
-				return nil, err
-			}
+		for _, be := range es[2:] {
 			if be.found() && len(be.val) >= rankLen && bytes.Compare(rank, be.val[:rankLen]) >= 0 {
 				continue // the entry there is as good or better
 			}
