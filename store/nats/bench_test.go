@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,11 +45,18 @@ func BenchmarkRecordResult(b *testing.B) {
 				Finished: at, Daily: true, Day: store.Day(at), ByPoints: true}
 		}
 		b.Run(name+"/serial", func(b *testing.B) {
+			var took []time.Duration
 			for b.Loop() {
+				start := time.Now()
 				if err := s.RecordResult(context.Background(), result()); err != nil {
 					b.Fatal(err)
 				}
+				took = append(took, time.Since(start))
 			}
+			slices.Sort(took)
+			at := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))]) / 1e6 }
+			b.ReportMetric(at(0.5), "p50-ms")
+			b.ReportMetric(at(0.99), "p99-ms")
 		})
 		b.Run(name+"/parallel16", func(b *testing.B) {
 			b.SetParallelism(16 / max(1, testingProcs()))
