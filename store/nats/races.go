@@ -90,16 +90,22 @@ func (s *Store) Races(ctx context.Context, account string, n int) ([]store.RaceR
 
 // The live races, in the saves bucket: a racer's line and their save are
 // in one stream, so the revision of each says which was written last
-// (LoseRaces compares them).
-func liveKey(code string) string                                { return key("l", tok(code)) }
-func racerKey(code, account string) string                      { return key("h", tok(code), tok(account)) }
-func endedKey(code string) string                               { return key("z", tok(code)) }
-func racersPattern(code string) string                          { return key("h", tok(code), "*") }
-func liveWhat(code string) string                               { return "live race " + code }
-func racerWhat(code, account string) string                     { return "racer " + account + " of live race " + code }
-func endedWhat(code string) string                              { return "ended code " + code }
-func checkLiveCode(code string) error                           { return checkField("race code", code, 16) }
-func (s *Store) liveHeads(ctx context.Context) ([]entry, error) { return s.saves.list(ctx, "l.*") }
+// (LoseRaces compares them). The live races are this node's: a race is not
+// handed over when its node stops (its racers were on it), so a node
+// starting settles its own races, never another node's running ones.
+func (s *Store) liveKey(code string) string { return key("l", tok(s.opts.Node), tok(code)) }
+func (s *Store) racerKey(code, account string) string {
+	return key("h", tok(s.opts.Node), tok(code), tok(account))
+}
+func endedKey(code string) string                 { return key("z", tok(code)) }
+func (s *Store) racersPattern(code string) string { return key("h", tok(s.opts.Node), tok(code), "*") }
+func liveWhat(code string) string                 { return "live race " + code }
+func racerWhat(code, account string) string       { return "racer " + account + " of live race " + code }
+func endedWhat(code string) string                { return "ended code " + code }
+func checkLiveCode(code string) error             { return checkField("race code", code, 16) }
+func (s *Store) liveHeads(ctx context.Context) ([]entry, error) {
+	return s.saves.list(ctx, key("l", tok(s.opts.Node), "*"))
+}
 
 type liveHead struct {
 	Code    string    `json:"code"`
@@ -145,7 +151,7 @@ func checkLiveRace(r store.LiveRace) error {
 
 // racerLines reads a race's racers' lines by account.
 func (s *Store) racerLines(ctx context.Context, code string) (map[string]entry, error) {
-	es, err := s.saves.list(ctx, racersPattern(code))
+	es, err := s.saves.list(ctx, s.racersPattern(code))
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +193,7 @@ func (s *Store) PutLiveRace(ctx context.Context, r store.LiveRace) error {
 		if err != nil {
 			return nil, err
 		}
-		ops := []op{put(liveKey(r.Code), head)}
+		ops := []op{put(s.liveKey(r.Code), head)}
 		for acc, e := range kept {
 			if _, ok := lines[acc]; !ok {
 				ops = append(ops, e.del())
@@ -200,7 +206,7 @@ func (s *Store) PutLiveRace(ctx context.Context, r store.LiveRace) error {
 			case ok:
 				ops = append(ops, old.set(b))
 			default:
-				ops = append(ops, create(racerKey(r.Code, acc), b))
+				ops = append(ops, create(s.racerKey(r.Code, acc), b))
 			}
 		}
 		return ops, nil
@@ -225,7 +231,7 @@ func (s *Store) DeleteLiveRace(ctx context.Context, code string) error {
 // dropLiveRace says what deletes a race and its lines.
 func (s *Store) dropLiveRace(ctx context.Context, code string) ([]op, error) {
 	var ops []op
-	head, err := s.saves.get(ctx, liveKey(code))
+	head, err := s.saves.get(ctx, s.liveKey(code))
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +356,7 @@ func (s *Store) LoseRaces(ctx context.Context, now, until time.Time) ([]store.Lo
 		var bad error
 		_, err := s.update(ctx, s.saves, func() ([]op, error) {
 			lost, bad = store.LostRace{}, nil
-			head, err := s.saves.get(ctx, liveKey(code))
+			head, err := s.saves.get(ctx, s.liveKey(code))
 			if err != nil {
 				return nil, err
 			}

@@ -29,7 +29,8 @@
 //	saves     v.<id>.<key>              a saved game
 //	          s.<id>.<name>             a setting
 //	          q.<code>                  a live table's snapshot
-//	          l.<code>, h.<code>.<id>   a live race and its racers' lines
+//	          l.<node>.<code>           a live race of this node (a node settles its own at a start)
+//	          h.<node>.<code>.<id>      its racers' lines
 //	          z.<code>                  a code kept as ended
 //	          health.<node>             the health probe's key
 //	dailies   d.<key>.<day>             today's deal, created once (the first writer wins)
@@ -86,7 +87,8 @@ type Options struct {
 	// Replicas of each bucket; 0: 3 when the server is in a cluster, 1
 	// when it is alone. A bucket made already keeps its replicas.
 	Replicas int
-	// Node names this node in the health probe's key; default "node".
+	// Node names this node: the live races it keeps are its own (see
+	// LiveRaces), and its health probe's key; default "node".
 	Node string
 	// Timeout bounds one request to JetStream when the caller's context
 	// has no deadline; default 10 s, above the 4-6 s a new stream leader

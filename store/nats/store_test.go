@@ -36,7 +36,7 @@ func TestBadStoredBytes(t *testing.T) {
 		put(boardKey("freecell", "", "b"), append(make([]byte, rankLen), garbage...)),
 	})
 	require.NoError(t, err)
-	_, err = s.saves.write(ctx, []op{put(liveKey("LLLLL"), garbage), put(endedKey("ZZZZZ"), garbage)})
+	_, err = s.saves.write(ctx, []op{put(s.liveKey("LLLLL"), garbage), put(endedKey("ZZZZZ"), garbage)})
 	require.NoError(t, err)
 
 	_, err = s.Account(ctx, "a")
@@ -96,4 +96,40 @@ func healthWithoutQuorum(t *testing.T, c *natstest.Cluster) {
 	}
 	require.Eventually(t, func() bool { return s.Health() != nil }, 20*time.Second, 50*time.Millisecond)
 	assert.ErrorContains(t, s.Health(), "JetStream")
+}
+
+// Two nodes on one store each keep and settle their own live races: a
+// node that starts does not end the races another node is running. Ended
+// codes are the whole arcade's.
+func TestLiveRacesAreTheNodes(t *testing.T) {
+	c := natstest.Single(t)
+	ctx := context.Background()
+	open := func(node string) *Store {
+		s, err := Open(ctx, c.URL(), Options{Prefix: "live", Node: node})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	a, b := open("a"), open("b")
+	race := store.LiveRace{Code: "AAAAA", Spec: "klondike/draw1/7", Key: "klondike/draw1", Started: time.Now(),
+		Racers: []store.LiveRacer{{Account: "x", Save: []byte("x's race"), Moves: 3}}}
+	require.NoError(t, a.PutLiveRace(ctx, race))
+	rs, err := b.LiveRaces(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, rs)
+	lost, err := b.LoseRaces(ctx, time.Now(), time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	assert.Empty(t, lost, "b starting loses none of a's races")
+	rs, err = a.LiveRaces(ctx)
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	lost, err = a.LoseRaces(ctx, time.Now(), time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	require.Len(t, lost, 1)
+	ended, err := b.EndedRaces(ctx, time.Now())
+	require.NoError(t, err)
+	assert.Contains(t, ended, "AAAAA", "b knows the code has ended")
+	save, err := b.GetSave(ctx, "x", "klondike/draw1")
+	require.NoError(t, err)
+	assert.Equal(t, "x's race", string(save))
 }
