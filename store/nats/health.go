@@ -48,7 +48,7 @@ func (s *Store) probe() {
 		case <-ctx.Done():
 		}
 	}()
-	_, err := s.saves.write(ctx, []op{put(key("health", tok(s.opts.Node)), []byte(strconv.FormatInt(time.Now().Unix(), 10)))})
+	_, err := s.saves.writeQuiet(ctx, []op{put(key("health", tok(s.opts.Node)), []byte(strconv.FormatInt(time.Now().Unix(), 10)))})
 	s.healthMu.Lock()
 	defer s.healthMu.Unlock()
 	s.probing = time.Time{}

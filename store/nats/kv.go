@@ -309,8 +309,27 @@ type pubAck struct {
 }
 
 // write publishes ops as one atomic batch (one message alone is no
-// batch) and returns the stream sequence of the last one.
+// batch) and returns the stream sequence of the last one; the observer
+// (ObserveWrites) hears of it.
 func (b *bucket) write(ctx context.Context, ops []op) (uint64, error) {
+	if len(ops) == 0 {
+		return 0, nil
+	}
+	start := time.Now()
+	seq, err := b.writeQuiet(ctx, ops)
+	if fn := b.s.observe.Load(); fn != nil {
+		// A conflict is the write working: it runs again.
+		if errors.Is(err, errConflict) {
+			(*fn)(time.Since(start), nil)
+		} else {
+			(*fn)(time.Since(start), err)
+		}
+	}
+	return seq, err
+}
+
+// writeQuiet is write, unobserved (the health probe's).
+func (b *bucket) writeQuiet(ctx context.Context, ops []op) (uint64, error) {
 	if len(ops) == 0 {
 		return 0, nil
 	}

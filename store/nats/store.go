@@ -123,6 +123,7 @@ type Store struct {
 	locks   map[string]*keyLock // see lock
 
 	retries atomic.Int64 // batches run again after a conflict
+	observe atomic.Pointer[func(time.Duration, error)]
 
 	healthMu  sync.Mutex
 	healthErr error     // the last probe's error
@@ -255,6 +256,14 @@ func (s *Store) Close() error {
 	}
 	return nil
 }
+
+// ObserveWrites has fn called after every write (a batch, or one key) with
+// its time and error (nil on success), for metrics. fn must be quick.
+func (s *Store) ObserveWrites(fn func(time.Duration, error)) { s.observe.Store(&fn) }
+
+// Conn is the store's NATS connection, for what else of the node talks
+// over NATS (the live rooms); the store closes it if Open made it.
+func (s *Store) Conn() *nats.Conn { return s.nc }
 
 // Retries is how many batches ran again after another write changed what
 // they read.
