@@ -2,6 +2,7 @@ package nats
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -132,4 +133,23 @@ func TestLiveRacesAreTheNodes(t *testing.T) {
 	save, err := b.GetSave(ctx, "x", "klondike/draw1")
 	require.NoError(t, err)
 	assert.Equal(t, "x's race", string(save))
+}
+
+// Every write reaches the metrics' observer, its error with it.
+func TestObserveWrites(t *testing.T) {
+	c := natstest.Single(t)
+	s := openAt(t, c, -1, "observe", nil)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var errs []error
+	s.ObserveWrites(func(_ time.Duration, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		errs = append(errs, err)
+	})
+	require.NoError(t, s.PutSave(ctx, "a", "freecell", []byte("x")))
+	require.NoError(t, s.RecordResult(ctx, store.Result{Account: "a", Key: "freecell", Spec: "freecell/1", Won: true, Finished: time.Now()}))
+	mu.Lock()
+	assert.Equal(t, []error{nil, nil}, errs)
+	mu.Unlock()
 }
