@@ -175,6 +175,7 @@ func (s *Store) ClaimName(ctx context.Context, id, name string) (store.Account, 
 		return store.Account{}, err
 	}
 	defer done()
+	defer s.lock(accountKey(id), nameKey(name))()
 	var a store.Account
 	_, err = s.update(ctx, s.accounts, func() ([]op, error) {
 		a = store.Account{}
@@ -241,15 +242,22 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 		return err
 	}
 	defer done()
-	if _, err := s.account(ctx, other); err != nil {
-		return err
-	}
 	defer s.lock(followKey(account))()
 	_, err = s.update(ctx, s.accounts, func() ([]op, error) {
-		var list []string
-		fe, err := s.accounts.getJSON(ctx, followKey(account), "following of "+account, &list)
+		// The list and the account followed, read at once.
+		es, err := s.accounts.getAll(ctx, followKey(account), accountKey(other))
 		if err != nil {
 			return nil, err
+		}
+		fe := es[0]
+		if !es[1].found() {
+			return nil, fmt.Errorf("account %s: %w", other, store.ErrNotFound)
+		}
+		var list []string
+		if fe.found() {
+			if err := decode(fe.val, "following of "+account, &list); err != nil {
+				return nil, err
+			}
 		}
 		i, ok := slices.BinarySearch(list, other)
 		if ok {
