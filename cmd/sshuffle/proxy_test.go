@@ -10,6 +10,9 @@ import (
 	"github.com/pires/go-proxyproto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	gossh "golang.org/x/crypto/ssh"
+
+	"sshuffle/internal/sshtest"
 )
 
 // serveOnce accepts one connection on l and reports the address it sees
@@ -89,4 +92,47 @@ func TestParseTrusted(t *testing.T) {
 		netip.MustParsePrefix("::1/128")}, p)
 	_, err = parseTrusted("10.0.0.0/8,nope")
 	assert.ErrorContains(t, err, `"nope"`)
+}
+
+// dialAs connects over SSH through a PROXY header naming from as the
+// client's address, as a balancer does.
+func dialAs(t *testing.T, addr, user, from string) *gossh.Client {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	require.NoError(t, err)
+	h := &proxyproto.Header{Version: 2, Command: proxyproto.PROXY, TransportProtocol: proxyproto.TCPv4,
+		SourceAddr: &net.TCPAddr{IP: net.ParseIP(from), Port: 40000}, DestinationAddr: conn.RemoteAddr()}
+	_, err = h.WriteTo(conn)
+	require.NoError(t, err)
+	cc, chans, reqs, err := gossh.NewClientConn(conn, addr, &gossh.ClientConfig{User: user,
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(sshtest.NewClientKey(t))}, HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout: 5 * time.Second})
+	require.NoError(t, err)
+	c := gossh.NewClient(cc, chans, reqs)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Behind a trusted balancer the per-address limit counts the addresses
+// the balancer reports, not the balancer's own: with one session an
+// address, a second client from one address is refused, a client from
+// another is served, and the log names the clients' addresses.
+func TestServeBehindProxyLimitsClientAddresses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	addr := freePort(t)
+	srv := startBinaryArgs(t, bin, "serve", "--addr", addr, "--data", t.TempDir(), "--fill-pools=false",
+		"--trust-proxy", "127.0.0.0/8", "--max-per-addr", "1")
+
+	first := sshtest.OpenTerm(t, dialAs(t, addr, "erin", "203.0.113.7"), nil)
+	first.WaitFor("Playing as")
+	_, err := dialAs(t, addr, "fred", "203.0.113.7").NewSession()
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "Too many sessions from your address")
+	other := sshtest.OpenTerm(t, dialAs(t, addr, "gwen", "203.0.113.8"), nil)
+	other.WaitFor("Playing as")
+	require.Contains(t, srv.log(), "203.0.113.7")
+	require.Contains(t, srv.log(), "203.0.113.8")
 }
