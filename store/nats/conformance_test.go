@@ -113,6 +113,7 @@ func TestThree(t *testing.T) {
 			return a, b
 		})
 	})
-	// Last: it stops two of the three servers.
+	// Last: they stop servers.
+	t.Run("LeaderLost", func(t *testing.T) { leaderLost(t, c) })
 	t.Run("HealthWithoutQuorum", func(t *testing.T) { healthWithoutQuorum(t, c) })
 }

@@ -2,10 +2,12 @@ package nats
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -76,22 +78,72 @@ func TestBadStoredBytes(t *testing.T) {
 	assert.NotContains(t, ended, "ZZZZZ", "the one that did not read was forgotten")
 }
 
+// leaderLost: the server leading the records stream stops (a graceful
+// stop, which hands the leadership over; a killed one leaves the others
+// to elect a leader, 4-6 s); a result recorded then is kept, with the one
+// before, on the board and in the history, by a handle that may have been
+// connected to the server that stopped.
+func leaderLost(t *testing.T, c *natstest.Cluster) {
+	ctx := context.Background()
+	s := openAt(t, c, -1, "leader", nil)
+	rec := func(i int) store.Result {
+		return store.Result{Account: fmt.Sprintf("p%d", i), Name: fmt.Sprintf("p%d", i), Key: "freecell",
+			Spec: fmt.Sprintf("freecell/%d", i), Won: true, Moves: 80 + i, Elapsed: time.Minute, Finished: time.Now()}
+	}
+	require.NoError(t, s.RecordResult(ctx, rec(1)))
+	info, err := s.records.st.Info(ctx)
+	require.NoError(t, err)
+	require.NotNil(t, info.Cluster)
+	for _, srv := range c.Servers {
+		if srv.Name() == info.Cluster.Leader {
+			t.Logf("stopping %s, the records stream's leader", srv.Name())
+			srv.Shutdown()
+			srv.WaitForShutdown()
+		}
+	}
+	start := time.Now()
+	require.NoError(t, s.RecordResult(ctx, rec(2)), "a write waits for the new leader")
+	t.Logf("the write after the leader was lost took %s", time.Since(start).Round(time.Millisecond))
+	board, err := s.Board(ctx, "freecell", "", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p1", "p2"}, names(board))
+	rs, err := s.Results(ctx, "p2", 10)
+	require.NoError(t, err)
+	assert.Len(t, rs, 1)
+}
+
+func names(rs []store.Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
 // healthWithoutQuorum: with two of three servers gone the last one still
 // answers the connection, but JetStream takes no writes; Health says so.
+// It stops every server but one.
 func healthWithoutQuorum(t *testing.T, c *natstest.Cluster) {
 	oldEvery, oldStall := probeEvery, stallAfter
 	probeEvery, stallAfter = 200*time.Millisecond, time.Second
 	t.Cleanup(func() { probeEvery, stallAfter = oldEvery, oldStall })
-	s, err := Open(context.Background(), c.Servers[0].ClientURL(), Options{Prefix: "health", Node: "n1", Timeout: 2 * time.Second})
+	var running []*server.Server
+	for _, srv := range c.Servers {
+		if srv.Running() {
+			running = append(running, srv)
+		}
+	}
+	require.GreaterOrEqual(t, len(running), 2, "a quorum to start with")
+	s, err := Open(context.Background(), running[0].ClientURL(), Options{Prefix: "health", Node: "n1", Timeout: 2 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	require.Eventually(t, func() bool {
 		s.healthMu.Lock()
 		defer s.healthMu.Unlock()
 		return s.healthAt.After(time.Now().Add(-time.Second)) && s.healthErr == nil
-	}, 10*time.Second, 50*time.Millisecond, "a probe was written")
+	}, 20*time.Second, 50*time.Millisecond, "a probe was written")
 	require.NoError(t, s.Health())
-	for _, srv := range c.Servers[1:] {
+	for _, srv := range running[1:] {
 		srv.Shutdown()
 		srv.WaitForShutdown()
 	}
