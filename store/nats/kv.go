@@ -196,7 +196,7 @@ func encode(what string, v any) ([]byte, error) {
 // list reads every key matching pattern (a key with * or > for parts)
 // that is not deleted, with its value, in no particular order.
 //
-// An ordered consumer streams them, and the replica serving it may be
+// A consumer streams them, and the replica serving it may be
 // behind the leader; so the leader is asked first for the last revision
 // matching pattern, and the listing goes on until it has seen that
 // revision: what was written before the call is in it.

@@ -41,14 +41,21 @@
 // writes them in one batch that expects those revisions (0: the key must
 // not exist); another node's write in between fails the whole batch and the
 // operation runs again from its reads (see update). Keys that must change
-// together live in one bucket: a batch is one stream's.
+// together live in one bucket: a batch is one stream's. Within one node,
+// writers of one record (an account's stats, a name) take a lock of the
+// process first (locks.go), so they queue rather than conflict.
 //
 // # Boards
 //
 // Every handle keeps the boards in memory, ordered, fed by a watch on the
 // board entries (board.go); a handle that writes an entry waits until its
 // own index has it before it answers, so a player sees their own result at
-// once. Another node's index catches up within milliseconds.
+// once. A board read asks the leader which entry of that board is the
+// last and waits until the index has it, so every node shows one board.
+//
+// Lists (an account's saves, results, races) are read by a short-lived
+// consumer on any replica, after asking the leader for the last revision
+// the list must reach (see list in kv.go).
 //
 // # Adding a keyspace
 //
