@@ -148,7 +148,7 @@ func (x *boardIndex) wait(ctx context.Context, seq uint64) error {
 // lastSeq is the sequence of the last message matching pattern (0: none),
 // from the stream's leader.
 func (b *bucket) lastSeq(ctx context.Context, subject string) (uint64, error) {
-	m, err := b.st.GetLastMsgForSubject(ctx, subject)
+	m, err := b.lastMsg(ctx, subject)
 	switch {
 	case errors.Is(err, jetstream.ErrMsgNotFound):
 		return 0, nil

@@ -51,15 +51,22 @@ func (s *Store) openBucket(ctx context.Context, name string) (*bucket, error) {
 		AllowAtomicPublish: true,
 		Duplicates:         2 * time.Minute,
 	}
-	st, err := s.js.CreateStream(ctx, cfg)
-	// Servers that have just started answer before their cluster has a
-	// meta leader: a node started with them waits for it.
+	// Servers that have just started take requests before their cluster
+	// has a meta leader, and leave them unanswered: a node started with
+	// them asks again until it is answered.
+	createStream := func() (jetstream.Stream, error) {
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		return s.js.CreateStream(ctx, cfg)
+	}
+	st, err := createStream()
 	for err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) && ctx.Err() == nil {
+		s.log.Info("store: waiting for JetStream to make a bucket", "bucket", name, "error", err.Error())
 		select {
 		case <-ctx.Done():
 		case <-time.After(250 * time.Millisecond):
 		}
-		st, err = s.js.CreateStream(ctx, cfg)
+		st, err = createStream()
 	}
 	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 		st, err = s.js.Stream(ctx, b.stream)
@@ -124,6 +131,54 @@ func validToken(s string) bool {
 	return true
 }
 
+// attemptTimeout bounds one request. A request sent to a stream leader
+// that has just died is never answered; asked again, the servers route it
+// to the new leader (or say there is none yet), so a request is tried
+// again until the caller's context ends.
+var attemptTimeout = 2 * time.Second
+
+// retryable: the request may be answered if asked again.
+func retryable(err error) bool {
+	var api *jetstream.APIError
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, errUnavailable) ||
+		// 503: "JetStream system temporarily unavailable", while a leader
+		// is elected.
+		(errors.As(err, &api) && api.Code == 503)
+}
+
+// errUnavailable: JetStream refused a write for now (no leader yet).
+var errUnavailable = errors.New("JetStream is temporarily unavailable")
+
+// again runs one request under attemptTimeout, again while it is not
+// answered and ctx lasts.
+func again[T any](ctx context.Context, request func(ctx context.Context) (T, error)) (T, error) {
+	for {
+		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		v, err := request(actx)
+		cancel()
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			if err != nil && ctx.Err() != nil {
+				err = errors.Join(err, ctx.Err())
+			}
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// lastMsg is the last message of subject (a key or a pattern), from the
+// stream's leader.
+func (b *bucket) lastMsg(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
+	return again(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) {
+		return b.st.GetLastMsgForSubject(ctx, subject)
+	})
+}
+
 // entry is a key as read: rev is the revision of its last message (0: never
 // written), gone says that message deletes it.
 type entry struct {
@@ -145,7 +200,7 @@ func deleted(h nats.Header) bool {
 
 // get reads one key from the stream's leader.
 func (b *bucket) get(ctx context.Context, k string) (entry, error) {
-	m, err := b.st.GetLastMsgForSubject(ctx, b.pre+k)
+	m, err := b.lastMsg(ctx, b.pre+k)
 	switch {
 	case errors.Is(err, jetstream.ErrMsgNotFound):
 		return entry{key: k}, nil
@@ -202,24 +257,22 @@ func encode(what string, v any) ([]byte, error) {
 // revision: what was written before the call is in it.
 func (b *bucket) list(ctx context.Context, pattern string) ([]entry, error) {
 	subject := b.pre + pattern
-	m, err := b.st.GetLastMsgForSubject(ctx, subject)
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return nil, nil
+	last, err := b.lastSeq(ctx, subject)
+	if err != nil || last == 0 {
+		return nil, err
 	}
-	if err != nil {
-		return nil, b.s.failed("list "+pattern, err)
-	}
-	last := m.Sequence
 	// A plain pull consumer, made once (an ordered one is made again at
 	// each fetch), in memory on one server, gone a moment after its last
 	// fetch.
-	cons, err := b.s.js.CreateConsumer(ctx, b.stream, jetstream.ConsumerConfig{
-		FilterSubjects:    []string{subject},
-		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
-		AckPolicy:         jetstream.AckNonePolicy,
-		InactiveThreshold: 3 * time.Second,
-		MemoryStorage:     true,
-		Replicas:          1,
+	cons, err := again(ctx, func(ctx context.Context) (jetstream.Consumer, error) {
+		return b.s.js.CreateConsumer(ctx, b.stream, jetstream.ConsumerConfig{
+			FilterSubjects:    []string{subject},
+			DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
+			AckPolicy:         jetstream.AckNonePolicy,
+			InactiveThreshold: 3 * time.Second,
+			MemoryStorage:     true,
+			Replicas:          1,
+		})
 	})
 	if err != nil {
 		return nil, b.s.failed("list "+pattern, err)
@@ -328,8 +381,16 @@ func (b *bucket) write(ctx context.Context, ops []op) (uint64, error) {
 	return seq, err
 }
 
-// writeQuiet is write, unobserved (the health probe's).
+// writeQuiet is write, unobserved (the health probe's). A batch that is
+// not answered is sent again, as a new batch: one that was applied after
+// all makes the conditions of its copy fail (errConflict, and update reads
+// again and finds it done), and the unconditional keys are written twice
+// with the same values.
 func (b *bucket) writeQuiet(ctx context.Context, ops []op) (uint64, error) {
+	return again(ctx, func(ctx context.Context) (uint64, error) { return b.writeOnce(ctx, ops) })
+}
+
+func (b *bucket) writeOnce(ctx context.Context, ops []op) (uint64, error) {
 	if len(ops) == 0 {
 		return 0, nil
 	}
@@ -376,6 +437,9 @@ func (b *bucket) writeQuiet(ctx context.Context, ops []op) (uint64, error) {
 		switch ack.Error.ErrCode {
 		case int(jetstream.JSErrCodeStreamWrongLastSequence), int(jetstream.JSErrCodeStreamWrongLastSequenceConstant):
 			return 0, errConflict
+		}
+		if ack.Error.Code == 503 {
+			return 0, b.s.failed("write", fmt.Errorf("%w: %s (%d)", errUnavailable, ack.Error.Description, ack.Error.ErrCode))
 		}
 		return 0, b.s.failed("write", fmt.Errorf("%s (%d)", ack.Error.Description, ack.Error.ErrCode))
 	}
