@@ -90,11 +90,19 @@ func (s *Store) CreateAccount(ctx context.Context, id, name string) (store.Accou
 	if name != "" {
 		blind = append(blind, create(nameKey(name), []byte(id)))
 	}
-	if _, err := s.accounts.write(ctx, blind); !errors.Is(err, errConflict) {
+	_, resent, err := s.accounts.writeTrying(ctx, blind)
+	if !errors.Is(err, errConflict) {
 		if err != nil {
 			return store.Account{}, err
 		}
 		return a, nil
+	}
+	if resent {
+		// Sent again after no answer, it may have met itself: the
+		// account as written, stamped now, is this call's.
+		if got, err := s.account(ctx, id); err == nil && got.Name == a.Name && got.Created.Equal(a.Created) {
+			return a, nil
+		}
 	}
 	_, err = s.update(ctx, s.accounts, func() ([]op, error) {
 		a = store.Account{}

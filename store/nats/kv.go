@@ -137,6 +137,11 @@ func validToken(s string) bool {
 // again until the caller's context ends.
 var attemptTimeout = 2 * time.Second
 
+// writeAttemptTimeout is attemptTimeout for a write, longer: a write sent
+// again may find itself applied, which the caller must then tell (see
+// writeQuiet), and a slow machine must not make that common.
+var writeAttemptTimeout = 5 * time.Second
+
 // retryable: the request may be answered if asked again.
 func retryable(err error) bool {
 	var api *jetstream.APIError
@@ -154,8 +159,12 @@ var errUnavailable = errors.New("JetStream is temporarily unavailable")
 // again runs one request under attemptTimeout, again while it is not
 // answered and ctx lasts.
 func again[T any](ctx context.Context, request func(ctx context.Context) (T, error)) (T, error) {
+	return againEvery(ctx, attemptTimeout, request)
+}
+
+func againEvery[T any](ctx context.Context, every time.Duration, request func(ctx context.Context) (T, error)) (T, error) {
 	for {
-		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		actx, cancel := context.WithTimeout(ctx, every)
 		v, err := request(actx)
 		cancel()
 		if err == nil || !retryable(err) || ctx.Err() != nil {
@@ -387,7 +396,19 @@ func (b *bucket) write(ctx context.Context, ops []op) (uint64, error) {
 // again and finds it done), and the unconditional keys are written twice
 // with the same values.
 func (b *bucket) writeQuiet(ctx context.Context, ops []op) (uint64, error) {
-	return again(ctx, func(ctx context.Context) (uint64, error) { return b.writeOnce(ctx, ops) })
+	seq, _, err := b.writeTrying(ctx, ops)
+	return seq, err
+}
+
+// writeTrying is writeQuiet that also says whether the batch was sent
+// more than once.
+func (b *bucket) writeTrying(ctx context.Context, ops []op) (seq uint64, again bool, err error) {
+	tries := 0
+	seq, err = againEvery(ctx, writeAttemptTimeout, func(ctx context.Context) (uint64, error) {
+		tries++
+		return b.writeOnce(ctx, ops)
+	})
+	return seq, tries > 1, err
 }
 
 func (b *bucket) writeOnce(ctx context.Context, ops []op) (uint64, error) {
