@@ -48,6 +48,8 @@ for i in 1 2 3; do
 	cat >"$DIR/nats$i/nats.conf" <<CONF
 server_name: nats$i
 listen: 127.0.0.1:$((NATS_PORT + i - 1))
+# A save or a table's record may be 1 MB, past NATS's default message size.
+max_payload: 8MB
 jetstream {
   store_dir: "$DIR/nats$i/jetstream"
   max_memory_store: 64MB
