@@ -35,7 +35,8 @@ stop() {
 	for pid in "${pids[@]:0:3}"; do kill -TERM "$pid" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 }
-trap stop INT TERM EXIT
+trap 'stop; exit 0' INT TERM
+trap stop EXIT
 
 routes=""
 for i in 1 2 3; do
@@ -100,3 +101,4 @@ for i in 1 2 3; do echo "  ssh -p $((SSH_PORT + i - 1)) localhost    (node$i, lo
 echo "Ctrl-C stops them all."
 wait -n "${pids[@]}" || true
 echo "a process stopped; see $DIR/logs" >&2
+exit 1
