@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: run test build vet fmt bench-solve
+.PHONY: run test build vet fmt bench-solve cluster bench-store
 
 # Built first and run as make's own child (not under go run, which does
 # not pass SIGTERM on): a process manager's or a shell's SIGTERM to make
@@ -10,6 +10,12 @@ run: build
 
 build:
 	$(GO) build -o bin/sshuffle ./cmd/sshuffle
+
+# Three NATS JetStream servers and three sshuffle nodes on them, on
+# loopback (ssh -p 2222, 2223, 2224 localhost); logs and data in ./cluster.
+# Ctrl-C stops them all. docs/operating.md says how to run it for real.
+cluster:
+	GO=$(GO) bash scripts/cluster.sh
 
 # Every test, with the race detector; gofmt, vet and staticcheck first so a
 # style slip fails as loudly as a broken rule. staticcheck is a tool

@@ -56,8 +56,11 @@ const usage = `usage:
   sshuffle [serve] [--addr HOST:PORT] [--data DIR] [--idle 30m] [--max-sessions N] [--max-per-addr N]
         [--metrics-addr 127.0.0.1:9100] [--min-free-mb 256] [--accept-store] [--start-timeout 30s]
         [--max-channels-per-conn 4] [--max-window 400x200] [--max-searches N] [--max-startups 10:30:100]
-        serve the arcade (env SSHUFFLE_ADDR, SSHUFFLE_DATA); exit 3: the store is damaged, not the
-        one last written, or the disk is below the free-space floor (the log says which)
+        [--store badger:DIR | --store nats://HOST:PORT,... --node NAME [--nats-prefix sshuffle]]
+        [--host-key FILE] [--trust-proxy CIDR,...] [--invite-host HOST] [--invite-port PORT]
+        serve the arcade (env SSHUFFLE_ADDR, SSHUFFLE_DATA, SSHUFFLE_STORE, SSHUFFLE_NODE,
+        SSHUFFLE_HOST_KEY); exit 3: the store is damaged, not the one last written, or the disk is
+        below the free-space floor (the log says which)
   sshuffle backup --data DIR > FILE
         write a backup of the store (from the running server, or from the store when none runs)
   sshuffle restore --data DIR < FILE

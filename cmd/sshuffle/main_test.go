@@ -47,6 +47,42 @@ func (s *server) log() string {
 	return s.logs.String()
 }
 
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// buildBinary builds sshuffle once for the tests that run it, into a
+// folder removed when the package's tests end (see TestMain).
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "sshuffle-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binDir = dir
+		builtBin = filepath.Join(dir, "sshuffle")
+		build := exec.Command("go", "build", "-o", builtBin, ".")
+		build.Stderr = os.Stderr
+		buildErr = build.Run()
+	})
+	require.NoError(t, buildErr)
+	return builtBin
+}
+
+var binDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 func freePort(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -96,10 +132,7 @@ func TestSIGTERMSavesAndRestartKeepsAccount(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sshuffle")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := buildBinary(t)
 	data := filepath.Join(dir, "data")
 	addr := freePort(t)
 

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/netip"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -46,8 +47,15 @@ type serveFlags struct {
 	maxSearches         *int
 	maxStartups         *string
 	playNowWait         *time.Duration
+	storeFlag           *string
+	node                *string
+	natsPrefix          *string
+	hostKey             *string
+	trustProxy          *string
 	maxWidth, maxHeight int             // maxWindow, read
 	startups            arcade.Startups // maxStartups, read
+	store               storeChoice     // storeFlag, read
+	trusted             []netip.Prefix  // trustProxy, read
 }
 
 // parseServeFlags reads serve's flags; false: they were wrong (said on
@@ -76,6 +84,11 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, bool) {
 		maxSearches:  fs.Int("max-searches", 0, "most background searches (hints, stuck checks, deal pools) at once; 0: one fewer than the cores, at least 1"),
 		maxStartups:  fs.String("max-startups", arcade.DefaultStartups.String(), "start:rate:full, as OpenSSH's MaxStartups: past start connections still in their login, refuse a new one with probability rate% rising to 100% at full"),
 		playNowWait:  fs.Duration("play-now-wait", 20*time.Second, "how long a player waits in the play-now pool for a person before a computer player is offered"),
+		storeFlag:    fs.String("store", envOr("SSHUFFLE_STORE", ""), "where the arcade keeps its records: badger:DIR (default: DIR/store under --data) or nats://HOST:PORT,... (a NATS JetStream cluster several nodes share)"),
+		node:         fs.String("node", envOr("SSHUFFLE_NODE", ""), "this node's name among the nodes sharing a NATS store (default: the host name)"),
+		natsPrefix:   fs.String("nats-prefix", "sshuffle", "the NATS buckets' name prefix; arcades sharing one NATS cluster need one each"),
+		hostKey:      fs.String("host-key", envOr("SSHUFFLE_HOST_KEY", ""), "the SSH host key file (made if missing); nodes behind one balancer share one (default: host_ed25519 under --data)"),
+		trustProxy:   fs.String("trust-proxy", "", "addresses or CIDR prefixes of TCP balancers whose PROXY protocol header (v1 or v2) gives the client's address; a header from anywhere else is refused"),
 	}
 	if err := fs.Parse(args); err != nil {
 		return f, false
@@ -87,6 +100,14 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, bool) {
 		return f, false
 	}
 	if f.startups, err = arcade.ParseStartups(*f.maxStartups); err != nil {
+		fmt.Fprintln(stderr, "sshuffle:", err)
+		return f, false
+	}
+	if f.store, err = parseStore(*f.storeFlag, *f.data, *f.node); err != nil {
+		fmt.Fprintln(stderr, "sshuffle:", err)
+		return f, false
+	}
+	if f.trusted, err = parseTrusted(*f.trustProxy); err != nil {
 		fmt.Fprintln(stderr, "sshuffle:", err)
 		return f, false
 	}
@@ -115,7 +136,7 @@ func serve(args []string, stderr io.Writer) int {
 		_ = st.Close()
 		return 1
 	}
-	code = runUntilStopped(srv, log)
+	code = runUntilStopped(srv, f, log)
 	return shutdown(srv, st, log, code)
 }
 
@@ -129,19 +150,26 @@ func newLogger(stderr io.Writer, asJSON bool) *slog.Logger {
 
 // openServer loads (or makes) the host key, opens the store and builds
 // the server on them; a nil server comes with the exit code.
-func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, *store.Store, int) {
-	key, err := hostkeys.LoadOrCreate(*f.data)
+func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, opened, int) {
+	var key hostkeys.Key
+	var err error
+	if *f.hostKey != "" {
+		key, err = hostkeys.LoadOrCreateFile(*f.hostKey)
+	} else {
+		key, err = hostkeys.LoadOrCreate(*f.data)
+	}
 	if err != nil {
 		log.Error("host key", "error", err.Error())
-		return nil, nil, 1
+		return nil, opened{}, 1
 	}
 	log.Info("host key", "path", key.Path, "fingerprint", key.Fingerprint, "created", key.Created)
 
-	st, err := store.OpenWith(filepath.Join(*f.data, "store"), store.Options{Logger: log, MinFree: *f.minFree << 20, Accept: *f.acceptStore})
+	st, err := openStore(f.store, f, log)
 	if err != nil {
-		log.Error("opening store", "error", err.Error())
-		return nil, nil, storeExit(err)
+		log.Error("opening store", "store", f.store.String(), "error", err.Error())
+		return nil, opened{}, storeExit(err)
 	}
+	log.Info("store", "store", f.store.String())
 	srv, err := arcade.New(arcade.Config{
 		Addr: *f.addr, HostKeyPEM: key.PEM, IdleTimeout: *f.idle,
 		MaxSessions: *f.maxSessions, MaxPerAddr: *f.maxPerAddr, Logger: log, FillPools: *f.fillPools, FPS: *f.fps,
@@ -152,7 +180,7 @@ func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, *store.Store, i
 	if err != nil {
 		log.Error("server", "error", err.Error())
 		_ = st.Close()
-		return nil, nil, 1
+		return nil, opened{}, 1
 	}
 	return srv, st, 0
 }
@@ -160,7 +188,7 @@ func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, *store.Store, i
 // startListeners starts what listens beside the server: profiles and
 // metrics when asked for, and the admin socket. stop stops what started,
 // whether or not all did; false: one failed (logged).
-func startListeners(f serveFlags, srv *arcade.Server, st *store.Store, log *slog.Logger) (stop func(), ok bool) {
+func startListeners(f serveFlags, srv *arcade.Server, st opened, log *slog.Logger) (stop func(), ok bool) {
 	var stops []func()
 	stop = func() {
 		for i := len(stops) - 1; i >= 0; i-- {
@@ -181,7 +209,12 @@ func startListeners(f serveFlags, srv *arcade.Server, st *store.Store, log *slog
 		}
 		stops = append(stops, stopMetrics)
 	}
-	stopAdmin, err := serveAdmin(*f.data, st, log)
+	if st.badger == nil {
+		// No local store to back up: NATS streams are backed up with
+		// NATS's own tools (see docs/operating.md).
+		return stop, true
+	}
+	stopAdmin, err := serveAdmin(*f.data, st.badger, log)
 	if err != nil {
 		log.Error("admin socket", "error", err.Error())
 		return stop, false
@@ -191,10 +224,21 @@ func startListeners(f serveFlags, srv *arcade.Server, st *store.Store, log *slog
 }
 
 // runUntilStopped serves until SIGINT or SIGTERM, or until the listener
-// fails (exit code 1).
-func runUntilStopped(srv *arcade.Server, log *slog.Logger) int {
+// fails (exit code 1). Behind trusted balancers the listener reads their
+// PROXY protocol headers.
+func runUntilStopped(srv *arcade.Server, f serveFlags, log *slog.Logger) int {
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	l, err := net.Listen("tcp", *f.addr)
+	if err != nil {
+		log.Error("server stopped", "error", fmt.Sprintf("listen %s: %v", *f.addr, err))
+		return 1
+	}
+	if len(f.trusted) > 0 {
+		l = proxyListener(l, f.trusted)
+		log.Info("PROXY protocol", "trusted", *f.trustProxy)
+	}
+	log.Info("listening", "addr", l.Addr().String())
+	go func() { errc <- srv.Serve(l) }()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	code := 0
@@ -212,7 +256,7 @@ func runUntilStopped(srv *arcade.Server, log *slog.Logger) int {
 
 // shutdown gives sessions 3 s to save and say goodbye (the whole exit
 // stays under 5 s), then closes the store.
-func shutdown(srv *arcade.Server, st *store.Store, log *slog.Logger, code int) int {
+func shutdown(srv *arcade.Server, st opened, log *slog.Logger, code int) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {

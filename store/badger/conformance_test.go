@@ -36,3 +36,14 @@ func TestConformanceInMemory(t *testing.T) {
 		return s
 	})
 }
+
+// The two-handle suite, with the one handle Badger has given twice: what
+// several nodes must keep consistent, one process keeps too.
+func TestShared(t *testing.T) {
+	storetest.RunShared(t, func(t *testing.T) (store.Store, store.Store) {
+		s, err := OpenInMemory()
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close() })
+		return s, s
+	})
+}

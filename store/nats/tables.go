@@ -1,0 +1,238 @@
+package nats
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"sshuffle/store"
+)
+
+func tableGameKey(account string, g store.TableGame) string {
+	// The deal (the spec's seed) tells a rematch's games from the first
+	// match's, whose numbers they repeat.
+	return key("g", tok(account), hash(g.Code, g.Spec, strconv.Itoa(g.GameNo)))
+}
+
+func tableStatsKey(account string) string { return key("t", tok(account)) }
+func snapshotKey(code string) string      { return key("q", tok(code)) }
+
+func checkTableGame(g store.TableGame) error {
+	bad := func(what string) error { return fmt.Errorf("%w: table game %q: %s", store.ErrInvalid, g.Code, what) }
+	switch {
+	case g.Code == "" || len(g.Code) > 16:
+		return bad("code")
+	case g.Game == "" || len(g.Game) > store.MaxKeyLen:
+		return bad("game")
+	case len(g.Seats) == 0 || len(g.Seats) > store.MaxTableSeats:
+		return bad("seats")
+	case len(g.Record) == 0 || len(g.Record) > store.MaxTableRecord || !json.Valid(g.Record):
+		return bad("record")
+	case g.Finished.IsZero() || g.GameNo < 0:
+		return bad("time or game number")
+	}
+	if err := checkSpec(g.Spec); err != nil {
+		return err
+	}
+	for _, x := range g.Seats {
+		if len(x.Name) > 64 || len(x.Strength) > 16 || (x.Account != "" && checkID(x.Account) != nil) {
+			return bad("a seat")
+		}
+	}
+	return nil
+}
+
+// RecordTableGame keeps a finished game for each person seated at it and
+// counts it in their stats, in one batch. Each person's copy is written
+// only if absent, so the same game again counts once.
+func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
+	if err := checkTableGame(g); err != nil {
+		return err
+	}
+	g.Finished, g.Started = g.Finished.UTC(), g.Started.UTC()
+	people := 0
+	for _, x := range g.Seats {
+		if x.Account != "" {
+			people++
+		}
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	val, err := encode("table game "+g.Code, g)
+	if err != nil {
+		return err
+	}
+	var locks []string
+	for _, x := range g.Seats {
+		if x.Account != "" {
+			locks = append(locks, tableStatsKey(x.Account))
+		}
+	}
+	defer s.lock(locks...)()
+	_, err = s.update(ctx, s.records, func() ([]op, error) {
+		var ops []op
+		seen := map[string]bool{}
+		for i, x := range g.Seats {
+			if x.Account == "" || seen[x.Account] {
+				continue
+			}
+			seen[x.Account] = true
+			ge, err := s.records.get(ctx, tableGameKey(x.Account, g))
+			if err != nil {
+				return nil, err
+			}
+			if ge.found() {
+				continue
+			}
+			all := map[string]store.TableStats{}
+			what := "table stats of " + x.Account
+			te, err := s.records.getJSON(ctx, tableStatsKey(x.Account), what, &all)
+			if err != nil {
+				return nil, err
+			}
+			if all == nil {
+				all = map[string]store.TableStats{}
+			}
+			st := all[g.Game]
+			st.Game = g.Game
+			st.Played++
+			if g.Winner == i {
+				st.Won++
+			}
+			if g.MatchEnd {
+				st.Matches++
+				if g.MatchWinner == i {
+					st.MatchesWon++
+				}
+			}
+			if people > 1 {
+				st.AgainstPeople++
+			}
+			all[g.Game] = st
+			tv, err := encode(what, all)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, ge.set(val), te.set(tv))
+		}
+		return ops, nil
+	})
+	return err
+}
+
+// TableGames returns up to n of the account's table games, newest first.
+func (s *Store) TableGames(ctx context.Context, account string, n int) ([]store.TableGame, error) {
+	if err := checkID(account); err != nil {
+		return nil, err
+	}
+	n = min(max(n, 0), store.MaxBoard)
+	out := []store.TableGame{}
+	if n == 0 {
+		return out, nil
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	es, err := s.records.list(ctx, key("g", tok(account), "*"))
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		var g store.TableGame
+		if err := decode(e.val, "a table game of "+account, &g); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	byTimeThen(out, func(g store.TableGame) time.Time { return g.Finished }, func(a, b store.TableGame) int {
+		ka := a.Code + "\x00" + strconv.Itoa(a.GameNo) + "\x00" + a.Spec
+		kb := b.Code + "\x00" + strconv.Itoa(b.GameNo) + "\x00" + b.Spec
+		return strings.Compare(kb, ka)
+	})
+	return out[:min(n, len(out))], nil
+}
+
+// TableStats returns the account's stats per table game, by game name.
+func (s *Store) TableStats(ctx context.Context, account string) ([]store.TableStats, error) {
+	if err := checkID(account); err != nil {
+		return nil, err
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	all := map[string]store.TableStats{}
+	if _, err := s.records.getJSON(ctx, tableStatsKey(account), "table stats of "+account, &all); err != nil {
+		return nil, err
+	}
+	out := []store.TableStats{}
+	for _, st := range all {
+		out = append(out, st)
+	}
+	slices.SortFunc(out, func(a, b store.TableStats) int { return strings.Compare(a.Game, b.Game) })
+	return out, nil
+}
+
+func checkTableCode(code string) error { return checkField("table code", code, 16) }
+
+// PutTable keeps a table's snapshot under its code.
+func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) error {
+	if err := checkTableCode(code); err != nil {
+		return err
+	}
+	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
+		return fmt.Errorf("%w: snapshot of table %s", store.ErrInvalid, code)
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	_, err = s.saves.write(ctx, []op{put(snapshotKey(code), slices.Clone(snapshot))})
+	return err
+}
+
+// DeleteTable forgets a table's snapshot; none is no error.
+func (s *Store) DeleteTable(ctx context.Context, code string) error {
+	if err := checkTableCode(code); err != nil {
+		return err
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return s.deleteKey(ctx, s.saves, snapshotKey(code))
+}
+
+// SavedTables returns every snapshot by code.
+func (s *Store) SavedTables(ctx context.Context) (map[string][]byte, error) {
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	es, err := s.saves.list(ctx, "q.*")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for _, e := range es {
+		code, err := lastPart(e.key)
+		if err != nil {
+			return nil, err
+		}
+		out[code] = e.val
+	}
+	return out, nil
+}
