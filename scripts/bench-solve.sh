@@ -36,6 +36,9 @@ report spider-2suit.txt     solve spider --suits 2 --deals 1-200 --list-won
 # searches with macro moves sharing 2.4 million) take 8-12 s of CPU when
 # they run out, the more when the 2-core machine is shared.
 report spider-4suit.txt     solve spider --suits 4 --deals 1-200 --nodes 4000000 --list-won
+# The four-suit second round was picked on deals of 1-30 and 1001-1060:
+# 201-400 is a range none of it was chosen on.
+report spider-4suit-201.txt solve spider --suits 4 --deals 201-400 --nodes 4000000
 # The two-suit weightings were picked on deals 201-300 (and some on 1-200):
 # 501-700 is a range none of them was chosen on.
 report spider-2suit-501.txt solve spider --suits 2 --deals 501-700
