@@ -145,11 +145,11 @@ type weights struct {
 	down, block, cross, row, run, empty int
 	buried                              int  // per column still holding face-down cards
 	splits                              bool // also split suited groups onto their own suit
-	macros                              bool // also move mixed runs through empty columns (see expand)
+	macros                              bool // also carry mixed runs through empty columns (expandMacros)
 }
 
 // A solver move packed in 32 bits keeps the search's node list small:
-// bit 31 a deal, else from | index<<4 | to<<12.
+// bit 31 a deal, else from | index<<4 | to<<12, with bit 30 for a macro move.
 type smove uint32
 
 const dealMove smove = 1 << 31
