@@ -53,6 +53,11 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 	if err := checkTableGame(g); err != nil {
 		return err
 	}
+	if g.Rated {
+		if err := checkRated(g); err != nil {
+			return err
+		}
+	}
 	g.Finished, g.Started = g.Finished.UTC(), g.Started.UTC()
 	people := 0
 	for _, x := range g.Seats {
@@ -65,32 +70,61 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 		return err
 	}
 	defer done()
-	val, err := encode("table game "+g.Code, g)
-	if err != nil {
-		return err
-	}
 	var locks []string
 	for _, x := range g.Seats {
 		if x.Account != "" {
 			locks = append(locks, tableStatsKey(x.Account))
+			if g.Rated {
+				locks = append(locks, ratingKey(x.Account, g.Game))
+			}
 		}
 	}
 	defer s.lock(locks...)()
 	_, err = s.update(ctx, s.records, func() ([]op, error) {
-		var ops []op
-		seen := map[string]bool{}
-		for i, x := range g.Seats {
-			if x.Account == "" || seen[x.Account] {
+		// Who has the game on their record already: they are not counted
+		// again (and a rated game moves no rating of theirs again).
+		fresh := map[string]entry{}
+		for _, x := range g.Seats {
+			if x.Account == "" {
 				continue
 			}
-			seen[x.Account] = true
+			if _, ok := fresh[x.Account]; ok {
+				continue
+			}
 			ge, err := s.records.get(ctx, tableGameKey(x.Account, g))
 			if err != nil {
 				return nil, err
 			}
-			if ge.found() {
+			if !ge.found() {
+				fresh[x.Account] = ge
+			}
+		}
+		if len(fresh) == 0 {
+			return nil, nil
+		}
+		g := g // a run again starts from the caller's game
+		var ops []op
+		if g.Rated {
+			counted := map[string]bool{}
+			for a := range fresh {
+				counted[a] = true
+			}
+			rops, err := s.rateTableGame(ctx, &g, counted)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, rops...)
+		}
+		val, err := encode("table game "+g.Code, g)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range g.Seats {
+			ge, ok := fresh[x.Account]
+			if x.Account == "" || !ok {
 				continue
 			}
+			delete(fresh, x.Account) // an account in two seats counts once, as its first
 			all := map[string]store.TableStats{}
 			what := "table stats of " + x.Account
 			te, err := s.records.getJSON(ctx, tableStatsKey(x.Account), what, &all)
