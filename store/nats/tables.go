@@ -1,8 +1,10 @@
 package nats
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -269,4 +271,72 @@ func (s *Store) SavedTables(ctx context.Context) (map[string][]byte, error) {
 		out[code] = e.val
 	}
 	return out, nil
+}
+
+var _ store.GuardedTables = (*Store)(nil)
+
+// TableRevision is the revision of code's snapshot key: its stream
+// sequence, which a write at that revision expects (0: never written).
+func (s *Store) TableRevision(ctx context.Context, code string) (uint64, error) {
+	if err := checkTableCode(code); err != nil {
+		return 0, err
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	e, err := s.saves.get(ctx, snapshotKey(code))
+	return e.rev, err
+}
+
+// PutTableAt keeps code's snapshot if its key is still at rev.
+func (s *Store) PutTableAt(ctx context.Context, code string, snapshot []byte, rev uint64) (uint64, error) {
+	if err := checkTableCode(code); err != nil {
+		return 0, err
+	}
+	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
+		return 0, fmt.Errorf("%w: snapshot of table %s", store.ErrInvalid, code)
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	k := snapshotKey(code)
+	snapshot = slices.Clone(snapshot)
+	seq, resent, err := s.saves.writeTrying(ctx, []op{{key: k, val: snapshot, rev: rev, cond: true}})
+	if errors.Is(err, errConflict) {
+		if resent {
+			// Sent again after no answer, it may have met itself.
+			if e, rerr := s.saves.get(ctx, k); rerr == nil && e.found() && bytes.Equal(e.val, snapshot) {
+				return e.rev, nil
+			}
+		}
+		return 0, fmt.Errorf("snapshot of table %s: %w", code, store.ErrStale)
+	}
+	return seq, err
+}
+
+// DeleteTableAt forgets code's snapshot if its key is still at rev.
+func (s *Store) DeleteTableAt(ctx context.Context, code string, rev uint64) error {
+	if err := checkTableCode(code); err != nil {
+		return err
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	k := snapshotKey(code)
+	_, resent, err := s.saves.writeTrying(ctx, []op{{key: k, del: true, rev: rev, cond: true}})
+	if errors.Is(err, errConflict) {
+		if resent {
+			if e, rerr := s.saves.get(ctx, k); rerr == nil && e.gone {
+				return nil
+			}
+		}
+		return fmt.Errorf("snapshot of table %s: %w", code, store.ErrStale)
+	}
+	return err
 }
