@@ -56,6 +56,7 @@ func TestRaceTimesMovesOnOtherScreens(t *testing.T) {
 	require.Zero(t, r.missed)
 	require.Positive(t, r.moves)
 	require.Len(t, r.lat, 2*r.moves, "every move reached both other screens")
+	require.Len(t, r.moveBytes, len(r.lat))
 }
 
 func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
@@ -73,11 +74,15 @@ func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
 	go func() { _ = srv.Serve(l) }()
 	defer srv.Shutdown(t.Context())
 
-	r := runTable(l.Addr().String(), 0, time.Now().Add(4*time.Second))
+	r := runTable(l.Addr().String(), 0, 1, time.Now().Add(4*time.Second))
 	require.NoError(t, r.err)
 	require.Zero(t, r.missed)
 	require.Positive(t, r.moves)
-	require.Len(t, r.lat, r.moves, "every move reached the other screen")
+	require.Len(t, r.lat, 2*r.moves, "every move reached the other seat's and the watcher's screen")
+	require.Len(t, r.moveBytes, len(r.lat))
+	for _, b := range r.moveBytes {
+		require.Positive(t, b, "a move's frame has bytes")
+	}
 }
 
 func TestStealShares(t *testing.T) {
