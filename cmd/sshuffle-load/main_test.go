@@ -74,7 +74,7 @@ func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
 	go func() { _ = srv.Serve(l) }()
 	defer srv.Shutdown(t.Context())
 
-	r := runTable(l.Addr().String(), 0, 1, time.Now().Add(4*time.Second))
+	r := runTable(l.Addr().String(), 0, 1, 0, time.Now().Add(4*time.Second))
 	require.NoError(t, r.err)
 	require.Zero(t, r.missed)
 	require.Positive(t, r.moves)

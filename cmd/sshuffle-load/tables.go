@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net"
 	"regexp"
 	"strings"
@@ -24,8 +25,10 @@ func lineHas(y int, s string, want bool) func([]string) bool {
 	return func(l []string) bool { return strings.Contains(l[y], s) == want }
 }
 
-// runTable opens table n with watchers watching it and plays until stopAt.
-func runTable(addr string, n, watchers int, stopAt time.Time) raceResult {
+// runTable opens table n with watchers watching it and plays until stopAt;
+// a person thinks up to think (at random) before ending a turn, so that
+// the turn clocks tick on every screen meanwhile.
+func runTable(addr string, n, watchers int, think time.Duration, stopAt time.Time) raceResult {
 	var res raceResult
 	local := func(k int) net.IP { return net.IPv4(127, 2+byte(n/250), byte(n%250), byte(k+1)) }
 	name := func(k int) string { return fmt.Sprintf("%s%04dt%d", runPrefix, n, k) }
@@ -88,6 +91,9 @@ func runTable(addr string, n, watchers int, stopAt time.Time) raceResult {
 					res.missed++
 					continue
 				}
+				if think > 0 {
+					time.Sleep(mrand.N(think))
+				}
 				sent := time.Now()
 				cs := make([]*cond, len(others))
 				b0 := make([]int, len(others))
@@ -129,9 +135,9 @@ func runTable(addr string, n, watchers int, stopAt time.Time) raceResult {
 
 // tableMode runs the tables and prints what they measured; its exit
 // status is 1 when a table failed or a move never reached the other screen.
-func tableMode(addr string, n, watchers int, ramp, duration time.Duration, pid int) int {
+func tableMode(addr string, n, watchers int, think, ramp, duration time.Duration, pid int) int {
 	return runRooms("table", n, ramp, duration, pid, func(i int, stopAt time.Time) raceResult {
-		return runTable(addr, i, watchers, stopAt)
+		return runTable(addr, i, watchers, think, stopAt)
 	}, func(r roomTotals) string {
 		return fmt.Sprintf("tables %d (2 people, 2 computers, %d watchers each; %d failed); moves %d, reached another screen %d times, missed %d; move to the other screens",
 			n, watchers, r.failed, r.moves, r.reached, r.missed)
