@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Live play under load: races of four, and Kings tables of two load people
-# and two computers with watchers, each ramped in steps until a move's p99
+# Live play under load: races of four, Kings tables of two load people and
+# two computers, and Spite tables of two load people, the tables with
+# watchers, each ramped in steps until a move's p99
 # to the other screens passes 50 ms. Every step runs against a fresh
 # server (tables whose people left keep their computers playing, and would
 # load the next step), pinned to one core with GOMAXPROCS=1 as capacity.sh
@@ -9,11 +10,12 @@
 # steal per core. Writes reports/liveload.md (or OUT), headed by the
 # command and the commit. Not part of `make test`.
 #   bash scripts/liveload.sh
-#   RACE_STEPS=10,20 TABLE_STEPS=5,10 DURATION=10s bash scripts/liveload.sh
+#   RACE_STEPS=10,20 TABLE_STEPS=5,10 SPITE_STEPS=5 DURATION=10s bash scripts/liveload.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RACE_STEPS=${RACE_STEPS:-50,100,200,300,400,500}  # races of RACERS
 TABLE_STEPS=${TABLE_STEPS:-40,80,160,240,320,400} # Kings tables
+SPITE_STEPS=${SPITE_STEPS:-50,100,200}            # Spite tables
 RACERS=${RACERS:-4}
 WATCHERS=${WATCHERS:-1}  # watchers at each table
 THINK=${THINK:-3s}       # a person's turn lasts up to this: the clocks tick
@@ -72,7 +74,7 @@ step() {
 }
 
 {
-  echo "$ bash scripts/liveload.sh   (RACE_STEPS=$RACE_STEPS TABLE_STEPS=$TABLE_STEPS RACERS=$RACERS WATCHERS=$WATCHERS THINK=$THINK EVERY=$EVERY RAMP_PER_ROOM=$RAMP_PER_ROOM DURATION=$DURATION)"
+  echo "$ bash scripts/liveload.sh   (RACE_STEPS=$RACE_STEPS TABLE_STEPS=$TABLE_STEPS SPITE_STEPS=$SPITE_STEPS RACERS=$RACERS WATCHERS=$WATCHERS THINK=$THINK EVERY=$EVERY RAMP_PER_ROOM=$RAMP_PER_ROOM DURATION=$DURATION)"
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)'), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "server on core $SERVER_CPU (GOMAXPROCS=1 GOGC=$GOGC_SERVER GOMEMLIMIT=$GOMEMLIMIT_SERVER), a fresh one each step; load generator on core $LOAD_CPU"
 } | tee "$work/head"
@@ -82,7 +84,10 @@ for n in ${RACE_STEPS//,/ }; do
   step race "$n" -races "$n" -racers "$RACERS" -every "$EVERY" || break
 done
 for n in ${TABLE_STEPS//,/ }; do
-  step table "$n" -tables "$n" -watchers "$WATCHERS" -think "$THINK" || break
+  step kings "$n" -tables "$n" -game kings -watchers "$WATCHERS" -think "$THINK" || break
+done
+for n in ${SPITE_STEPS//,/ }; do
+  step spite "$n" -tables "$n" -game spite -watchers "$WATCHERS" -think "$THINK" || break
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$work/lines"
 
@@ -91,7 +96,7 @@ mkdir -p "$(dirname "$OUT")"
   sed 's/^/    /' "$work/head"
   echo
   echo "Each step: a fresh server, rooms opened $RAMP_PER_ROOM apart, then $DURATION measured. p50/p90/p99: a move's key to the write that"
-  echo "shows it on another screen (every other racer; the other seat and the watchers), read on the receiving side. move_bytes: what"
+  echo "shows it on another screen (every other racer; at a table, the other seat and the watchers), read on the receiving side. move_bytes: what"
   echo "each other screen read from the key to that write; tick_bytes: writes that only counted a turn clock down. loadgen_cores_window"
   echo "and server_cores_window: each process's CPU over the window after the ramp (the generator's share is its own, not the server's);"
   echo "steal_pct: the host's steal per core over that window. A step past p99 $STOP_P99_MS ms, or with a failure, ends its kind's ramp."

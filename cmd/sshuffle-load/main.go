@@ -70,6 +70,7 @@ func main() {
 	races := flag.Int("races", 0, "put the sessions in this many races instead (each of --racers), and time a move's progress reaching every other racer's screen")
 	racersPer := flag.Int("racers", 4, "racers in each race (with --races)")
 	tablesN := flag.Int("tables", 0, "seat the sessions at this many Kings tables instead (two load people and two computers each), and time a move reaching the other person's screen")
+	game := flag.String("game", "kings", "with --tables: kings (two load people, two computers) or spite (two load people)")
 	think := flag.Duration("think", 0, "with --tables: a person waits up to this long (at random) before ending a turn, so the turn clocks tick meanwhile")
 	watchers := flag.Int("watchers", 0, "with --tables: this many more sessions watch each table, and a move is timed to their screens too")
 	flag.Parse()
@@ -87,7 +88,7 @@ func main() {
 	}
 
 	if *tablesN > 0 {
-		os.Exit(tableMode(o.addr, *tablesN, *watchers, *think, *ramp, o.duration, o.pid))
+		os.Exit(tableMode(o.addr, *game, *tablesN, *watchers, *think, *ramp, o.duration, o.pid))
 	}
 	if *races > 0 {
 		os.Exit(raceMode(o.addr, *races, *racersPer, *ramp, o.duration, o.every, o.pid))

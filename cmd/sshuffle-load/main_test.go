@@ -60,6 +60,14 @@ func TestRaceTimesMovesOnOtherScreens(t *testing.T) {
 }
 
 func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
+	for _, game := range []string{"kings", "spite"} {
+		t.Run(game, func(t *testing.T) { tableTimesMoves(t, game) })
+	}
+}
+
+// tableTimesMoves plays one table of game with a watcher: every person's
+// turn it ends reaches the other seat's and the watcher's screen.
+func tableTimesMoves(t *testing.T, game string) {
 	dir := t.TempDir()
 	key, err := hostkeys.LoadOrCreate(dir)
 	require.NoError(t, err)
@@ -74,7 +82,7 @@ func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
 	go func() { _ = srv.Serve(l) }()
 	defer srv.Shutdown(t.Context())
 
-	r := runTable(l.Addr().String(), 0, 1, 0, time.Now().Add(4*time.Second))
+	r := runTable(l.Addr().String(), tableGames[game], 0, 1, 0, time.Now().Add(4*time.Second))
 	require.NoError(t, r.err)
 	require.Zero(t, r.missed)
 	require.Positive(t, r.moves)

@@ -6,6 +6,7 @@ import (
 	"io"
 	mrand "math/rand/v2"
 	"net"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -20,6 +21,25 @@ import (
 
 var tableCode = regexp.MustCompile(`join ([A-Z0-9]{5})`)
 
+// tableGame is how the load people play one game of the tables.
+type tableGame struct {
+	command, title string
+	// end is the keys that end a person's turn: in Kings, e; in Spite,
+	// the first hand card taken (1, space) and dropped on the side stack
+	// above it (up, space), a discard.
+	end  string
+	over func([]string) bool // the game is over: a rematch is asked
+}
+
+var tableGames = map[string]tableGame{
+	"kings": {command: "table kings person normal normal", title: "Kings in the Corner", end: "e",
+		over: func(l []string) bool { return containsLine("went out.")(l) }},
+	"spite": {command: "table spite person", title: "Spite and Malice", end: "1 \x1b[A ",
+		over: func(l []string) bool {
+			return containsLine("wins, scoring")(l) || containsLine("The game is drawn.")(l)
+		}},
+}
+
 // lineHas is a cond's test on one line.
 func lineHas(y int, s string, want bool) func([]string) bool {
 	return func(l []string) bool { return strings.Contains(l[y], s) == want }
@@ -28,11 +48,11 @@ func lineHas(y int, s string, want bool) func([]string) bool {
 // runTable opens table n with watchers watching it and plays until stopAt;
 // a person thinks up to think (at random) before ending a turn, so that
 // the turn clocks tick on every screen meanwhile.
-func runTable(addr string, n, watchers int, think time.Duration, stopAt time.Time) raceResult {
+func runTable(addr string, g tableGame, n, watchers int, think time.Duration, stopAt time.Time) raceResult {
 	var res raceResult
 	local := func(k int) net.IP { return net.IPv4(127, 2+byte(n/250), byte(n%250), byte(k+1)) }
 	name := func(k int) string { return fmt.Sprintf("%s%04dt%d", runPrefix, n, k) }
-	host, err := openRacer(addr, local(0), name(0), "table kings person normal normal")
+	host, err := openRacer(addr, local(0), name(0), g.command)
 	if err != nil {
 		return raceResult{err: err}
 	}
@@ -70,7 +90,7 @@ func runTable(addr string, n, watchers int, think time.Duration, stopAt time.Tim
 		return raceResult{err: err}
 	}
 	for _, r := range append(people, lookers...) {
-		if _, err := r.waitFor("Kings in the Corner", 30*time.Second); err != nil {
+		if _, err := r.waitFor(g.title, 30*time.Second); err != nil {
 			return raceResult{err: err}
 		}
 	}
@@ -79,7 +99,7 @@ func runTable(addr string, n, watchers int, think time.Duration, stopAt time.Tim
 			// Everyone but the mover: the other seat and the watchers.
 			others := append([]*racer{people[1-k]}, lookers...)
 			switch {
-			case mover.has(containsLine("went out.")) || mover.has(containsLine("Nobody went out.")):
+			case mover.has(g.over):
 				// The hand is over: each person says yes to the rematch
 				// (it is dealt, same seats, once both have).
 				_, _ = io.WriteString(mover.in, "r")
@@ -102,7 +122,7 @@ func runTable(addr string, n, watchers int, think time.Duration, stopAt time.Tim
 					cs[j] = newCond(lineHas(0, theirs, false), sent)
 					o.expect(cs[j])
 				}
-				if _, err := io.WriteString(mover.in, "e"); err != nil {
+				if _, err := io.WriteString(mover.in, g.end); err != nil {
 					res.err = err
 					return res
 				}
@@ -135,11 +155,16 @@ func runTable(addr string, n, watchers int, think time.Duration, stopAt time.Tim
 
 // tableMode runs the tables and prints what they measured; its exit
 // status is 1 when a table failed or a move never reached the other screen.
-func tableMode(addr string, n, watchers int, think, ramp, duration time.Duration, pid int) int {
-	return runRooms("table", n, ramp, duration, pid, func(i int, stopAt time.Time) raceResult {
-		return runTable(addr, i, watchers, think, stopAt)
+func tableMode(addr, game string, n, watchers int, think, ramp, duration time.Duration, pid int) int {
+	g, ok := tableGames[game]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "sshuffle-load: --game is kings or spite")
+		return 2
+	}
+	return runRooms(game, n, ramp, duration, pid, func(i int, stopAt time.Time) raceResult {
+		return runTable(addr, g, i, watchers, think, stopAt)
 	}, func(r roomTotals) string {
-		return fmt.Sprintf("tables %d (2 people, 2 computers, %d watchers each; %d failed); moves %d, reached another screen %d times, missed %d; move to the other screens",
-			n, watchers, r.failed, r.moves, r.reached, r.missed)
+		return fmt.Sprintf("%s tables %d (%s, %d watchers each; %d failed); moves %d, reached another screen %d times, missed %d; move to the other screens",
+			game, n, map[string]string{"kings": "2 people, 2 computers", "spite": "2 people"}[game], watchers, r.failed, r.moves, r.reached, r.missed)
 	})
 }
