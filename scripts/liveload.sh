@@ -99,17 +99,20 @@ mkdir -p "$(dirname "$OUT")"
   echo "shows it on another screen (every other racer; at a table, the other seat and the watchers), read on the receiving side. move_bytes: what"
   echo "each other screen read from the key to that write; tick_bytes: writes that only counted a turn clock down. loadgen_cores_window"
   echo "and server_cores_window: each process's CPU over the window after the ramp (the generator's share is its own, not the server's);"
-  echo "steal_pct: the host's steal per core over that window. A step past p99 $STOP_P99_MS ms, or with a failure, ends its kind's ramp."
+  echo "steal_pct: the host's steal per core over that window; server run-queue wait: time a second the server's threads were ready"
+  echo "but waited for their core (other work on it, or its own threads); loadgen worst stall: the generator's own worst hold-up (a"
+  echo "5 ms timer's lateness), by which any latency timed then is late without the server being slow. A step past p99 $STOP_P99_MS ms,"
+  echo "or with a failure, ends its kind's ramp."
   echo
   awk '
   function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
-  BEGIN { print "| kind | rooms | sessions | p50 / p90 / p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|" }
+  BEGIN { print "| kind | rooms | sessions | p50 / p90 / p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB | server run-queue wait ms/s | loadgen worst stall ms | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
   /^result / {
     k = val($0, "kind"); n = val($0, "rooms")
-    printf "| %s | %s | %s | %s / %s / %s | %s / %s | %s / %s | %s | %s | %s | %s | %s / %s |\n", k, n, (k == "race" ? n * racers : n * (2 + watchers)),
+    printf "| %s | %s | %s | %s / %s / %s | %s / %s | %s / %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", k, n, (k == "race" ? n * racers : n * (2 + watchers)),
       val($0, "p50_ms"), val($0, "p90_ms"), val($0, "p99_ms"), val($0, "move_bytes_p50"), val($0, "move_bytes_p90"),
       val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "server_cores_window"), val($0, "loadgen_cores_window"),
-      val($0, "server_rss_mib"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
+      val($0, "server_rss_mib"), val($0, "server_runq_wait_ms_per_s"), val($0, "loadgen_stall_max_ms"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
   }' racers="$RACERS" watchers="$WATCHERS" "$work/lines"
   echo
   echo "The result lines:"

@@ -412,10 +412,16 @@ func runRooms(kind string, n int, ramp, duration time.Duration, pid int, run fun
 		time.Sleep(gap)
 	}
 	// The window: every room open, none closing yet.
+	probe := &stallProbe{}
+	quit := make(chan struct{})
+	go probe.run(quit)
 	time.Sleep(time.Until(start.Add(ramp + time.Second)))
-	w0, self1, srv1, ticks0 := time.Now(), procStat(os.Getpid()), procStat(pid), readCPUTicks()
+	probe.take()
+	w0, self1, srv1, ticks0, wait0 := time.Now(), procStat(os.Getpid()), procStat(pid), readCPUTicks(), runqWait(pid)
 	time.Sleep(time.Until(stopAt))
-	w1, self2, srv2, ticks1 := time.Now(), procStat(os.Getpid()), procStat(pid), readCPUTicks()
+	w1, self2, srv2, ticks1, wait1 := time.Now(), procStat(os.Getpid()), procStat(pid), readCPUTicks(), runqWait(pid)
+	stallMax, stalls := probe.take()
+	close(quit)
 	wg.Wait()
 	t.reached = len(lat)
 	slices.Sort(lat)
@@ -431,11 +437,11 @@ func runRooms(kind string, n int, ramp, duration time.Duration, pid int, run fun
 	fmt.Printf("%s p50 %v p90 %v p99 %v max %v\n", head(t), q(0.5), q(0.9), q(0.99), q(1))
 	fmt.Printf("result kind=%s rooms=%d failed=%d moves=%d reached=%d missed=%d p50_ms=%.1f p90_ms=%.1f p99_ms=%.1f max_ms=%.1f "+
 		"move_bytes_p50=%d move_bytes_p90=%d ticks=%d tick_bytes_p50=%d tick_bytes_p90=%d "+
-		"loadgen_cpu_s=%.2f loadgen_cores_window=%.3f server_cpu_s=%.2f server_cores_window=%.3f server_rss_mib=%.1f window_s=%.1f load_avg=%s steal_pct=%s\n",
+		"loadgen_cpu_s=%.2f loadgen_cores_window=%.3f server_cpu_s=%.2f server_cores_window=%.3f server_rss_mib=%.1f server_runq_wait_ms_per_s=%.1f loadgen_stall_max_ms=%.1f loadgen_stalls_20ms=%d window_s=%.1f load_avg=%s steal_pct=%s\n",
 		kind, n, t.failed, t.moves, t.reached, t.missed, ms(q(0.5)), ms(q(0.9)), ms(q(0.99)), ms(q(1)),
 		qi(mb, 0.5), qi(mb, 0.9), len(tb), qi(tb, 0.5), qi(tb, 0.9),
 		(procStat(os.Getpid()).cpu - self0.cpu).Seconds(), (self2.cpu-self1.cpu).Seconds()/max(win, 1e-3),
-		(srv2.cpu - srv0.cpu).Seconds(), (srv2.cpu-srv1.cpu).Seconds()/max(win, 1e-3), float64(srv2.rss)/(1<<20), win, loadAvg(), stealText(ticks0, ticks1))
+		(srv2.cpu - srv0.cpu).Seconds(), (srv2.cpu-srv1.cpu).Seconds()/max(win, 1e-3), float64(srv2.rss)/(1<<20), ms(wait1-wait0)/max(win, 1e-3), ms(stallMax), stalls, win, loadAvg(), stealText(ticks0, ticks1))
 	if t.failed > 0 || t.missed > 0 {
 		return 1
 	}

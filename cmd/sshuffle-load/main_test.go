@@ -102,6 +102,11 @@ func TestStealShares(t *testing.T) {
 	require.Equal(t, "?", stealText(a, b[:1]))
 }
 
+func TestRunqWait(t *testing.T) {
+	require.Equal(t, 2500*time.Microsecond, parseRunqWait("123456 2500000 17\n"))
+	require.Zero(t, parseRunqWait(""))
+}
+
 func TestOnlyHostile(t *testing.T) {
 	all := slices.Clone(hostileItems)
 	t.Cleanup(func() { hostileItems = all })
