@@ -28,6 +28,9 @@ GOGC_SERVER=${GOGC_SERVER:-200}
 SERVER_CPU=${SERVER_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}
 OUT=${OUT:-reports/liveload.md}
+# Every session comes from loopback and a room's people arrive together:
+# the server's caps are raised (--max-startups would otherwise drop logins
+# that overlap, as it does a flood from one host).
 # SSHUFFLE_BIN: a server binary to run instead of building ./cmd/sshuffle.
 
 work=$(mktemp -d)
@@ -56,7 +59,7 @@ step() {
   rm -rf "$work/data"
   taskset -c "$SERVER_CPU" env GOMEMLIMIT="$GOMEMLIMIT_SERVER" GOMAXPROCS=1 GOGC="$GOGC_SERVER" \
     "$work/sshuffle" serve --addr "127.0.0.1:$port" --data "$work/data" --fill-pools=false \
-    --max-sessions 20000 --max-per-addr 20000 --max-channels-per-conn 4 --start-timeout 2m 2>"$work/server.log" &
+    --max-sessions 20000 --max-per-addr 20000 --max-channels-per-conn 4 --start-timeout 2m --max-startups 2000:30:4000 2>"$work/server.log" &
   pid=$!
   wait_listen "$port" "$work/server.log"
   sleep 1
