@@ -176,17 +176,22 @@ type GameOver struct {
 	MatchOver   bool `json:"matchOver"`
 	MatchWinner int  `json:"matchWinner"`
 	// Rating is the bot's rating change when the game was rated, null
-	// otherwise.
+	// otherwise (or when the stored game could not be read in time).
 	Rating *RatingChange `json:"rating"`
-	// Record names the stored record of the game: the table's code and
-	// the game's number.
-	Record string `json:"record"`
+	// Record names the game by the table's code and the game's number;
+	// History is the stored game's history id (ssh HOST replay ID), ""
+	// when it could not be read in time.
+	Record  string `json:"record"`
+	History string `json:"history"`
 }
 
-// RatingChange is a rated game's effect on the bot's rating.
+// RatingChange is a rated game's effect on the bot's rating at the game:
+// its rating and rating deviation before and after (Glicko-2, rounded).
 type RatingChange struct {
-	Before int `json:"before"`
-	After  int `json:"after"`
+	Before          int `json:"before"`
+	After           int `json:"after"`
+	DeviationBefore int `json:"deviationBefore"`
+	DeviationAfter  int `json:"deviationAfter"`
 }
 
 // TableEnd says the bot is no longer at a table, and why.

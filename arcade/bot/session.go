@@ -38,6 +38,11 @@ type Config struct {
 	// Shared holds the limits across the sessions of one account; nil:
 	// this session's own.
 	Shared *Shared
+	// Stored, when set, is the history id of the bot's game gameNo at
+	// table code once it is stored, and the rating change it made (nil
+	// for a casual game); "" and nil when it cannot say. It may wait a
+	// moment for the store: the table sends its last state first.
+	Stored func(account, code string, gameNo int) (history string, rating *RatingChange)
 }
 
 // DefaultPing is how often a bot is pinged.
@@ -511,6 +516,9 @@ func (s *session) state(t *seat, st hub.TableState) {
 			MatchWinner: engine.NoSeat, Record: code + "/" + strconv.Itoa(st.GameNo)}
 		if g.MatchOver {
 			g.MatchWinner = st.MatchWinner
+		}
+		if s.cfg.Stored != nil {
+			g.History, g.Rating = s.cfg.Stored(s.me.ID, code, st.GameNo)
 		}
 		s.send(g)
 		if g.MatchOver {

@@ -32,6 +32,8 @@ func main() {
 	settings := flag.String("settings", "", "the table's settings, e.g. payoff=13")
 	against := flag.String("against", "person", "the other seats, comma-separated: person, easy, normal or hard")
 	pace := flag.String("pace", "", "the computers' pace: steady, quick or instant")
+	rated := flag.Bool("rated", false, "seek rated tables: their games move the bot's rating (ssh HOST stats shows it)")
+	rotate := flag.String("rotate", "", "computer strengths to meet in turn, one a match, e.g. easy,normal,hard (replaces the computers of -against)")
 	matches := flag.Int("matches", 0, "matches to play before hanging up; 0: forever")
 	anyHost := flag.Bool("any-host-key", false, "trust whatever host key the server shows (for a server on your own machine)")
 	quiet := flag.Bool("quiet", false, "print only the summary")
@@ -57,12 +59,19 @@ func main() {
 		cfg.Log = nil
 	}
 	if *seek != "" {
-		cfg.Seek = &botclient.Seek{Game: *seek, Settings: *settings, Against: strings.Split(*against, ","), Pace: *pace}
+		cfg.Seek = &botclient.Seek{Game: *seek, Settings: *settings, Against: strings.Split(*against, ","), Pace: *pace,
+			Rated: *rated}
+		if *rotate != "" {
+			cfg.Rotate = strings.Split(*rotate, ",")
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	sum, err := botclient.Run(ctx, cfg)
 	fmt.Printf("matches %d, games %d, won %d, rejected %d, errors %d\n", sum.Matches, sum.Games, sum.Won, sum.Rejected, sum.Errors)
+	if r := sum.Rating; r != nil {
+		fmt.Printf("rating %d (deviation %d), from %d (deviation %d) before the last game\n", r.After, r.DeviationAfter, r.Before, r.DeviationBefore)
+	}
 	if err != nil {
 		fail(err)
 	}
