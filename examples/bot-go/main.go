@@ -32,6 +32,7 @@ func main() {
 	settings := flag.String("settings", "", "the table's settings, e.g. payoff=13")
 	against := flag.String("against", "person", "the other seats, comma-separated: person, easy, normal or hard")
 	pace := flag.String("pace", "", "the computers' pace: steady, quick or instant")
+	pool := flag.Bool("pool", false, "wait in the play-now pool for people (rated, default settings) instead of opening tables")
 	rated := flag.Bool("rated", false, "seek rated tables: their games move the bot's rating (ssh HOST stats shows it)")
 	rotate := flag.String("rotate", "", "computer strengths to meet in turn, one a match, e.g. easy,normal,hard (replaces the computers of -against)")
 	matches := flag.Int("matches", 0, "matches to play before hanging up; 0: forever")
@@ -58,7 +59,9 @@ func main() {
 	if *quiet {
 		cfg.Log = nil
 	}
-	if *seek != "" {
+	if *seek != "" && *pool {
+		cfg.Seek = &botclient.Seek{Game: *seek, Pool: true}
+	} else if *seek != "" {
 		cfg.Seek = &botclient.Seek{Game: *seek, Settings: *settings, Against: strings.Split(*against, ","), Pace: *pace,
 			Rated: *rated}
 		if *rotate != "" {

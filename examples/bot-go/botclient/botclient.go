@@ -44,6 +44,10 @@ type Seek struct {
 	Against  []string `json:"against,omitempty"` // "person", or a computer's strength, per seat
 	Pace     string   `json:"pace,omitempty"`    // the computers': steady, quick or instant
 	Rated    bool     `json:"rated,omitempty"`   // a rated table: its games move the bot's rating
+	// Pool waits in the play-now pool for people instead of opening a
+	// table (its tables are rated, at the game's default settings: leave
+	// Settings, Against and Pace empty).
+	Pool bool `json:"pool,omitempty"`
 }
 
 // Summary is what the bot did.
@@ -149,7 +153,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	seeks := 0
 	seek := func() error {
 		sk := *cfg.Seek
-		if len(cfg.Rotate) > 0 {
+		if len(cfg.Rotate) > 0 && !sk.Pool {
 			strength := cfg.Rotate[seeks%len(cfg.Rotate)]
 			sk.Against = nil
 			for _, w := range cfg.Seek.Against {
