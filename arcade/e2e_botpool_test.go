@@ -37,8 +37,9 @@ func TestEndToEndPlayNowMeetsABot(t *testing.T) {
 	require.Contains(t, s, "poolbot")
 	require.Contains(t, s, "[bot]")
 	require.Zero(t, ts.srv.hub.PoolWaiting())
+	// The lobby's list is rebuilt a moment after a change.
+	require.Eventually(t, func() bool { return len(ts.srv.hub.Tables()) == 1 }, 10*time.Second, 10*time.Millisecond)
 	tables := ts.srv.hub.Tables()
-	require.Len(t, tables, 1)
 	require.True(t, tables[0].Rated, "a play-now table is rated")
 	var names []string
 	for _, x := range tables[0].Seats {
