@@ -7,6 +7,9 @@
 //	go run ./examples/bot-go -addr HOST:2222 -user mybot -key bot_key -seek spite -against easy -pace quick -matches 3
 //
 // Without -seek it waits for people to challenge it from the table lobby.
+// -rated seeks rated tables (the last game's rating change is printed at
+// the end); -pool waits in the play-now pool for people instead of opening
+// tables; -rotate meets each of the given computer strengths in turn.
 package main
 
 import (
