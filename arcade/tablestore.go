@@ -45,7 +45,9 @@ func (s *Server) tableFinished(res hub.TableResult) {
 	}
 	if err := s.store.RecordTableGame(ctx, g); err != nil {
 		s.log.Error("recording a table game", "code", res.Code, "game", res.GameNo, "error", err.Error())
+		return
 	}
+	s.bots.stored.put(g, s.cfg.Now())
 }
 
 // saveTable keeps (or forgets, on nil) a table's snapshot for a restart.
