@@ -181,3 +181,43 @@ func TestTableSurvivesSIGKILLOfItsNode(t *testing.T) {
 	}
 	require.Equal(t, 1, took, "one surviving node took the table over")
 }
+
+// TestRaceAcrossThreeNodeProcesses: a race opened on node1, with a racer
+// on each of three sshuffle processes sharing a three-server NATS cluster:
+// all three see the others join, the countdown and each other's moves.
+func TestRaceAcrossThreeNodeProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary on a NATS cluster")
+	}
+	c := natstest.Three(t)
+	nodes := startCluster(t, c, "node1", "node2", "node3")
+	var racers []*seat
+	for _, name := range []string{"alice", "bob", "carol"} {
+		racers = append(racers, &seat{name: name, key: sshtest.NewClientKey(t)})
+	}
+	alice, bob, carol := racers[0], racers[1], racers[2]
+	alice.connect(t, nodes[0], "race klondike/draw1/11")
+	m := joinCodeRE.FindStringSubmatch(alice.tm.WaitFor("Invite: "))
+	require.NotNil(t, m, "no invite line:\n%s", alice.tm.Screen())
+	bob.connect(t, nodes[1], "join "+m[1])
+	carol.connect(t, nodes[2], "join "+m[1])
+	for _, p := range racers {
+		p.tm.WaitFor("Racers (3/8)")
+	}
+	s := bob.tm.WaitFor("carol")
+	require.Contains(t, s, "alice")
+
+	alice.tm.Send("s")
+	for _, p := range racers {
+		p.tm.WaitFor("Moves 0 ")
+	}
+	// Each sees the others move: bob turns a card, carol two.
+	bob.tm.Send("d")
+	bob.tm.WaitFor("Moves 1 ")
+	alice.tm.WaitFor("0/52 1m")
+	carol.tm.WaitFor("0/52 1m")
+	carol.tm.Send("dd")
+	carol.tm.WaitFor("Moves 2 ")
+	alice.tm.WaitFor("0/52 2m")
+	bob.tm.WaitFor("0/52 2m")
+}
