@@ -60,6 +60,9 @@ func checkResult(r *store.Result) error {
 	if len(r.Timeline) > store.MaxTimeline {
 		return fmt.Errorf("%w: a timeline of %d steps (at most %d)", store.ErrInvalid, len(r.Timeline), store.MaxTimeline)
 	}
+	if len(r.Actions) > store.MaxActions || (len(r.Times) != 0 && len(r.Times) != len(r.Actions)) {
+		return fmt.Errorf("%w: %d moves with %d times (at most %d moves, one time each or none)", store.ErrInvalid, len(r.Actions), len(r.Times), store.MaxActions)
+	}
 	if r.Finished.IsZero() {
 		return fmt.Errorf("%w: result without a Finished time", store.ErrInvalid)
 	}

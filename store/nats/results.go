@@ -28,6 +28,11 @@ func resultKey(r store.Result) string {
 	return key("r", tok(r.Account), hash(strconv.FormatInt(r.Finished.UnixNano(), 10), r.Spec))
 }
 
+// movesKey is the key of the moves of a result, beside it.
+func movesKey(r store.Result) string {
+	return key("m", tok(r.Account), hash(strconv.FormatInt(r.Finished.UnixNano(), 10), r.Spec))
+}
+
 func boardName(k, day string) string { return tok(k) + "." + dayTok(day) }
 
 func dayTok(day string) string {
@@ -72,9 +77,19 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 		return err
 	}
 	defer done()
+	// The moves are kept apart from the result, which boards copy and
+	// lists read many of at once.
+	moves := resultMoves{Actions: r.Actions, Times: r.Times, Options: r.Options}
+	r.Actions, r.Times, r.Options = nil, nil, nil
 	val, err := encode("result", r)
 	if err != nil {
 		return err
+	}
+	var mv []byte
+	if len(moves.Actions) > 0 {
+		if mv, err = encode("moves of a result", moves); err != nil {
+			return err
+		}
 	}
 	rk := resultKey(r)
 	defer s.lock(profileKey(r.Account))()
@@ -117,6 +132,9 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 			return nil, err
 		}
 		ops := []op{re.set(val), pe.set(pv)}
+		if mv != nil {
+			ops = append(ops, put(movesKey(r), mv))
+		}
 		// Board entries go last: the batch's sequence is then theirs,
 		// which the board index is waited on for.
 		for _, be := range es[2:] {

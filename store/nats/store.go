@@ -20,12 +20,15 @@
 //	accounts  a.<id>                    store.Account
 //	          n.<name>                  the id holding the name (names are key-safe as they are)
 //	          f.<id>                    the ids the account follows, sorted
+//	          o.<id>                    the account is a bot (written with the account at its revision)
 //	records   r.<id>.<hash>             one result; written only if absent, so the same result twice is kept once
 //	          p.<id>                    the account's stats and streaks, every game key in one record
 //	          b.<key>.<day|=>.<id>      the account's entry on a board: rank (33 bytes) then the result
 //	          c.<id>.<hash>             a race, one copy per racer
 //	          g.<id>.<hash>             a table game, one copy per person; written only if absent
 //	          t.<id>                    the account's table stats, every table game in one record
+//	          m.<id>.<hash>             a result's moves (the hash of r.), written with it
+//	          y.<id>.<game>             the account's rating at a table game, written with the rated game
 //	saves     v.<id>.<key>              a saved game
 //	          s.<id>.<name>             a setting
 //	          q.<code>                  a live table's snapshot
@@ -59,7 +62,7 @@
 //
 // # Adding a keyspace
 //
-// A new concern (ratings, history, bots) adds a file here: pick the bucket
+// A new concern adds a file here (as bots.go, ratings.go, history.go did): pick the bucket
 // whose batches it must join (records for anything written with a result,
 // accounts for anything written with a name, saves for the rest), a
 // one-letter key prefix not used above (add it to the table), keys built

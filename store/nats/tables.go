@@ -1,8 +1,10 @@
 package nats
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -53,6 +55,11 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 	if err := checkTableGame(g); err != nil {
 		return err
 	}
+	if g.Rated {
+		if err := checkRated(g); err != nil {
+			return err
+		}
+	}
 	g.Finished, g.Started = g.Finished.UTC(), g.Started.UTC()
 	people := 0
 	for _, x := range g.Seats {
@@ -65,32 +72,61 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 		return err
 	}
 	defer done()
-	val, err := encode("table game "+g.Code, g)
-	if err != nil {
-		return err
-	}
 	var locks []string
 	for _, x := range g.Seats {
 		if x.Account != "" {
 			locks = append(locks, tableStatsKey(x.Account))
+			if g.Rated {
+				locks = append(locks, ratingKey(x.Account, g.Game))
+			}
 		}
 	}
 	defer s.lock(locks...)()
 	_, err = s.update(ctx, s.records, func() ([]op, error) {
-		var ops []op
-		seen := map[string]bool{}
-		for i, x := range g.Seats {
-			if x.Account == "" || seen[x.Account] {
+		// Who has the game on their record already: they are not counted
+		// again (and a rated game moves no rating of theirs again).
+		fresh := map[string]entry{}
+		for _, x := range g.Seats {
+			if x.Account == "" {
 				continue
 			}
-			seen[x.Account] = true
+			if _, ok := fresh[x.Account]; ok {
+				continue
+			}
 			ge, err := s.records.get(ctx, tableGameKey(x.Account, g))
 			if err != nil {
 				return nil, err
 			}
-			if ge.found() {
+			if !ge.found() {
+				fresh[x.Account] = ge
+			}
+		}
+		if len(fresh) == 0 {
+			return nil, nil
+		}
+		g := g // a run again starts from the caller's game
+		var ops []op
+		if g.Rated {
+			counted := map[string]bool{}
+			for a := range fresh {
+				counted[a] = true
+			}
+			rops, err := s.rateTableGame(ctx, &g, counted)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, rops...)
+		}
+		val, err := encode("table game "+g.Code, g)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range g.Seats {
+			ge, ok := fresh[x.Account]
+			if x.Account == "" || !ok {
 				continue
 			}
+			delete(fresh, x.Account) // an account in two seats counts once, as its first
 			all := map[string]store.TableStats{}
 			what := "table stats of " + x.Account
 			te, err := s.records.getJSON(ctx, tableStatsKey(x.Account), what, &all)
@@ -235,4 +271,72 @@ func (s *Store) SavedTables(ctx context.Context) (map[string][]byte, error) {
 		out[code] = e.val
 	}
 	return out, nil
+}
+
+var _ store.GuardedTables = (*Store)(nil)
+
+// TableRevision is the revision of code's snapshot key: its stream
+// sequence, which a write at that revision expects (0: never written).
+func (s *Store) TableRevision(ctx context.Context, code string) (uint64, error) {
+	if err := checkTableCode(code); err != nil {
+		return 0, err
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	e, err := s.saves.get(ctx, snapshotKey(code))
+	return e.rev, err
+}
+
+// PutTableAt keeps code's snapshot if its key is still at rev.
+func (s *Store) PutTableAt(ctx context.Context, code string, snapshot []byte, rev uint64) (uint64, error) {
+	if err := checkTableCode(code); err != nil {
+		return 0, err
+	}
+	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
+		return 0, fmt.Errorf("%w: snapshot of table %s", store.ErrInvalid, code)
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	k := snapshotKey(code)
+	snapshot = slices.Clone(snapshot)
+	seq, resent, err := s.saves.writeTrying(ctx, []op{{key: k, val: snapshot, rev: rev, cond: true}})
+	if errors.Is(err, errConflict) {
+		if resent {
+			// Sent again after no answer, it may have met itself.
+			if e, rerr := s.saves.get(ctx, k); rerr == nil && e.found() && bytes.Equal(e.val, snapshot) {
+				return e.rev, nil
+			}
+		}
+		return 0, fmt.Errorf("snapshot of table %s: %w", code, store.ErrStale)
+	}
+	return seq, err
+}
+
+// DeleteTableAt forgets code's snapshot if its key is still at rev.
+func (s *Store) DeleteTableAt(ctx context.Context, code string, rev uint64) error {
+	if err := checkTableCode(code); err != nil {
+		return err
+	}
+	ctx, done, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	k := snapshotKey(code)
+	_, resent, err := s.saves.writeTrying(ctx, []op{{key: k, del: true, rev: rev, cond: true}})
+	if errors.Is(err, errConflict) {
+		if resent {
+			if e, rerr := s.saves.get(ctx, k); rerr == nil && e.gone {
+				return nil
+			}
+		}
+		return fmt.Errorf("snapshot of table %s: %w", code, store.ErrStale)
+	}
+	return err
 }
