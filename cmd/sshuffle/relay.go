@@ -24,13 +24,24 @@ func openRelay(st opened, node string, lease time.Duration, log *slog.Logger) (*
 	if nc.ConnectedClusterName() != "" {
 		replicas = 3
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	cfg := natsrelay.Config{Conn: nc, Node: node, Replicas: replicas, Log: log}
 	if lease > 0 {
 		// A renewal every quarter of the lease rides out a NATS leader
 		// election's write stall, as the defaults' 5 s in 20 s do.
 		cfg.Lease, cfg.Renew = lease, lease/4
 	}
-	return natsrelay.New(ctx, cfg)
+	// Nodes started with their servers make the rooms' buckets together,
+	// while the cluster settles, and a request then may go unanswered: ask
+	// again, a few seconds each, for a minute, as the store does.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		r, err := natsrelay.New(ctx, cfg)
+		cancel()
+		if err == nil || time.Now().After(deadline) {
+			return r, err
+		}
+		log.Info("rooms across nodes: waiting for JetStream", "error", err.Error())
+		time.Sleep(500 * time.Millisecond)
+	}
 }
