@@ -35,7 +35,8 @@ echo "### 2. sessions: three nodes against one"
 $GO build -o "$DIR/sshuffle-load" ./cmd/sshuffle-load
 $GO build -o "$DIR/sshuffle" ./cmd/sshuffle
 per=$((SESSIONS / 3))
-CLUSTER_DIR="$DIR/cluster" SSHUFFLE_PORT=3222 NATS_PORT=5222 ROUTE_PORT=7222 bash scripts/cluster.sh >"$DIR/cluster.log" 2>&1 &
+limits="--max-sessions 6000 --max-per-addr 6000 --start-timeout 2m --fill-pools=false"
+NODE_ARGS="$limits" CLUSTER_DIR="$DIR/cluster" SSHUFFLE_PORT=3222 NATS_PORT=5222 ROUTE_PORT=7222 bash scripts/cluster.sh >"$DIR/cluster.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 600); do grep -q "Ctrl-C stops" "$DIR/cluster.log" && break; sleep 0.2; done
 grep -q "Ctrl-C stops" "$DIR/cluster.log" || { cat "$DIR/cluster.log"; exit 1; }
@@ -46,7 +47,7 @@ done
 wait "${lp[@]}"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 kill -TERM "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true; pids=()
-"$DIR/sshuffle" serve --addr 127.0.0.1:3230 --data "$DIR/one" --fill-pools=false >"$DIR/one.log" 2>&1 &
+"$DIR/sshuffle" serve --addr 127.0.0.1:3230 --data "$DIR/one" $limits >"$DIR/one.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 300); do grep -q "msg=listening" "$DIR/one.log" && break; sleep 0.2; done
 "$DIR/sshuffle-load" -addr 127.0.0.1:3230 -sessions "$SESSIONS" -duration "$DURATION" -label "one-node-badger" -pid "${pids[0]}"

@@ -3,6 +3,7 @@ package natsrelay
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"testing"
 	"time"
@@ -21,6 +22,9 @@ import (
 //
 //	go test ./arcade/hub/natsrelay -run '^$' -bench MoveTrip -benchtime 300x
 func BenchmarkMoveTrip(b *testing.B) {
+	// The nodes' log lines would split the benchmark's result lines.
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.DiscardHandler))
 	for _, across := range []bool{false, true} {
 		name := "same-node"
 		if across {
@@ -92,21 +96,32 @@ func playTable(b *testing.B, a, far *node, n int) []time.Duration {
 	var trips []time.Duration
 	defer func() { _ = am.Leave(); _ = bm.Leave() }()
 	for len(trips) < n {
-		st := annS.until(b, "a turn", func(st hub.TableState) bool {
-			return st.Phase != hub.TablePlaying || st.View != nil
-		})
-		if st.Phase != hub.TablePlaying {
-			return trips
+		// Both screens settled on the same point of the game: the trip then
+		// times this move's state alone.
+		var st, other0 hub.TableState
+		for deadline := time.Now().Add(guard); ; time.Sleep(100 * time.Microsecond) {
+			if time.Now().After(deadline) {
+				b.Fatal("the two screens never agreed on the game")
+			}
+			x, y := last(annS), last(bobS)
+			if x.Phase != hub.TablePlaying || y.Phase != hub.TablePlaying {
+				if x.Phase == hub.TableFinished || x.Phase == hub.TableClosed {
+					return trips
+				}
+				continue
+			}
+			if x.View != nil && y.View != nil && progress(x.View) == progress(y.View) {
+				st = x
+				if x.Turn == 1 {
+					st, other0 = y, x
+				} else {
+					other0 = y
+				}
+				break
+			}
 		}
 		seat := st.Turn
-		// Both screens settled on the same point of the game, the mover's
-		// with its view: the trip then times this move's state alone.
-		at := progress(st.View)
-		mine := screens[seat].until(b, "the mover's view", func(s hub.TableState) bool {
-			return s.View != nil && s.Turn == seat && progress(s.View) == at
-		})
-		other := screens[1-seat]
-		before := other.until(b, "the other's view", func(s hub.TableState) bool { return progress(s.View) == at })
+		mine, other, before := st, screens[1-seat], other0
 		p, err := kit.NewPlayer("easy", uint64(len(trips)+1))
 		if err != nil {
 			b.Fatal(err)
@@ -140,4 +155,10 @@ func progress(view []byte) string {
 		return ""
 	}
 	return fmt.Sprint(v.Turn, v.TurnNo, v.Step, v.Stock)
+}
+
+func last(s *screen[hub.TableState]) hub.TableState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
 }
