@@ -20,6 +20,8 @@ type botSessions struct {
 	wg      sync.WaitGroup
 	// shared holds each bot account's limits over all its sessions.
 	shared bot.Shared
+	// stored are the table games stored lately, for the gameOver.
+	stored storedGames
 }
 
 // start counts a session in; false once the server is stopping.
@@ -102,7 +104,7 @@ func (s *Server) runBot(sess ssh.Session) {
 	err = bot.Serve(ctx, bot.Config{
 		Hub: s.hub, Kit: s.games.TableKit, Person: p,
 		TurnClock: s.cfg.TableClock, Pace: s.cfg.TablePace, Hold: s.cfg.TableHold, Break: s.cfg.TableBreak,
-		Shared: &s.bots.shared, Rated: true,
+		Shared: &s.bots.shared, Rated: true, Stored: s.botStored,
 	}, sess, sess)
 	if err != nil {
 		_ = sess.Exit(1)

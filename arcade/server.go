@@ -187,6 +187,7 @@ type Server struct {
 	refusals map[string]*refusal
 
 	bots       botSessions     // the bot protocol's sessions (bots.go)
+	tableRevs  tableRevisions  // where this node's table snapshots stand (tablestore.go)
 	names      *throttle.Names // name lookups that find nobody, server-wide
 	inputLog   onceAMinute     // the "input dropped" log line
 	startupLog onceAMinute     // the MaxStartups refusal line

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"sshuffle/arcade/hub"
@@ -44,7 +45,9 @@ func (s *Server) tableFinished(res hub.TableResult) {
 	}
 	if err := s.store.RecordTableGame(ctx, g); err != nil {
 		s.log.Error("recording a table game", "code", res.Code, "game", res.GameNo, "error", err.Error())
+		return
 	}
+	s.bots.stored.put(g, s.cfg.Now())
 }
 
 // saveTable keeps (or forgets, on nil) a table's snapshot for a restart.
@@ -52,6 +55,10 @@ func (s *Server) tableFinished(res hub.TableResult) {
 func (s *Server) saveTable(code string, snap *hub.TableSnapshot) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if g, ok := s.store.(store.GuardedTables); ok {
+		s.saveTableAt(ctx, g, code, snap)
+		return
+	}
 	if snap == nil {
 		if err := s.store.DeleteTable(ctx, code); err != nil {
 			s.log.Error("forgetting a table's snapshot", "code", code, "error", err.Error())
@@ -64,6 +71,93 @@ func (s *Server) saveTable(code string, snap *hub.TableSnapshot) {
 	}
 	if err != nil {
 		s.log.Error("saving a table's snapshot", "code", code, "error", err.Error())
+	}
+}
+
+// tableRevisions are the revisions of the table snapshots this node
+// wrote last, by code, for a store that several nodes share: a table's
+// next snapshot is written at it, so that a node that lost the table to
+// another (cut off past its lease) fails its save rather than overwrite
+// the new owner's snapshot.
+type tableRevisions struct {
+	mu sync.Mutex
+	at map[string]tableRev
+}
+
+type tableRev struct {
+	rev  uint64
+	lost bool // another node wrote the table since: this node writes it no more
+}
+
+func (r *tableRevisions) get(code string) (tableRev, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v, ok := r.at[code]
+	return v, ok
+}
+
+func (r *tableRevisions) set(code string, v tableRev) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.at == nil {
+		r.at = map[string]tableRev{}
+	}
+	r.at[code] = v
+}
+
+func (r *tableRevisions) forget(code string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.at, code)
+}
+
+// saveTableAt is saveTable on a store with GuardedTables.
+func (s *Server) saveTableAt(ctx context.Context, g store.GuardedTables, code string, snap *hub.TableSnapshot) {
+	at, known := s.tableRevs.get(code)
+	if at.lost {
+		if snap == nil {
+			s.tableRevs.forget(code) // the table is gone from here
+		}
+		return
+	}
+	if !known {
+		// This node's first write of the table (new, restored or taken
+		// over): the table is this node's now, so it writes over what
+		// is kept; its later writes expect what it wrote.
+		rev, err := g.TableRevision(ctx, code)
+		if err != nil {
+			s.log.Error("saving a table's snapshot", "code", code, "error", err.Error())
+			return
+		}
+		at.rev = rev
+	}
+	if snap == nil {
+		s.tableRevs.forget(code)
+		err := g.DeleteTableAt(ctx, code, at.rev)
+		if errors.Is(err, store.ErrStale) {
+			s.log.Warn("table snapshot not forgotten: another node has written it since", "code", code)
+		} else if err != nil {
+			s.log.Error("forgetting a table's snapshot", "code", code, "error", err.Error())
+		}
+		return
+	}
+	data, err := json.Marshal(snap)
+	var rev uint64
+	if err == nil {
+		rev, err = g.PutTableAt(ctx, code, data, at.rev)
+	}
+	switch {
+	case errors.Is(err, store.ErrStale):
+		s.tableRevs.set(code, tableRev{lost: true})
+		s.log.Warn("table snapshot not saved: another node has written it since, and the table is that node's", "code", code)
+	case err != nil:
+		// The write may have landed all the same (an answer lost): the
+		// next save reads the revision afresh rather than fail against
+		// this node's own write.
+		s.tableRevs.forget(code)
+		s.log.Error("saving a table's snapshot", "code", code, "error", err.Error())
+	default:
+		s.tableRevs.set(code, tableRev{rev: rev})
 	}
 }
 

@@ -29,6 +29,7 @@ const (
 	TTableEnd   = "tableEnd"
 	TPing       = "ping"
 	TError      = "error"
+	TSeekEnd    = "seekEnd"
 	// From the bot.
 	TSeek    = "seek"
 	TAccept  = "accept"
@@ -36,6 +37,8 @@ const (
 	TAct     = "act"
 	TLeave   = "leave"
 	TPong    = "pong"
+	// TStopSeek leaves the play-now pool.
+	TStopSeek = "stopSeek"
 )
 
 // Hello is the first line a bot is sent.
@@ -98,7 +101,10 @@ type Challenge struct {
 // Seeking says that a seek opened a table, listed in the lobby, and the bot
 // sits at it waiting for its other seats.
 type Seeking struct {
-	Type     string `json:"type"`
+	Type string `json:"type"`
+	// Pool says the bot waits in the play-now pool: no table yet (Table
+	// is ""), until the pool seats it.
+	Pool     bool   `json:"pool,omitempty"`
 	Table    string `json:"table"`
 	Game     string `json:"game"`
 	Settings string `json:"settings"`
@@ -176,17 +182,28 @@ type GameOver struct {
 	MatchOver   bool `json:"matchOver"`
 	MatchWinner int  `json:"matchWinner"`
 	// Rating is the bot's rating change when the game was rated, null
-	// otherwise.
+	// otherwise (or when the stored game could not be read in time).
 	Rating *RatingChange `json:"rating"`
-	// Record names the stored record of the game: the table's code and
-	// the game's number.
-	Record string `json:"record"`
+	// Record names the game by the table's code and the game's number;
+	// History is the stored game's history id (ssh HOST replay ID), ""
+	// when it could not be read in time.
+	Record  string `json:"record"`
+	History string `json:"history"`
 }
 
-// RatingChange is a rated game's effect on the bot's rating.
+// RatingChange is a rated game's effect on the bot's rating at the game:
+// its rating and rating deviation before and after (Glicko-2, rounded).
 type RatingChange struct {
-	Before int `json:"before"`
-	After  int `json:"after"`
+	Before          int `json:"before"`
+	After           int `json:"after"`
+	DeviationBefore int `json:"deviationBefore"`
+	DeviationAfter  int `json:"deviationAfter"`
+}
+
+// SeekEnd says the bot is out of the play-now pool without a table.
+type SeekEnd struct {
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
 }
 
 // TableEnd says the bot is no longer at a table, and why.
@@ -220,6 +237,10 @@ type In struct {
 	Rated    bool     `json:"rated"`
 	Against  []string `json:"against"`
 	Pace     string   `json:"pace"`
+	// Pool: wait in the play-now pool for people, for a table of Players
+	// (0: the game's fewest).
+	Pool    bool `json:"pool"`
+	Players int  `json:"players"`
 	// accept, decline: ID (the challenge's); pong: ID (the ping's)
 	ID uint64 `json:"id"`
 	// act, leave

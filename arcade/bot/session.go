@@ -38,6 +38,11 @@ type Config struct {
 	// Shared holds the limits across the sessions of one account; nil:
 	// this session's own.
 	Shared *Shared
+	// Stored, when set, is the history id of the bot's game gameNo at
+	// table code once it is stored, and the rating change it made (nil
+	// for a casual game); "" and nil when it cannot say. It may wait a
+	// moment for the store: the table sends its last state first.
+	Stored func(account, code string, gameNo int) (history string, rating *RatingChange)
 }
 
 // DefaultPing is how often a bot is pinged.
@@ -59,6 +64,10 @@ type session struct {
 	announced map[uint64]bool
 	pingID    uint64
 	werr      error
+	// pool is the bot's place in the play-now pool, nil when it is in
+	// none; poolEvents carries its states.
+	pool       *poolSeek
+	poolEvents chan poolEvent
 }
 
 // tableEvent is a state pushed to one of the bot's memberships: the seat
@@ -79,6 +88,9 @@ type seat struct {
 	// startTried is the version at which the bot, as host, last asked to
 	// deal, so that it asks once a change.
 	startTried uint64
+	// pending is the newest state of a seat the play-now pool made before
+	// the pool said so (m is nil until then).
+	pending *hub.TableState
 }
 
 // Serve runs one bot session until the bot hangs up, ctx ends, or a write
@@ -95,7 +107,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	s := &session{
 		cfg: cfg, me: cfg.Person, out: out, done: make(chan struct{}),
 		events: make(chan tableEvent), notes: make(chan struct{}, 1), later: make(chan func()),
-		tables: map[string]*seat{}, announced: map[uint64]bool{},
+		tables: map[string]*seat{}, announced: map[uint64]bool{}, poolEvents: make(chan poolEvent),
 	}
 	if s.cfg.Shared == nil {
 		s.cfg.Shared = &Shared{}
@@ -128,6 +140,8 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			s.line(l)
 		case ev := <-s.events:
 			s.state(ev.t, ev.st)
+		case ev := <-s.poolEvents:
+			s.poolState(ev)
 		case <-s.notes:
 			s.challenges()
 		case f := <-s.later:
@@ -144,6 +158,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 // back, as for a person whose connection went) and goes offline.
 func (s *session) close() {
 	close(s.done)
+	s.leavePool()
 	for _, t := range s.tables {
 		_ = t.m.Drop()
 		s.cfg.Shared.stand(s.me.ID)
@@ -232,7 +247,13 @@ func (s *session) line(l line) {
 	}
 	switch in.Type {
 	case TSeek:
-		s.seek(in)
+		if in.Pool {
+			s.seekPool(in)
+		} else {
+			s.seek(in)
+		}
+	case TStopSeek:
+		s.stopSeek(in.Type)
 	case TAccept:
 		s.accept(in.ID)
 	case TDecline:
@@ -248,7 +269,7 @@ func (s *session) line(l line) {
 	case "":
 		s.fail("", "That message has no \"type\".")
 	default:
-		s.fail("", "There is no message of type %q; a bot sends seek, accept, decline, act, leave or pong.", clip(in.Type))
+		s.fail("", "There is no message of type %q; a bot sends seek, stopSeek, accept, decline, act, leave or pong.", clip(in.Type))
 	}
 }
 
@@ -480,6 +501,10 @@ func (s *session) end(t *seat, reason string) {
 
 // state turns one table state into the messages it means for the bot.
 func (s *session) state(t *seat, st hub.TableState) {
+	if t.m == nil {
+		t.pending = &st // a play-now seat, until the pool says it is made
+		return
+	}
 	if s.tables[t.code] != t {
 		return // left already, or sat again: the last states of a membership gone by
 	}
@@ -511,6 +536,9 @@ func (s *session) state(t *seat, st hub.TableState) {
 			MatchWinner: engine.NoSeat, Record: code + "/" + strconv.Itoa(st.GameNo)}
 		if g.MatchOver {
 			g.MatchWinner = st.MatchWinner
+		}
+		if s.cfg.Stored != nil {
+			g.History, g.Rating = s.cfg.Stored(s.me.ID, code, st.GameNo)
 		}
 		s.send(g)
 		if g.MatchOver {

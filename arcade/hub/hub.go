@@ -520,6 +520,7 @@ const (
 	Racing
 	Watching
 	AtTable
+	LookingForGame // waiting in the play-now pool
 )
 
 func (d Doing) String() string {
@@ -532,6 +533,8 @@ func (d Doing) String() string {
 		return "watching"
 	case AtTable:
 		return "at a table"
+	case LookingForGame:
+		return "looking for a game"
 	}
 	return "at the menu"
 }

@@ -27,6 +27,9 @@ import (
 //     the one waiting longer). Being the oldest, their window is the
 //     widest of the table's, and it is the one every partner is inside.
 //     Nobody is paired past someone waiting longer who could be paired.
+//   - A bot account waits like a person but is seated only with people,
+//     each of whom allows bots (PoolWant.NoBots); the nearest who may sit
+//     together are taken.
 //   - After Wait without a table, a waiter is offered the computer player
 //     whose rating is nearest their own. Accepting opens a table at once:
 //     the empty seats of a bigger table go first to others waiting under
@@ -108,6 +111,12 @@ func (c *PoolConfig) defaults() {
 type PoolWant struct {
 	Game    string
 	Players int
+	// NoBots: the player refuses to be seated with a bot account. Bots
+	// (Person.Bot) wait in the pool like people, but only for people: two
+	// bots are never seated together by the pool, which is for people to
+	// find a game (bots meet each other by seeking and challenges), and a
+	// bot is seated only with people who allow it.
+	NoBots bool
 }
 
 // PoolPhase is where a pool member is.
@@ -458,10 +467,11 @@ func (p *Pool) pairOne(now time.Time) bool {
 				near = append(near, b)
 			}
 		}
-		if len(near) < a.want.Players-1 {
+		with := pick(near, a, a.want.Players-1)
+		if len(with) < a.want.Players-1 {
 			continue
 		}
-		p.seatWith(now, a, closest(near, a.rating, a.want.Players-1), 0, false)
+		p.seatWith(now, a, with, 0, false)
 		return true
 	}
 	return false
@@ -507,8 +517,39 @@ func (p *Pool) seat(now time.Time, a *waiter) {
 			near = append(near, b)
 		}
 	}
-	with := closest(near, a.rating, a.want.Players-1)
+	with := pick(near, a, a.want.Players-1)
 	p.seatWith(now, a, with, a.want.Players-1-len(with), true)
+}
+
+// together says whether the pool may seat x and y at one table: not two
+// bots, and a bot only with someone who allows bots.
+func together(x, y *waiter) bool {
+	switch {
+	case x.person.Bot && y.person.Bot:
+		return false
+	case x.person.Bot:
+		return !y.want.NoBots
+	case y.person.Bot:
+		return !x.want.NoBots
+	}
+	return true
+}
+
+// pick is up to n of ws to seat with a: the nearest in rating first (ties:
+// the one waiting longer), skipping anyone who may not sit with a or with
+// one picked before.
+func pick(ws []*waiter, a *waiter, n int) []*waiter {
+	var out []*waiter
+	for _, b := range closest(ws, a.rating, len(ws)) {
+		if len(out) == n {
+			break
+		}
+		if !together(a, b) || slices.ContainsFunc(out, func(c *waiter) bool { return !together(b, c) }) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // seatWith takes a and with out of the pool, opens their table with

@@ -29,6 +29,8 @@ func Doing(c *games.Catalogue, a hub.Activity) string {
 		return "racing " + title
 	case hub.AtTable:
 		return "at a " + title + " table"
+	case hub.LookingForGame:
+		return "looking for a game of " + title
 	case hub.Watching:
 		if table {
 			return "watching a " + title + " table"

@@ -23,6 +23,7 @@ func TestDoingInWords(t *testing.T) {
 		{hub.Activity{Doing: hub.Watching, Game: "klondike/draw3", Room: "KQTWX"}, "watching a race of Klondike Draw 3"},
 		{hub.Activity{Doing: hub.AtTable, Game: "spite", Room: "KQTWX"}, "at a Spite and Malice table"},
 		{hub.Activity{Doing: hub.Watching, Game: "kings", Room: "KQTWX"}, "watching a Kings in the Corner table"},
+		{hub.Activity{Doing: hub.LookingForGame, Game: "spite"}, "looking for a game of Spite and Malice"},
 	} {
 		require.Equal(t, tc.want, Doing(c, tc.a))
 	}

@@ -56,9 +56,18 @@ func TestRaceTimesMovesOnOtherScreens(t *testing.T) {
 	require.Zero(t, r.missed)
 	require.Positive(t, r.moves)
 	require.Len(t, r.lat, 2*r.moves, "every move reached both other screens")
+	require.Len(t, r.moveBytes, len(r.lat))
 }
 
 func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
+	for _, game := range []string{"kings", "spite"} {
+		t.Run(game, func(t *testing.T) { tableTimesMoves(t, game) })
+	}
+}
+
+// tableTimesMoves plays one table of game with a watcher: every person's
+// turn it ends reaches the other seat's and the watcher's screen.
+func tableTimesMoves(t *testing.T, game string) {
 	dir := t.TempDir()
 	key, err := hostkeys.LoadOrCreate(dir)
 	require.NoError(t, err)
@@ -73,11 +82,15 @@ func TestTableTimesMovesOnTheOtherScreen(t *testing.T) {
 	go func() { _ = srv.Serve(l) }()
 	defer srv.Shutdown(t.Context())
 
-	r := runTable(l.Addr().String(), 0, time.Now().Add(4*time.Second))
+	r := runTable(l.Addr().String(), tableGames[game], 0, 1, 0, time.Now().Add(4*time.Second))
 	require.NoError(t, r.err)
 	require.Zero(t, r.missed)
 	require.Positive(t, r.moves)
-	require.Len(t, r.lat, r.moves, "every move reached the other screen")
+	require.Len(t, r.lat, 2*r.moves, "every move reached the other seat's and the watcher's screen")
+	require.Len(t, r.moveBytes, len(r.lat))
+	for _, b := range r.moveBytes {
+		require.Positive(t, b, "a move's frame has bytes")
+	}
 }
 
 func TestStealShares(t *testing.T) {
@@ -87,6 +100,11 @@ func TestStealShares(t *testing.T) {
 	require.Equal(t, cpuTicks{steal: 10, total: 100}, b[0], "guest time is in user time already")
 	require.Equal(t, "0:20,1:56", stealText(a, b))
 	require.Equal(t, "?", stealText(a, b[:1]))
+}
+
+func TestRunqWait(t *testing.T) {
+	require.Equal(t, 2500*time.Microsecond, parseRunqWait("123456 2500000 17\n"))
+	require.Zero(t, parseRunqWait(""))
 }
 
 func TestOnlyHostile(t *testing.T) {

@@ -260,3 +260,33 @@ func loadAvg() string {
 	}
 	return "?"
 }
+
+// runqWait is the time the threads of process pid have spent runnable but
+// waiting for a CPU (the second field of each /proc/PID/task/*/schedstat):
+// on a core shared with other work, the time the server was ready and
+// someone else ran. Zero when pid is 0 or the kernel keeps no schedstats.
+func runqWait(pid int) time.Duration {
+	if pid <= 0 {
+		return 0
+	}
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		sum += parseRunqWait(string(b))
+	}
+	return sum
+}
+
+// parseRunqWait reads the wait (ns) of a schedstat line "run wait slices".
+func parseRunqWait(s string) time.Duration {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[1], 10, 64)
+	return time.Duration(n)
+}

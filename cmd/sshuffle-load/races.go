@@ -8,11 +8,11 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -23,7 +23,7 @@ import (
 // The figure is the time from the key to each other racer's screen: a
 // move's progress reaching everyone else.
 
-// racer is one session in a race, its screen kept by an emulator.
+// racer is one session in a race or at a table, its screen kept by a view.
 type racer struct {
 	name string
 	c    *gossh.Client
@@ -31,61 +31,97 @@ type racer struct {
 	in   io.Writer
 
 	mu    sync.Mutex
-	emu   *vt.Emulator
-	waits []*wait // moves of others this screen has yet to show
-}
-
-// wait is one move of another racer this racer's screen must show.
-type wait struct {
-	who   string // the mover's name
-	moves int
-	sent  time.Time
-	seen  chan time.Duration
+	v     *view
+	conds []*cond // what readers wait for this screen to show
+	tick  []int   // bytes of each write that only counted the clock down
 }
 
 func (r *racer) Write(p []byte) (int, error) {
+	now := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n, err := r.emu.Write(p)
-	if len(r.waits) > 0 {
-		now := time.Now()
-		screen := r.emu.String()
-		keep := r.waits[:0]
-		for _, w := range r.waits {
-			if shows(screen, w.who, w.moves) {
-				w.seen <- now.Sub(w.sent)
-				continue
-			}
-			keep = append(keep, w)
-		}
-		r.waits = keep
+	was := r.v.lines[0]
+	changed := r.v.write(p)
+	if changed != 0 && len(r.conds) > 0 {
+		r.conds = settleConds(r.conds, r.v.lines, now)
 	}
-	return n, err
+	if clockTick(changed, was, r.v.lines[0]) {
+		r.tick = append(r.tick, len(p))
+	}
+	return len(p), nil
+}
+
+// has reports whether the screen satisfies ok now.
+func (r *racer) has(ok func([]string) bool) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return ok(r.v.lines)
+}
+
+// ticks is the bytes of each clock tick this screen was sent.
+func (r *racer) ticks() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.tick)
 }
 
 func (r *racer) screen() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.emu.String()
+	return r.v.String()
 }
 
-// expect registers a move to look for; it may be on the screen already.
-func (r *racer) expect(w *wait) {
+// read is the bytes this screen has been sent so far.
+func (r *racer) read() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if shows(r.emu.String(), w.who, w.moves) {
-		w.seen <- time.Since(w.sent)
+	return r.v.bytes
+}
+
+// expect registers c; the screen may show it already.
+func (r *racer) expect(c *cond) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c.ok(r.v.lines) {
+		c.seen <- time.Since(c.sent)
 		return
 	}
-	r.waits = append(r.waits, w)
+	r.conds = append(r.conds, c)
+}
+
+// drop forgets c (given up on).
+func (r *racer) drop(c *cond) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, x := range r.conds {
+		if x == c {
+			r.conds = append(r.conds[:i], r.conds[i+1:]...)
+			return
+		}
+	}
+}
+
+// until waits at most d for the screen to satisfy ok and returns the time
+// from sent to the write that did.
+func (r *racer) until(ok func([]string) bool, sent time.Time, d time.Duration) (time.Duration, bool) {
+	c := newCond(ok, sent)
+	r.expect(c)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case lat := <-c.seen:
+		return lat, true
+	case <-t.C:
+		r.drop(c)
+		return 0, false
+	}
 }
 
 // shows reports a panel line of who with the given move count: the side
 // panel has the name on one line and "home/total Nm" on the next; folded,
 // both are on one line.
-func shows(screen, who string, moves int) bool {
+func shows(lines []string, who string, moves int) bool {
 	want := fmt.Sprintf("/52 %dm", moves)
-	lines := strings.Split(screen, "\n")
 	for i, l := range lines {
 		j := strings.Index(l, " "+who)
 		if j < 0 {
@@ -99,14 +135,10 @@ func shows(screen, who string, moves int) bool {
 }
 
 func (r *racer) waitFor(want string, d time.Duration) (string, error) {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if s := r.screen(); strings.Contains(s, want) {
-			return s, nil
-		}
-		time.Sleep(20 * time.Millisecond)
+	if _, ok := r.until(containsLine(want), time.Now(), d); !ok {
+		return "", fmt.Errorf("%s: screen never showed %q", r.name, want)
 	}
-	return "", fmt.Errorf("%s: screen never showed %q", r.name, want)
+	return r.screen(), nil
 }
 
 func (r *racer) close() {
@@ -129,7 +161,7 @@ func openRacer(addr string, local net.IP, name, command string) (*racer, error) 
 	if err != nil {
 		return nil, err
 	}
-	r := &racer{name: name, c: c, emu: vt.NewEmulator(80, 24)}
+	r := &racer{name: name, c: c, v: newView(80, 24)}
 	sess, err := c.NewSession()
 	if err != nil {
 		c.Close()
@@ -144,7 +176,7 @@ func openRacer(addr string, local net.IP, name, command string) (*racer, error) 
 	out, _ := sess.StdoutPipe()
 	r.in = in
 	go func() { _, _ = io.Copy(r, out) }()
-	go func() { _, _ = io.Copy(in, r.emu) }() // the terminal's answers to queries
+	go func() { _, _ = io.Copy(in, r.v.emu) }() // the terminal's answers to queries
 	if err := sess.Start(command); err != nil {
 		r.close()
 		return nil, err
@@ -167,10 +199,13 @@ var runPrefix = func() string {
 
 // raceResult is what one race measured.
 type raceResult struct {
-	lat    []time.Duration
-	missed int // moves some other screen did not show within 10 s
-	moves  int
-	err    error
+	lat []time.Duration
+	// moveBytes is what each other screen read from a move's key to the
+	// write that showed it; tickBytes the writes that only ticked a clock.
+	moveBytes, tickBytes []int
+	missed               int // moves some other screen did not show within 10 s
+	moves                int
+	err                  error
 }
 
 // runRace opens race n with size racers, starts it, and plays until
@@ -221,15 +256,20 @@ func runRace(addr string, n, size int, stopAt time.Time, every time.Duration) ra
 		k := turn % size
 		mover := racers[k]
 		moves[k]++
-		var ws []*wait
+		var (
+			cs []*cond
+			on []*racer
+			b0 []int
+		)
 		sent := time.Now()
+		who, m := mover.name, moves[k]
 		for j, r := range racers {
 			if j == k {
 				continue
 			}
-			w := &wait{who: mover.name, moves: moves[k], sent: sent, seen: make(chan time.Duration, 1)}
-			ws = append(ws, w)
-			r.expect(w)
+			c := newCond(func(l []string) bool { return shows(l, who, m) }, sent)
+			cs, on, b0 = append(cs, c), append(on, r), append(b0, r.read())
+			r.expect(c)
 		}
 		if _, err := io.WriteString(mover.in, "d"); err != nil {
 			res.err = err
@@ -237,12 +277,14 @@ func runRace(addr string, n, size int, stopAt time.Time, every time.Duration) ra
 		}
 		res.moves++
 		timeout := time.After(10 * time.Second)
-		for _, w := range ws {
+		for j, c := range cs {
 			select {
-			case d := <-w.seen:
+			case d := <-c.seen:
 				res.lat = append(res.lat, d)
+				res.moveBytes = append(res.moveBytes, on[j].read()-b0[j])
 			case <-timeout:
 				res.missed++
+				on[j].drop(c)
 			}
 		}
 		time.Sleep(max(step-time.Since(sent), 0))

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -19,24 +21,45 @@ import (
 
 var tableCode = regexp.MustCompile(`join ([A-Z0-9]{5})`)
 
-// header is the first line of a screen: whose turn it is.
-func header(s string) string {
-	h, _, _ := strings.Cut(s, "\n")
-	return h
+// tableGame is how the load people play one game of the tables.
+type tableGame struct {
+	command, title string
+	// end is the keys that end a person's turn: in Kings, e; in Spite,
+	// the first hand card taken (1, space) and dropped on the side stack
+	// above it (up, space), a discard.
+	end  string
+	over func([]string) bool // the game is over: a rematch is asked
 }
 
-// runTable opens table n and plays until stopAt.
-func runTable(addr string, n int, stopAt time.Time) raceResult {
+var tableGames = map[string]tableGame{
+	"kings": {command: "table kings person normal normal", title: "Kings in the Corner", end: "e",
+		over: func(l []string) bool { return containsLine("went out.")(l) }},
+	"spite": {command: "table spite person", title: "Spite and Malice", end: "1 \x1b[A ",
+		over: func(l []string) bool {
+			return containsLine("wins, scoring")(l) || containsLine("The game is drawn.")(l)
+		}},
+}
+
+// lineHas is a cond's test on one line.
+func lineHas(y int, s string, want bool) func([]string) bool {
+	return func(l []string) bool { return strings.Contains(l[y], s) == want }
+}
+
+// runTable opens table n with watchers watching it and plays until stopAt;
+// a person thinks up to think (at random) before ending a turn, so that
+// the turn clocks tick on every screen meanwhile.
+func runTable(addr string, g tableGame, n, watchers int, think time.Duration, stopAt time.Time) raceResult {
 	var res raceResult
 	local := func(k int) net.IP { return net.IPv4(127, 2+byte(n/250), byte(n%250), byte(k+1)) }
 	name := func(k int) string { return fmt.Sprintf("%s%04dt%d", runPrefix, n, k) }
-	host, err := openRacer(addr, local(0), name(0), "table kings person normal normal")
+	host, err := openRacer(addr, local(0), name(0), g.command)
 	if err != nil {
 		return raceResult{err: err}
 	}
 	people := []*racer{host}
+	var lookers []*racer
 	defer func() {
-		for _, r := range people {
+		for _, r := range append(people, lookers...) {
 			r.close()
 		}
 	}()
@@ -56,72 +79,92 @@ func runTable(addr string, n int, stopAt time.Time) raceResult {
 	if _, err := other.waitFor("You sit in seat 2", 30*time.Second); err != nil {
 		return raceResult{err: err}
 	}
+	for k := range watchers {
+		w, err := openRacer(addr, local(2+k), name(2+k), "watch "+m[1])
+		if err != nil {
+			return raceResult{err: err}
+		}
+		lookers = append(lookers, w)
+	}
 	if _, err := io.WriteString(host.in, "s"); err != nil {
 		return raceResult{err: err}
 	}
-	for _, r := range people {
-		if _, err := r.waitFor("Kings in the Corner", 30*time.Second); err != nil {
+	for _, r := range append(people, lookers...) {
+		if _, err := r.waitFor(g.title, 30*time.Second); err != nil {
 			return raceResult{err: err}
 		}
 	}
 	for time.Now().Before(stopAt) {
 		for k, mover := range people {
-			watcher := people[1-k]
-			s := mover.screen()
+			// Everyone but the mover: the other seat and the watchers.
+			others := append([]*racer{people[1-k]}, lookers...)
 			switch {
-			case strings.Contains(s, "went out.") || strings.Contains(s, "Nobody went out."):
+			case mover.has(g.over):
 				// The hand is over: each person says yes to the rematch
 				// (it is dealt, same seats, once both have).
 				_, _ = io.WriteString(mover.in, "r")
 				time.Sleep(200 * time.Millisecond)
-			case strings.Contains(header(s), "your turn"):
-				// The other screen first shows it as the mover's turn.
+			case mover.has(lineHas(0, "your turn", true)):
+				// The other screens first show it as the mover's turn.
 				theirs := mover.name + "'s turn"
-				if _, err := watcher.waitFor(theirs, 10*time.Second); err != nil {
+				if _, ok := others[0].until(lineHas(0, theirs, true), time.Now(), 10*time.Second); !ok {
 					res.missed++
 					continue
 				}
+				if think > 0 {
+					time.Sleep(mrand.N(think))
+				}
 				sent := time.Now()
-				if _, err := io.WriteString(mover.in, "e"); err != nil {
+				cs := make([]*cond, len(others))
+				b0 := make([]int, len(others))
+				for j, o := range others {
+					b0[j] = o.read()
+					cs[j] = newCond(lineHas(0, theirs, false), sent)
+					o.expect(cs[j])
+				}
+				if _, err := io.WriteString(mover.in, g.end); err != nil {
 					res.err = err
 					return res
 				}
 				res.moves++
-				seen := false
-				for deadline := sent.Add(10 * time.Second); time.Now().Before(deadline); {
-					if !strings.Contains(header(watcher.screen()), theirs) {
-						res.lat = append(res.lat, time.Since(sent))
-						seen = true
-						break
+				timeout := time.NewTimer(10 * time.Second)
+				for j, c := range cs {
+					select {
+					case d := <-c.seen:
+						res.lat = append(res.lat, d)
+						res.moveBytes = append(res.moveBytes, others[j].read()-b0[j])
+					case <-timeout.C:
+						res.missed++
+						others[j].drop(c)
 					}
-					time.Sleep(time.Millisecond)
 				}
-				if !seen {
-					res.missed++
-				}
+				timeout.Stop()
 				// The mover's own screen too, before its next look: a
 				// frame still saying "your turn" would be taken for the
 				// next turn.
-				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-					if !strings.Contains(header(mover.screen()), "your turn") {
-						break
-					}
-					time.Sleep(time.Millisecond)
-				}
+				mover.until(lineHas(0, "your turn", false), time.Now(), 10*time.Second)
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	for _, r := range append(people, lookers...) {
+		res.tickBytes = append(res.tickBytes, r.ticks()...)
 	}
 	return res
 }
 
 // tableMode runs the tables and prints what they measured; its exit
 // status is 1 when a table failed or a move never reached the other screen.
-func tableMode(addr string, n int, ramp, duration time.Duration) int {
-	return runRooms("table", n, ramp, duration, func(i int, stopAt time.Time) raceResult {
-		return runTable(addr, i, stopAt)
+func tableMode(addr, game string, n, watchers int, think, ramp, duration time.Duration, pid int) int {
+	g, ok := tableGames[game]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "sshuffle-load: --game is kings or spite")
+		return 2
+	}
+	return runRooms(game, n, ramp, duration, pid, func(i int, stopAt time.Time) raceResult {
+		return runTable(addr, g, i, watchers, think, stopAt)
 	}, func(r roomTotals) string {
-		return fmt.Sprintf("tables %d (2 people, 2 computers each; %d failed); moves %d, reached the other seat's screen %d times, missed %d; move to the other screen",
-			n, r.failed, r.moves, r.reached, r.missed)
+		return fmt.Sprintf("%s tables %d (%s, %d watchers each; %d failed); moves %d, reached another screen %d times, missed %d; move to the other screens",
+			game, n, map[string]string{"kings": "2 people, 2 computers", "spite": "2 people"}[game], watchers, r.failed, r.moves, r.reached, r.missed)
 	})
 }

@@ -7,6 +7,9 @@
 //	go run ./examples/bot-go -addr HOST:2222 -user mybot -key bot_key -seek spite -against easy -pace quick -matches 3
 //
 // Without -seek it waits for people to challenge it from the table lobby.
+// -rated seeks rated tables (the last game's rating change is printed at
+// the end); -pool waits in the play-now pool for people instead of opening
+// tables; -rotate meets each of the given computer strengths in turn.
 package main
 
 import (
@@ -32,6 +35,9 @@ func main() {
 	settings := flag.String("settings", "", "the table's settings, e.g. payoff=13")
 	against := flag.String("against", "person", "the other seats, comma-separated: person, easy, normal or hard")
 	pace := flag.String("pace", "", "the computers' pace: steady, quick or instant")
+	pool := flag.Bool("pool", false, "wait in the play-now pool for people (rated, default settings) instead of opening tables")
+	rated := flag.Bool("rated", false, "seek rated tables: their games move the bot's rating (ssh HOST stats shows it)")
+	rotate := flag.String("rotate", "", "computer strengths to meet in turn, one a match, e.g. easy,normal,hard (replaces the computers of -against)")
 	matches := flag.Int("matches", 0, "matches to play before hanging up; 0: forever")
 	anyHost := flag.Bool("any-host-key", false, "trust whatever host key the server shows (for a server on your own machine)")
 	quiet := flag.Bool("quiet", false, "print only the summary")
@@ -56,13 +62,22 @@ func main() {
 	if *quiet {
 		cfg.Log = nil
 	}
-	if *seek != "" {
-		cfg.Seek = &botclient.Seek{Game: *seek, Settings: *settings, Against: strings.Split(*against, ","), Pace: *pace}
+	if *seek != "" && *pool {
+		cfg.Seek = &botclient.Seek{Game: *seek, Pool: true}
+	} else if *seek != "" {
+		cfg.Seek = &botclient.Seek{Game: *seek, Settings: *settings, Against: strings.Split(*against, ","), Pace: *pace,
+			Rated: *rated}
+		if *rotate != "" {
+			cfg.Rotate = strings.Split(*rotate, ",")
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	sum, err := botclient.Run(ctx, cfg)
 	fmt.Printf("matches %d, games %d, won %d, rejected %d, errors %d\n", sum.Matches, sum.Games, sum.Won, sum.Rejected, sum.Errors)
+	if r := sum.Rating; r != nil {
+		fmt.Printf("rating %d (deviation %d), from %d (deviation %d) before the last game\n", r.After, r.DeviationAfter, r.Before, r.DeviationBefore)
+	}
 	if err != nil {
 		fail(err)
 	}

@@ -23,7 +23,7 @@ func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
 	case "1suit":
 		return solvePortfolio(g, maxNodes, oneSuitWeights)
 	case "4suit":
-		return solvePortfolio(g, maxNodes, fourSuitWeights)
+		return solveFourSuits(g, maxNodes)
 	}
 	// Most two-suit deals fall to one of many small searches; the few
 	// that none of them wins need a longer search, mostly with a cost that
@@ -145,10 +145,11 @@ type weights struct {
 	down, block, cross, row, run, empty int
 	buried                              int  // per column still holding face-down cards
 	splits                              bool // also split suited groups onto their own suit
+	macros                              bool // also carry mixed runs through empty columns (expandMacros)
 }
 
 // A solver move packed in 32 bits keeps the search's node list small:
-// bit 31 a deal, else from | index<<4 | to<<12.
+// bit 31 a deal, else from | index<<4 | to<<12, with bit 30 for a macro move.
 type smove uint32
 
 const dealMove smove = 1 << 31
@@ -170,16 +171,14 @@ func solveWith(g *Game, maxNodes int, w weights) engine.Result[engine.Action] {
 		Key: func(p *spos) uint64 { return p.k },
 		Won: func(p *spos) bool { return p.p.runs >= numRuns },
 		Expand: func(p *spos, yield func(smove, *spos)) {
-			expand(&p.p, row, w.splits, yield)
+			expand(&p.p, row, w, yield)
 		},
 		Cost: func(p *spos) int { return cost(&p.p, w) },
 	}
 	start := spos{p: g.p, k: g.p.key()}
 	res := engine.Search(prob, &start, maxNodes)
 	out := engine.Result[engine.Action]{Outcome: res.Outcome, Nodes: res.Nodes}
-	for _, m := range res.Moves {
-		out.Moves = append(out.Moves, m.action())
-	}
+	out.Moves = g.actions(res.Moves)
 	return out
 }
 
@@ -196,8 +195,18 @@ type spos struct {
 // (it breaks a suited link to make an unsuited one) or, unless splits, of
 // its own suit (it trades a suited link for another), and moving a group
 // that sits on a card one higher to another such card of another suit.
-// The pruning makes "impossible" mean: no win with these moves.
-func expand(p *pos, row func(*pos) []engine.Card, splits bool, yield func(smove, *spos)) {
+// The pruning makes "impossible" mean: no win with these moves. A nil row
+// leaves out dealing.
+func expand(p *pos, row func(*pos) []engine.Card, w weights, yield func(smove, *spos)) {
+	splits := w.splits
+	empties := 0
+	if w.macros {
+		for c := 0; c < numCols; c++ {
+			if p.n[c] == 0 {
+				empties++
+			}
+		}
+	}
 	var tops [numCols]engine.Card
 	var starts [numCols]int
 	var hs [numCols]uint64
@@ -249,8 +258,11 @@ func expand(p *pos, row func(*pos) []engine.Card, splits bool, yield func(smove,
 				yield(smove(from|i<<4|to<<12), q)
 			}
 		}
+		if empties > 0 {
+			expandMacros(p, from, cs, st, empties, tops, hs, yield)
+		}
 	}
-	if p.canDeal() {
+	if row != nil && p.canDeal() {
 		q := &spos{p: *p}
 		q.p.deal(row(p))
 		q.k = q.p.key()

@@ -90,3 +90,22 @@ func TestSolveTwoSuitsSecondRound(t *testing.T) {
 	require.Equal(t, engine.Solved, res.Outcome)
 	replayWins(t, spec, res.Moves)
 }
+
+// Four-suit deal 17 is one the first round leaves undecided at its whole
+// 1.6 million positions; the second round's searches with macro moves win
+// it, and the win (the macro moves written out one group at a time)
+// replays.
+func TestSolveFourSuitsSecondRound(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("a first round of 1.6 million positions")
+	}
+	spec := engine.Spec{Game: "spider", Variant: "4suit", Seed: 17}
+	g, err := New(spec)
+	require.NoError(t, err)
+	first := solvePortfolio(g, fourSuitFirst, fourSuitWeights)
+	require.Equal(t, engine.Undecided, first.Outcome)
+	res := Solve(spec, 4_000_000)
+	require.Equal(t, engine.Solved, res.Outcome)
+	require.Greater(t, res.Nodes, fourSuitFirst)
+	replayWins(t, spec, res.Moves)
+}

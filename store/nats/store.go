@@ -31,7 +31,7 @@
 //	          y.<id>.<game>             the account's rating at a table game, written with the rated game
 //	saves     v.<id>.<key>              a saved game
 //	          s.<id>.<name>             a setting
-//	          q.<code>                  a live table's snapshot
+//	          q.<code>                  a live table's snapshot (written at a revision by PutTableAt, see GuardedTables)
 //	          l.<node>.<code>           a live race of this node (a node settles its own at a start)
 //	          h.<node>.<code>.<id>      its racers' lines
 //	          z.<code>                  a code kept as ended

@@ -3,7 +3,8 @@
 // Package playnow is the "play now" screen: the player waits in the hub's
 // play-now pool for a table game, seeing the time waited and how many wait
 // with them, is offered a computer player once the wait is long, and goes
-// to the table the pool opens as soon as it is dealt. esc leaves the pool.
+// to the table the pool opens as soon as it is dealt. esc leaves the pool;
+// b allows or refuses bots at the table, kept with the account.
 package playnow
 
 import (
@@ -50,6 +51,7 @@ type Page struct {
 	min     int
 	max     int
 	players int
+	noBots  bool // the player refuses bots (ui.PlayNowBotsSetting)
 
 	m       *hub.PoolMember // nil until the join is answered, and once left
 	seat    *ui.TableHold   // the seat the pool makes, held before it is made
@@ -88,6 +90,7 @@ func Open(e *ui.Env, r ui.Route) (ui.Screen, error) {
 	if pg.players == 0 {
 		pg.players = info.MinPlayers
 	}
+	pg.noBots = ui.PlayNowNoBots(e)
 	if pg.players < pg.min || pg.players > pg.max {
 		return nil, fmt.Errorf("%s is for %d to %d players.", info.Title, info.MinPlayers, info.MaxPlayers)
 	}
@@ -102,7 +105,7 @@ func (pg *Page) join() {
 	pg.gen++
 	pg.st, pg.table = hub.PoolState{Game: pg.game, Players: pg.players}, nil
 	e, p, gen := pg.env, pg.person(), pg.gen
-	want := hub.PoolWant{Game: pg.game, Players: pg.players}
+	want := hub.PoolWant{Game: pg.game, Players: pg.players, NoBots: pg.noBots}
 	seat, sink := ui.Pending[hub.TableState, *hub.TableMember](e)
 	pg.seat = seat // before the join answers: the table's first states may come first
 	go func() {
@@ -214,6 +217,23 @@ func (pg *Page) key(k string) tea.Cmd {
 		if pg.st.Phase == hub.PoolClosed || (pg.m == nil && !pg.pending) {
 			pg.again(pg.players)
 		}
+	case "b":
+		if pg.pending || pg.st.Phase == hub.PoolSeated {
+			return nil
+		}
+		pg.noBots = !pg.noBots
+		kept := ui.SetPlayNowNoBots(pg.env, pg.noBots)
+		waiting := pg.m != nil
+		if waiting {
+			pg.again(pg.players) // the pool pairs by what was asked at joining
+		}
+		pg.msg, pg.err = "Bots may be seated with you.", false
+		if pg.noBots {
+			pg.msg = "No bots: you are seated with people and computer players only."
+		}
+		if !kept {
+			pg.msg += " The setting could not be saved; it holds until you leave."
+		}
 	default:
 		n, err := strconv.Atoi(k)
 		if err == nil && pg.min != pg.max && n >= pg.min && n <= pg.max && n != pg.players {
@@ -282,6 +302,11 @@ func (pg *Page) Save() {
 // Left: the page was replaced (by the table, or the menu).
 func (pg *Page) Left() { pg.Save() }
 
+// Activity: friends see the player looking for a game while in the pool.
+func (pg *Page) Activity() hub.Activity {
+	return hub.Activity{Doing: hub.LookingForGame, Game: pg.game}
+}
+
 // RatingText is a rating as the screens show it: whole points, and a
 // question mark while it is provisional.
 func RatingText(r, deviation float64) string {
@@ -330,6 +355,11 @@ func (pg *Page) View() string {
 			"",
 			fmt.Sprintf("Waiting %s.", waited(st.Waited)),
 			fmt.Sprintf("In the pool: %d for this table, %d in all.", st.Waiting, st.Pool))
+		if pg.noBots {
+			body = append(body, ui.FaintStyle.Render("No bots at your table (b allows them)."))
+		} else {
+			body = append(body, ui.FaintStyle.Render("Bots may sit at your table (b refuses them)."))
+		}
 		if o := st.Offer; o != nil {
 			comp := "the computer player " + o.Strength
 			if o.Rating > 0 {

@@ -31,6 +31,10 @@ type Config struct {
 	Matches int
 	// Log gets a line for everything the bot is told and does; nil: none.
 	Log io.Writer
+	// Rotate, when set, replaces the seek's computer seats match by match
+	// with each of these strengths in turn, so that one run meets every
+	// built-in player (the seats given as "person" stay so).
+	Rotate []string
 }
 
 // Seek is a table the bot opens.
@@ -39,6 +43,11 @@ type Seek struct {
 	Settings string   `json:"settings,omitempty"`
 	Against  []string `json:"against,omitempty"` // "person", or a computer's strength, per seat
 	Pace     string   `json:"pace,omitempty"`    // the computers': steady, quick or instant
+	Rated    bool     `json:"rated,omitempty"`   // a rated table: its games move the bot's rating
+	// Pool waits in the play-now pool for people instead of opening a
+	// table (its tables are rated, at the game's default settings: leave
+	// Settings, Against and Pace empty).
+	Pool bool `json:"pool,omitempty"`
 }
 
 // Summary is what the bot did.
@@ -48,7 +57,22 @@ type Summary struct {
 	Won      int      // games won (or gone out first)
 	Rejected int      // actions the server refused
 	Errors   int      // lines the server answered with an error
-	Records  []string // the record id of every game
+	Records  []string // the record (table/game) of every game
+	// Histories are the stored games' history ids (ssh HOST replay ID),
+	// in order; "" where the server could not say.
+	Histories []string
+	// Rating is the change the last rated game made to the bot's rating;
+	// nil before any.
+	Rating *RatingChange
+}
+
+// RatingChange is a rated game's effect on the bot's rating and its
+// deviation.
+type RatingChange struct {
+	Before          int `json:"before"`
+	After           int `json:"after"`
+	DeviationBefore int `json:"deviationBefore"`
+	DeviationAfter  int `json:"deviationAfter"`
 }
 
 // msg is any message from the server; the fields its type uses are set.
@@ -64,6 +88,8 @@ type msg struct {
 	Winner    int               `json:"winner"`
 	MatchOver bool              `json:"matchOver"`
 	Record    string            `json:"record"`
+	History   string            `json:"history"`
+	Rating    *RatingChange     `json:"rating"`
 	Reason    string            `json:"reason"`
 	Error     string            `json:"error"`
 	In        string            `json:"in"`
@@ -124,11 +150,24 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		_, err = in.Write(append(b, '\n'))
 		return err
 	}
+	seeks := 0
 	seek := func() error {
+		sk := *cfg.Seek
+		if len(cfg.Rotate) > 0 && !sk.Pool {
+			strength := cfg.Rotate[seeks%len(cfg.Rotate)]
+			sk.Against = nil
+			for _, w := range cfg.Seek.Against {
+				if w != "person" {
+					w = strength
+				}
+				sk.Against = append(sk.Against, w)
+			}
+		}
+		seeks++
 		return send(struct {
 			Type string `json:"type"`
 			*Seek
-		}{"seek", cfg.Seek})
+		}{"seek", &sk})
 	}
 	games := map[string]string{} // table -> game
 	seats := map[string]int{}    // table -> the bot's seat
@@ -173,6 +212,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		case "gameOver":
 			sum.Games++
 			sum.Records = append(sum.Records, m.Record)
+			sum.Histories = append(sum.Histories, m.History)
+			if m.Rating != nil {
+				sum.Rating = m.Rating
+			}
 			if m.Winner == seats[m.Table] {
 				sum.Won++
 			}
