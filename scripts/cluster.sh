@@ -9,7 +9,9 @@
 #   ssh -p 2224 localhost    node3
 #
 # Ports move with SSHUFFLE_PORT (first sshuffle port), NATS_PORT and
-# ROUTE_PORT (first NATS client and route ports).
+# ROUTE_PORT (first NATS client and route ports); NODE_ARGS are more flags
+# of every node's serve (scripts/cluster-bench.sh lifts the per-address
+# limits for its load generator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
@@ -79,7 +81,7 @@ done
 
 for i in 1 2 3; do
 	"$DIR/bin/sshuffle" serve --addr "127.0.0.1:$((SSH_PORT + i - 1))" --data "$DIR/node$i" \
-		--store "$urls" --node "node$i" --host-key "$DIR/host_ed25519" \
+		--store "$urls" --node "node$i" --host-key "$DIR/host_ed25519" ${NODE_ARGS:-} \
 		>"$DIR/logs/node$i.log" 2>&1 &
 	pids+=($!)
 done

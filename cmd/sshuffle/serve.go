@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"sshuffle/arcade"
+	"sshuffle/arcade/hub"
+	"sshuffle/arcade/hub/natsrelay"
 	"sshuffle/hostkeys"
 	store "sshuffle/store/badger"
 )
@@ -52,6 +54,7 @@ type serveFlags struct {
 	natsPrefix          *string
 	hostKey             *string
 	trustProxy          *string
+	roomLease           *time.Duration
 	maxWidth, maxHeight int             // maxWindow, read
 	startups            arcade.Startups // maxStartups, read
 	store               storeChoice     // storeFlag, read
@@ -89,6 +92,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, bool) {
 		natsPrefix:   fs.String("nats-prefix", "sshuffle", "the NATS buckets' name prefix; arcades sharing one NATS cluster need one each"),
 		hostKey:      fs.String("host-key", envOr("SSHUFFLE_HOST_KEY", ""), "the SSH host key file (made if missing); nodes behind one balancer share one (default: host_ed25519 under --data)"),
 		trustProxy:   fs.String("trust-proxy", "", "addresses or CIDR prefixes of TCP balancers whose PROXY protocol header (v1 or v2) gives the client's address; a header from anywhere else is refused"),
+		roomLease:    fs.Duration("room-lease", natsrelay.DefaultLease, "on a NATS store: how long a node may fail to renew its rooms before another node takes its tables over (it renews every quarter of this)"),
 	}
 	if err := fs.Parse(args); err != nil {
 		return f, false
@@ -170,12 +174,20 @@ func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, opened, int) {
 		return nil, opened{}, storeExit(err)
 	}
 	log.Info("store", "store", f.store.String())
+	if st.relay, err = openRelay(st, f.store.node, *f.roomLease, log); err != nil {
+		log.Error("rooms across nodes", "error", err.Error())
+		_ = st.Close()
+		return nil, opened{}, 1
+	}
+	if st.relay != nil {
+		log.Info("rooms across nodes", "node", f.store.node, "lease", f.roomLease.String())
+	}
 	srv, err := arcade.New(arcade.Config{
 		Addr: *f.addr, HostKeyPEM: key.PEM, IdleTimeout: *f.idle,
 		MaxSessions: *f.maxSessions, MaxPerAddr: *f.maxPerAddr, Logger: log, FillPools: *f.fillPools, FPS: *f.fps,
 		StartTimeout: *f.startTimeout, MaxChannelsPerConn: *f.maxChannels, MaxWidth: f.maxWidth, MaxHeight: f.maxHeight,
 		MaxSearches: *f.maxSearches, InviteHost: *f.inviteHost, InvitePort: *f.invitePort, MaxStartups: f.startups,
-		PlayNowWait: *f.playNowWait,
+		PlayNowWait: *f.playNowWait, Relay: relayOf(st),
 	}, st)
 	if err != nil {
 		log.Error("server", "error", err.Error())
@@ -183,6 +195,15 @@ func openServer(f serveFlags, log *slog.Logger) (*arcade.Server, opened, int) {
 		return nil, opened{}, 1
 	}
 	return srv, st, 0
+}
+
+// relayOf is the server's Relay: nil (no interface holding a nil
+// pointer) when the store is Badger.
+func relayOf(st opened) hub.Relay {
+	if st.relay == nil {
+		return nil
+	}
+	return st.relay
 }
 
 // startListeners starts what listens beside the server: profiles and

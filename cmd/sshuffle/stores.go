@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"sshuffle/arcade/hub/natsrelay"
 	"sshuffle/store"
 	badgerstore "sshuffle/store/badger"
 	natsstore "sshuffle/store/nats"
@@ -53,10 +54,22 @@ func (c storeChoice) String() string {
 }
 
 // opened is the store serve runs on; badger is set when it is Badger (it
-// answers the admin socket's backups).
+// answers the admin socket's backups), nats when it is NATS (its
+// connection carries the relay of rooms across nodes).
 type opened struct {
 	store.Store
 	badger *badgerstore.Store
+	nats   *natsstore.Store
+	relay  *natsrelay.Relay // on NATS: the rooms across nodes
+}
+
+// Close stops the relay, then closes the store: the relay's last words
+// (its leases, its presence) go out on the store's connection.
+func (o opened) Close() error {
+	if o.relay != nil {
+		o.relay.Close()
+	}
+	return o.Store.Close()
 }
 
 func openStore(c storeChoice, f serveFlags, log *slog.Logger) (opened, error) {
@@ -71,7 +84,7 @@ func openStore(c storeChoice, f serveFlags, log *slog.Logger) (opened, error) {
 		if err != nil {
 			return opened{}, err
 		}
-		return opened{Store: s}, nil
+		return opened{Store: s, nats: s}, nil
 	}
 	s, err := badgerstore.OpenWith(c.dir, badgerstore.Options{Logger: log, MinFree: *f.minFree << 20, Accept: *f.acceptStore})
 	if err != nil {

@@ -47,7 +47,7 @@ type nodeOpts struct {
 	check time.Duration
 }
 
-func newNode(t *testing.T, c *natstest.Cluster, server int, name string, o nodeOpts) *node {
+func newNode(t testing.TB, c *natstest.Cluster, server int, name string, o nodeOpts) *node {
 	t.Helper()
 	nc := c.Connect(server)
 	r, err := New(context.Background(), Config{Conn: nc, Node: name, Renew: o.renew, Lease: o.lease,
@@ -129,7 +129,7 @@ func (s *screen[S]) sink(st S) {
 }
 
 // until waits for a state that ok accepts.
-func (s *screen[S]) until(t *testing.T, what string, ok func(S) bool) S {
+func (s *screen[S]) until(t testing.TB, what string, ok func(S) bool) S {
 	t.Helper()
 	deadline := time.After(guard)
 	for {
