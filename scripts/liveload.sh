@@ -96,7 +96,7 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$work/line
 
 mkdir -p "$(dirname "$OUT")"
 {
-  sed 's/^/    /' "$work/head"
+  head -1 "$work/head"; echo; tail -n +2 "$work/head" | sed 's/^/    /'
   echo
   echo "Each step: a fresh server, rooms opened $RAMP_PER_ROOM apart, then $DURATION measured. p50/p90/p99: a move's key to the write that"
   echo "shows it on another screen (every other racer; at a table, the other seat and the watchers), read on the receiving side. move_bytes: what"
