@@ -57,7 +57,12 @@ func startBoards(ctx context.Context, s *Store) (*boardIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: watching the boards: %w", err)
 	}
-	x.cc, err = cons.Consume(x.apply, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+	// A watch on a server that dies, or on a stream whose leader moves,
+	// goes silent; the ordered consumer starts again after two missed
+	// heartbeats. At the default 5 s that is longer than a write waits
+	// for the index, so a write right after a leader's death would fail
+	// although it was stored.
+	x.cc, err = cons.Consume(x.apply, jetstream.PullHeartbeat(time.Second), jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if !errors.Is(err, jetstream.ErrConsumerDeleted) && !errors.Is(err, jetstream.ErrNoHeartbeat) {
 			s.log.Warn("store: board watch", "error", err.Error())
 		}
