@@ -13,7 +13,7 @@ import (
 
 // Account returns the account with this id, or store.ErrNotFound.
 func (s *Store) Account(ctx context.Context, id string) (store.Account, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return store.Account{}, err
 	}
 	var a store.Account
@@ -44,7 +44,7 @@ func (s *Store) AccountByName(ctx context.Context, name string) (store.Account, 
 // returns the existing account and store.ErrExists; if the name is taken,
 // ErrNameTaken and nothing is created.
 func (s *Store) CreateAccount(ctx context.Context, id, name string) (store.Account, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return store.Account{}, err
 	}
 	if name != "" {
@@ -79,7 +79,7 @@ func (s *Store) CreateAccount(ctx context.Context, id, name string) (store.Accou
 
 // Touch sets the account's LastSeen to now.
 func (s *Store) Touch(ctx context.Context, id string, now time.Time) error {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return err
 	}
 	return s.update(ctx, func(txn *badger.Txn) error {
@@ -96,7 +96,7 @@ func (s *Store) Touch(ctx context.Context, id string, now time.Time) error {
 // A name belongs to one account: if another holds it, or wins a race for it,
 // the result is store.ErrNameTaken. Claiming the name one already holds is a no-op.
 func (s *Store) ClaimName(ctx context.Context, id, name string) (store.Account, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return store.Account{}, err
 	}
 	if err := store.ClaimableName(name); err != nil {

@@ -15,7 +15,7 @@ const kBot = 'b'
 
 // MarkBot marks the account as a bot (see store.Bots).
 func (s *Store) MarkBot(ctx context.Context, id string) error {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return err
 	}
 	return s.update(ctx, func(txn *badger.Txn) error {
@@ -31,7 +31,7 @@ func (s *Store) MarkBot(ctx context.Context, id string) error {
 
 // IsBot says whether the account is marked as a bot.
 func (s *Store) IsBot(ctx context.Context, id string) (bool, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return false, err
 	}
 	bot := false

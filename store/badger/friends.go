@@ -17,10 +17,10 @@ import (
 // reads and rewrites one guard key per account: two follows of the same
 // account at once conflict, and the retry counts again.
 func (s *Store) Follow(ctx context.Context, account, other string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkID(other); err != nil {
+	if err := store.CheckID(other); err != nil {
 		return err
 	}
 	if account == other {
@@ -61,10 +61,10 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 
 // Unfollow undoes Follow.
 func (s *Store) Unfollow(ctx context.Context, account, other string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkID(other); err != nil {
+	if err := store.CheckID(other); err != nil {
 		return err
 	}
 	return s.update(ctx, func(txn *badger.Txn) error {
@@ -74,7 +74,7 @@ func (s *Store) Unfollow(ctx context.Context, account, other string) error {
 
 // Following lists whom account follows, in id order (key order).
 func (s *Store) Following(ctx context.Context, account string) ([]string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	out := []string{}

@@ -48,7 +48,7 @@ type source struct {
 
 // History returns the account's finished games, newest first.
 func (s *Store) History(ctx context.Context, account string, q store.HistoryQuery) ([]store.HistoryEntry, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	var after time.Time
@@ -235,7 +235,7 @@ func withMoves(txn *badger.Txn, rk []byte, r *store.Result) error {
 
 // HistoryGame returns the account's game with this id, whole.
 func (s *Store) HistoryGame(ctx context.Context, account, id string) (store.HistoryEntry, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.HistoryEntry{}, err
 	}
 	kind, finished, ok := store.ParseHistoryID(id)

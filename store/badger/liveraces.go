@@ -40,16 +40,16 @@ type endedRace struct {
 	Until time.Time `json:"until"`
 }
 
-func checkRaceCode(code string) error { return checkField("race code", code, 16) }
+func checkRaceCode(code string) error { return store.CheckField("race code", code, 16) }
 
 func checkLiveRace(r store.LiveRace) error {
 	if err := checkRaceCode(r.Code); err != nil {
 		return err
 	}
-	if err := checkSpec(r.Spec); err != nil {
+	if err := store.CheckSpec(r.Spec); err != nil {
 		return err
 	}
-	if err := checkKey(r.Key); err != nil {
+	if err := store.CheckKey(r.Key); err != nil {
 		return err
 	}
 	if len(r.Racers) > store.MaxRaceRacers {
@@ -58,7 +58,7 @@ func checkLiveRace(r store.LiveRace) error {
 	size := 0
 	seen := map[string]bool{}
 	for _, x := range r.Racers {
-		if err := checkID(x.Account); err != nil {
+		if err := store.CheckID(x.Account); err != nil {
 			return err
 		}
 		if seen[x.Account] || x.Moves < 0 {
@@ -189,7 +189,7 @@ func readLiveRace(txn *badger.Txn, code string) (store.LiveRace, []uint64, error
 		r.Racers = append(r.Racers, x)
 		versions = append(versions, it.Item().Version())
 	}
-	if checkKey(r.Key) != nil || checkSpec(r.Spec) != nil {
+	if store.CheckKey(r.Key) != nil || store.CheckSpec(r.Spec) != nil {
 		return store.LiveRace{}, nil, fmt.Errorf("%w: live race %s has no game", store.ErrCorrupt, code)
 	}
 	return r, versions, nil

@@ -21,10 +21,10 @@ func raceKey(account string, r store.RaceRecord) []byte {
 // RecordRace keeps a finished race for each human racer in it, in one
 // transaction. Recording the same race again is a no-op.
 func (s *Store) RecordRace(ctx context.Context, r store.RaceRecord) error {
-	if err := checkSpec(r.Spec); err != nil {
+	if err := store.CheckSpec(r.Spec); err != nil {
 		return err
 	}
-	if err := checkKey(r.Key); err != nil {
+	if err := store.CheckKey(r.Key); err != nil {
 		return err
 	}
 	if r.Code == "" || len(r.Code) > 16 || len(r.Racers) == 0 || len(r.Racers) > store.MaxRaceRacers || r.Finished.IsZero() {
@@ -32,7 +32,7 @@ func (s *Store) RecordRace(ctx context.Context, r store.RaceRecord) error {
 	}
 	r.Finished, r.Started = r.Finished.UTC(), r.Started.UTC()
 	for _, x := range r.Racers {
-		if len(x.Name) > 64 || (!x.Ghost && checkID(x.Account) != nil) {
+		if len(x.Name) > 64 || (!x.Ghost && store.CheckID(x.Account) != nil) {
 			return fmt.Errorf("%w: a racer of race %s", store.ErrInvalid, r.Code)
 		}
 	}
@@ -51,7 +51,7 @@ func (s *Store) RecordRace(ctx context.Context, r store.RaceRecord) error {
 
 // Races returns up to n of the account's races, newest first.
 func (s *Store) Races(ctx context.Context, account string, n int) ([]store.RaceRecord, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	n = min(max(n, 0), store.MaxBoard)

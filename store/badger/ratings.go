@@ -153,7 +153,7 @@ func rateTableGame(txn *badger.Txn, g *store.TableGame, fresh map[string]bool) e
 
 // Rating is the account's rating at game, a newcomer's if it has none.
 func (s *Store) Rating(ctx context.Context, account, game string) (store.Rating, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.Rating{}, err
 	}
 	if err := checkGame(game); err != nil {
@@ -171,7 +171,7 @@ func (s *Store) Rating(ctx context.Context, account, game string) (store.Rating,
 
 // Ratings are the account's ratings at every game it has been rated at.
 func (s *Store) Ratings(ctx context.Context, account string) ([]store.Rating, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	out := []store.Rating{}

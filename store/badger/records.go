@@ -16,10 +16,10 @@ import (
 // same answer; choose runs once per key and day in this process (again only
 // if it failed).
 func (s *Store) Daily(ctx context.Context, key, day string, choose func() (string, error)) (string, error) {
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return "", err
 	}
-	if err := checkDay(day); err != nil {
+	if err := store.CheckDay(day); err != nil {
 		return "", err
 	}
 	if choose == nil {
@@ -50,7 +50,7 @@ func (s *Store) Daily(ctx context.Context, key, day string, choose func() (strin
 	if err != nil {
 		return "", fmt.Errorf("store: choose %s: %w", what, err)
 	}
-	if err := checkSpec(chosen); err != nil {
+	if err := store.CheckSpec(chosen); err != nil {
 		return "", fmt.Errorf("store: choose %s: %w", what, err)
 	}
 	var spec string
@@ -99,10 +99,10 @@ func (s *Store) lockDaily(k string) (unlock func()) {
 
 // PutSave keeps data as the account's save for key, replacing any earlier one.
 func (s *Store) PutSave(ctx context.Context, account, key string, data []byte) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return err
 	}
 	if len(data) > store.MaxSaveLen {
@@ -116,10 +116,10 @@ func (s *Store) PutSave(ctx context.Context, account, key string, data []byte) e
 
 // GetSave returns the account's save for key, or store.ErrNotFound.
 func (s *Store) GetSave(ctx context.Context, account, key string) ([]byte, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return nil, err
 	}
 	var data []byte
@@ -133,10 +133,10 @@ func (s *Store) GetSave(ctx context.Context, account, key string) ([]byte, error
 
 // DeleteSave removes the account's save for key; a missing save is not an error.
 func (s *Store) DeleteSave(ctx context.Context, account, key string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return err
 	}
 	return s.update(ctx, func(txn *badger.Txn) error {
@@ -146,7 +146,7 @@ func (s *Store) DeleteSave(ctx context.Context, account, key string) error {
 
 // Saves lists the keys the account has a save for.
 func (s *Store) Saves(ctx context.Context, account string) ([]string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	var keys []string
@@ -164,10 +164,10 @@ func (s *Store) Saves(ctx context.Context, account string) ([]string, error) {
 
 // PutSetting stores one named setting of the account.
 func (s *Store) PutSetting(ctx context.Context, account, name, value string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkField("setting name", name, store.MaxSettingLen); err != nil {
+	if err := store.CheckField("setting name", name, store.MaxSettingLen); err != nil {
 		return err
 	}
 	if len(value) > store.MaxSettingLen {
@@ -180,10 +180,10 @@ func (s *Store) PutSetting(ctx context.Context, account, name, value string) err
 
 // Setting returns one named setting of the account, or store.ErrNotFound.
 func (s *Store) Setting(ctx context.Context, account, name string) (string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return "", err
 	}
-	if err := checkField("setting name", name, store.MaxSettingLen); err != nil {
+	if err := store.CheckField("setting name", name, store.MaxSettingLen); err != nil {
 		return "", err
 	}
 	var v []byte
@@ -197,7 +197,7 @@ func (s *Store) Setting(ctx context.Context, account, name string) (string, erro
 
 // Settings returns all settings of the account.
 func (s *Store) Settings(ctx context.Context, account string) (map[string]string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	out := map[string]string{}

@@ -34,48 +34,6 @@ func rankKey(r store.Result) []byte {
 // timeKey orders times as unsigned big-endian integers.
 func timeKey(t time.Time) uint64 { return uint64(t.UnixNano()) ^ (1 << 63) }
 
-func check(r *store.Result) error {
-	if err := checkID(r.Account); err != nil {
-		return err
-	}
-	if err := checkKey(r.Key); err != nil {
-		return err
-	}
-	if err := checkSpec(r.Spec); err != nil {
-		return err
-	}
-	if len(r.Name) > 64 {
-		return fmt.Errorf("%w: player name longer than 64 bytes", store.ErrInvalid)
-	}
-	if r.Won && r.Abandoned {
-		return fmt.Errorf("%w: a won game cannot be abandoned", store.ErrInvalid)
-	}
-	if r.Elapsed < 0 || r.Moves < 0 {
-		return fmt.Errorf("%w: negative time or moves", store.ErrInvalid)
-	}
-	if len(r.Timeline) > store.MaxTimeline {
-		return fmt.Errorf("%w: a timeline of %d steps (at most %d)", store.ErrInvalid, len(r.Timeline), store.MaxTimeline)
-	}
-	if len(r.Actions) > store.MaxActions || (len(r.Times) != 0 && len(r.Times) != len(r.Actions)) {
-		return fmt.Errorf("%w: %d moves with %d times (at most %d moves, one time each or none)", store.ErrInvalid, len(r.Actions), len(r.Times), store.MaxActions)
-	}
-	if r.Finished.IsZero() {
-		return fmt.Errorf("%w: result without a Finished time", store.ErrInvalid)
-	}
-	if r.Daily {
-		if r.Day == "" {
-			r.Day = store.Day(r.Finished)
-		}
-		if err := checkDay(r.Day); err != nil {
-			return err
-		}
-	} else if r.Day != "" {
-		return fmt.Errorf("%w: Day %q on a result that is not Daily", store.ErrInvalid, r.Day)
-	}
-	r.Finished = r.Finished.UTC()
-	return nil
-}
-
 func resultKey(r store.Result) []byte {
 	var when [8]byte
 	binary.BigEndian.PutUint64(when[:], timeKey(r.Finished))
@@ -90,7 +48,7 @@ func resultKey(r store.Result) []byte {
 // It returns after the commit is synced to disk. Recording the same result
 // (same account, Finished and Spec) again is a no-op.
 func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
-	if err := check(&r); err != nil {
+	if err := store.CheckResult(&r); err != nil {
 		return err
 	}
 	// The moves are kept apart from the result, which boards copy and
@@ -238,7 +196,7 @@ func jsonBytes(r store.Result) ([]byte, error) {
 
 // Stats returns the account's stats for every key it has played.
 func (s *Store) Stats(ctx context.Context, account string) (map[string]store.Stats, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	out := map[string]store.Stats{}
@@ -266,10 +224,10 @@ func (s *Store) Stats(ctx context.Context, account string) (map[string]store.Sta
 
 // StatsFor returns the account's stats for key; zero store.Stats if never played.
 func (s *Store) StatsFor(ctx context.Context, account, key string) (store.Stats, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.Stats{}, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return store.Stats{}, err
 	}
 	var st store.Stats
@@ -282,10 +240,10 @@ func (s *Store) StatsFor(ctx context.Context, account, key string) (store.Stats,
 // Streak returns the account's daily streak for key as of today's UTC day:
 // Current is 0 when the last daily win is older than yesterday.
 func (s *Store) Streak(ctx context.Context, account, key string, today time.Time) (store.Streak, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.Streak{}, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return store.Streak{}, err
 	}
 	var st store.Streak
@@ -305,11 +263,11 @@ func (s *Store) Streak(ctx context.Context, account, key string, today time.Time
 // all-time board when day is "", else the board of that day's daily deal.
 // One entry per account (its best); Name is the account's current name.
 func (s *Store) Board(ctx context.Context, key, day string, n int) ([]store.Result, error) {
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return nil, err
 	}
 	if day != "" {
-		if err := checkDay(day); err != nil {
+		if err := store.CheckDay(day); err != nil {
 			return nil, err
 		}
 	}
@@ -343,14 +301,14 @@ func (s *Store) Board(ctx context.Context, key, day string, n int) ([]store.Resu
 // Rank returns the account's place on a board (1 is first) and its entry,
 // or store.ErrNotFound if it has none. It walks the board up to the entry.
 func (s *Store) Rank(ctx context.Context, account, key, day string) (int, store.Result, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return 0, store.Result{}, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return 0, store.Result{}, err
 	}
 	if day != "" {
-		if err := checkDay(day); err != nil {
+		if err := store.CheckDay(day); err != nil {
 			return 0, store.Result{}, err
 		}
 	}
@@ -387,7 +345,7 @@ func (s *Store) Rank(ctx context.Context, account, key, day string) (int, store.
 
 // Results returns up to n of the account's results, newest first.
 func (s *Store) Results(ctx context.Context, account string, n int) ([]store.Result, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	n = min(max(n, 0), store.MaxBoard)

@@ -5,7 +5,6 @@
 package badger
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -459,31 +458,6 @@ func getBytes(txn *badger.Txn, k []byte, what string) ([]byte, error) {
 		return nil, fmt.Errorf("store: read %s: %w", what, err)
 	}
 	return v, nil
-}
-
-// checkField rejects empty, oversized or NUL-containing identifiers.
-func checkField(what, v string, max int) error {
-	switch {
-	case v == "":
-		return fmt.Errorf("%w: empty %s", store.ErrInvalid, what)
-	case len(v) > max:
-		return fmt.Errorf("%w: %s longer than %d bytes", store.ErrInvalid, what, max)
-	case bytes.IndexByte([]byte(v), 0) >= 0:
-		return fmt.Errorf("%w: %s contains a NUL byte", store.ErrInvalid, what)
-	}
-	return nil
-}
-
-func checkID(id string) error   { return checkField("account id", id, store.MaxIDLen) }
-func checkKey(k string) error   { return checkField("game key", k, store.MaxKeyLen) }
-func checkSpec(sp string) error { return checkField("deal spec", sp, store.MaxSpecLen) }
-
-// checkDay accepts "2006-01-02".
-func checkDay(day string) error {
-	if _, err := time.Parse(time.DateOnly, day); err != nil || len(day) != len(time.DateOnly) {
-		return fmt.Errorf("%w: day %q is not YYYY-MM-DD", store.ErrInvalid, day)
-	}
-	return nil
 }
 
 // badgerLogger routes Badger's warnings and errors to slog and drops the rest.

@@ -17,7 +17,7 @@ func accountWhat(id string) string { return "account " + id }
 
 // Account returns the account with this id, or store.ErrNotFound.
 func (s *Store) Account(ctx context.Context, id string) (store.Account, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return store.Account{}, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -64,7 +64,7 @@ func (s *Store) AccountByName(ctx context.Context, name string) (store.Account, 
 // (see store.Accounts): the account and its name are written in one batch
 // that expects neither to exist.
 func (s *Store) CreateAccount(ctx context.Context, id, name string) (store.Account, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return store.Account{}, err
 	}
 	if name != "" {
@@ -140,7 +140,7 @@ func (s *Store) CreateAccount(ctx context.Context, id, name string) (store.Accou
 
 // Touch sets the account's LastSeen.
 func (s *Store) Touch(ctx context.Context, id string, now time.Time) error {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -171,7 +171,7 @@ func (s *Store) Touch(ctx context.Context, id string, now time.Time) error {
 // (see store.Accounts): the new name, the old one and the account change
 // in one batch that expects each as it was read.
 func (s *Store) ClaimName(ctx context.Context, id, name string) (store.Account, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return store.Account{}, err
 	}
 	if err := store.ClaimableName(name); err != nil {
@@ -236,10 +236,10 @@ func (s *Store) Rename(ctx context.Context, id, name string) (store.Account, err
 // record, so the cap holds under concurrent follows: each writes the list
 // it counted, at the revision it counted.
 func (s *Store) Follow(ctx context.Context, account, other string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkID(other); err != nil {
+	if err := store.CheckID(other); err != nil {
 		return err
 	}
 	if account == other {
@@ -286,10 +286,10 @@ func (s *Store) Follow(ctx context.Context, account, other string) error {
 
 // Unfollow undoes Follow.
 func (s *Store) Unfollow(ctx context.Context, account, other string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkID(other); err != nil {
+	if err := store.CheckID(other); err != nil {
 		return err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -319,7 +319,7 @@ func (s *Store) Unfollow(ctx context.Context, account, other string) error {
 
 // Following lists the ids account follows, in id order.
 func (s *Store) Following(ctx context.Context, account string) ([]string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	ctx, done, err := s.begin(ctx)

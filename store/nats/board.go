@@ -174,11 +174,11 @@ func (s *Store) catchUp(ctx context.Context, k, day string) error {
 }
 
 func checkBoard(k, day string) error {
-	if err := checkKey(k); err != nil {
+	if err := store.CheckKey(k); err != nil {
 		return err
 	}
 	if day != "" {
-		return checkDay(day)
+		return store.CheckDay(day)
 	}
 	return nil
 }
@@ -248,7 +248,7 @@ func (s *Store) currentNames(ctx context.Context, rs []store.Result) error {
 // Rank is the account's place on a board (1 is first) and its entry, or
 // store.ErrNotFound.
 func (s *Store) Rank(ctx context.Context, account, k, day string) (int, store.Result, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return 0, store.Result{}, err
 	}
 	if err := checkBoard(k, day); err != nil {

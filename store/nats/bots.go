@@ -14,7 +14,7 @@ func botKey(id string) string { return key("o", tok(id)) }
 // in one batch with the account's record at the revision read, so an
 // account is never marked unless it exists.
 func (s *Store) MarkBot(ctx context.Context, id string) error {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -40,7 +40,7 @@ func (s *Store) MarkBot(ctx context.Context, id string) error {
 
 // IsBot says whether the account is marked as a bot.
 func (s *Store) IsBot(ctx context.Context, id string) (bool, error) {
-	if err := checkID(id); err != nil {
+	if err := store.CheckID(id); err != nil {
 		return false, err
 	}
 	ctx, done, err := s.begin(ctx)

@@ -80,7 +80,7 @@ func raceResultKey(account string, race store.RaceRecord) string {
 
 // History returns the account's finished games, newest first.
 func (s *Store) History(ctx context.Context, account string, q store.HistoryQuery) ([]store.HistoryEntry, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	if q.After != "" {
@@ -164,7 +164,7 @@ func (s *Store) withMoves(ctx context.Context, r *store.Result) error {
 
 // HistoryGame returns the account's game with this id, whole.
 func (s *Store) HistoryGame(ctx context.Context, account, id string) (store.HistoryEntry, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.HistoryEntry{}, err
 	}
 	kind, _, ok := store.ParseHistoryID(id)

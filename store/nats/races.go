@@ -20,10 +20,10 @@ func raceKey(account string, r store.RaceRecord) string {
 // RecordRace keeps a race for each human racer in it, in one batch; the
 // same race again writes the same records over themselves.
 func (s *Store) RecordRace(ctx context.Context, r store.RaceRecord) error {
-	if err := checkSpec(r.Spec); err != nil {
+	if err := store.CheckSpec(r.Spec); err != nil {
 		return err
 	}
-	if err := checkKey(r.Key); err != nil {
+	if err := store.CheckKey(r.Key); err != nil {
 		return err
 	}
 	if r.Code == "" || len(r.Code) > 16 || len(r.Racers) == 0 || len(r.Racers) > store.MaxRaceRacers || r.Finished.IsZero() {
@@ -31,7 +31,7 @@ func (s *Store) RecordRace(ctx context.Context, r store.RaceRecord) error {
 	}
 	r.Finished, r.Started = r.Finished.UTC(), r.Started.UTC()
 	for _, x := range r.Racers {
-		if len(x.Name) > 64 || (!x.Ghost && checkID(x.Account) != nil) {
+		if len(x.Name) > 64 || (!x.Ghost && store.CheckID(x.Account) != nil) {
 			return fmt.Errorf("%w: a racer of race %s", store.ErrInvalid, r.Code)
 		}
 	}
@@ -59,7 +59,7 @@ func (s *Store) RecordRace(ctx context.Context, r store.RaceRecord) error {
 
 // Races returns up to n of the account's races, newest first.
 func (s *Store) Races(ctx context.Context, account string, n int) ([]store.RaceRecord, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	n = min(max(n, 0), store.MaxBoard)
@@ -102,7 +102,7 @@ func (s *Store) racersPattern(code string) string { return key("h", tok(s.opts.N
 func liveWhat(code string) string                 { return "live race " + code }
 func racerWhat(code, account string) string       { return "racer " + account + " of live race " + code }
 func endedWhat(code string) string                { return "ended code " + code }
-func checkLiveCode(code string) error             { return checkField("race code", code, 16) }
+func checkLiveCode(code string) error             { return store.CheckField("race code", code, 16) }
 func (s *Store) liveHeads(ctx context.Context) ([]entry, error) {
 	return s.saves.list(ctx, key("l", tok(s.opts.Node), "*"))
 }
@@ -122,10 +122,10 @@ func checkLiveRace(r store.LiveRace) error {
 	if err := checkLiveCode(r.Code); err != nil {
 		return err
 	}
-	if err := checkSpec(r.Spec); err != nil {
+	if err := store.CheckSpec(r.Spec); err != nil {
 		return err
 	}
-	if err := checkKey(r.Key); err != nil {
+	if err := store.CheckKey(r.Key); err != nil {
 		return err
 	}
 	if len(r.Racers) > store.MaxRaceRacers {
@@ -134,7 +134,7 @@ func checkLiveRace(r store.LiveRace) error {
 	size := 0
 	seen := map[string]bool{}
 	for _, x := range r.Racers {
-		if err := checkID(x.Account); err != nil {
+		if err := store.CheckID(x.Account); err != nil {
 			return err
 		}
 		if seen[x.Account] || x.Moves < 0 {
@@ -277,7 +277,7 @@ func (s *Store) readLiveRace(ctx context.Context, code string, head entry) (stor
 		r.Racers = append(r.Racers, x)
 		es = append(es, lines[acc])
 	}
-	if checkKey(r.Key) != nil || checkSpec(r.Spec) != nil {
+	if store.CheckKey(r.Key) != nil || store.CheckSpec(r.Spec) != nil {
 		return store.LiveRace{}, nil, fmt.Errorf("%w: live race %s has no game", store.ErrCorrupt, code)
 	}
 	return r, es, nil

@@ -134,7 +134,7 @@ func (s *Store) rateTableGame(ctx context.Context, g *store.TableGame, fresh map
 
 // Rating is the account's rating at game, a newcomer's if it has none.
 func (s *Store) Rating(ctx context.Context, account, game string) (store.Rating, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.Rating{}, err
 	}
 	if err := checkGame(game); err != nil {
@@ -155,7 +155,7 @@ func (s *Store) Rating(ctx context.Context, account, game string) (store.Rating,
 // Ratings are the account's ratings at every game it has been rated at,
 // by game name.
 func (s *Store) Ratings(ctx context.Context, account string) ([]store.Rating, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	ctx, done, err := s.begin(ctx)

@@ -69,7 +69,7 @@ const rankLen = 33
 // once, is kept once. When a board entry changed it returns once this
 // handle's board index has it.
 func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
-	if err := checkResult(&r); err != nil {
+	if err := store.CheckResult(&r); err != nil {
 		return err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -214,7 +214,7 @@ func (s *Store) profile(ctx context.Context, account string) (profile, error) {
 
 // Stats returns the account's stats for every key it has played.
 func (s *Store) Stats(ctx context.Context, account string) (map[string]store.Stats, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -235,10 +235,10 @@ func (s *Store) Stats(ctx context.Context, account string) (map[string]store.Sta
 
 // StatsFor returns the account's stats for key; zero if never played.
 func (s *Store) StatsFor(ctx context.Context, account, key string) (store.Stats, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.Stats{}, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return store.Stats{}, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -252,10 +252,10 @@ func (s *Store) StatsFor(ctx context.Context, account, key string) (store.Stats,
 
 // Streak is the account's daily streak for key as of today.
 func (s *Store) Streak(ctx context.Context, account, key string, today time.Time) (store.Streak, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return store.Streak{}, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return store.Streak{}, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -278,7 +278,7 @@ func (s *Store) Streak(ctx context.Context, account, key string, today time.Time
 // reads all of the account's results: an account's history is listed
 // whole and sorted here.
 func (s *Store) Results(ctx context.Context, account string, n int) ([]store.Result, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	n = min(max(n, 0), store.MaxBoard)

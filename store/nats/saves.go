@@ -14,10 +14,10 @@ func dailyKey(k, day string) string          { return key("d", tok(k), day) }
 
 // PutSave keeps data as the account's save for key, replacing any earlier one.
 func (s *Store) PutSave(ctx context.Context, account, k string, data []byte) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkKey(k); err != nil {
+	if err := store.CheckKey(k); err != nil {
 		return err
 	}
 	if len(data) > store.MaxSaveLen {
@@ -34,10 +34,10 @@ func (s *Store) PutSave(ctx context.Context, account, k string, data []byte) err
 
 // GetSave returns the account's save for key, or store.ErrNotFound.
 func (s *Store) GetSave(ctx context.Context, account, k string) ([]byte, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
-	if err := checkKey(k); err != nil {
+	if err := store.CheckKey(k); err != nil {
 		return nil, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -60,10 +60,10 @@ func (s *Store) GetSave(ctx context.Context, account, k string) ([]byte, error) 
 
 // DeleteSave removes a save; a missing one is not an error.
 func (s *Store) DeleteSave(ctx context.Context, account, k string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkKey(k); err != nil {
+	if err := store.CheckKey(k); err != nil {
 		return err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -88,7 +88,7 @@ func (s *Store) deleteKey(ctx context.Context, b *bucket, k string) error {
 
 // Saves lists the keys the account has a save for, in order.
 func (s *Store) Saves(ctx context.Context, account string) ([]string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -127,10 +127,10 @@ func lastPart(k string) (string, error) {
 
 // PutSetting stores one named setting of the account.
 func (s *Store) PutSetting(ctx context.Context, account, name, value string) error {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return err
 	}
-	if err := checkField("setting name", name, store.MaxSettingLen); err != nil {
+	if err := store.CheckField("setting name", name, store.MaxSettingLen); err != nil {
 		return err
 	}
 	if len(value) > store.MaxSettingLen {
@@ -147,10 +147,10 @@ func (s *Store) PutSetting(ctx context.Context, account, name, value string) err
 
 // Setting returns one setting, or store.ErrNotFound.
 func (s *Store) Setting(ctx context.Context, account, name string) (string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return "", err
 	}
-	if err := checkField("setting name", name, store.MaxSettingLen); err != nil {
+	if err := store.CheckField("setting name", name, store.MaxSettingLen); err != nil {
 		return "", err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -170,7 +170,7 @@ func (s *Store) Setting(ctx context.Context, account, name string) (string, erro
 
 // Settings returns every setting of the account.
 func (s *Store) Settings(ctx context.Context, account string) (map[string]string, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -199,10 +199,10 @@ func (s *Store) Settings(ctx context.Context, account string) (map[string]string
 // key and day in this process (again only if it failed), and at most once
 // per node that gets there before any deal is kept.
 func (s *Store) Daily(ctx context.Context, k, day string, choose func() (string, error)) (string, error) {
-	if err := checkKey(k); err != nil {
+	if err := store.CheckKey(k); err != nil {
 		return "", err
 	}
-	if err := checkDay(day); err != nil {
+	if err := store.CheckDay(day); err != nil {
 		return "", err
 	}
 	if choose == nil {
@@ -236,7 +236,7 @@ func (s *Store) Daily(ctx context.Context, k, day string, choose func() (string,
 			if err != nil {
 				return nil, fmt.Errorf("store: choose %s: %w", what, err)
 			}
-			if err := checkSpec(chosen); err != nil {
+			if err := store.CheckSpec(chosen); err != nil {
 				return nil, fmt.Errorf("store: choose %s: %w", what, err)
 			}
 			spec = chosen

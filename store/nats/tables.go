@@ -37,11 +37,11 @@ func checkTableGame(g store.TableGame) error {
 	case g.Finished.IsZero() || g.GameNo < 0:
 		return bad("time or game number")
 	}
-	if err := checkSpec(g.Spec); err != nil {
+	if err := store.CheckSpec(g.Spec); err != nil {
 		return err
 	}
 	for _, x := range g.Seats {
-		if len(x.Name) > 64 || len(x.Strength) > 16 || (x.Account != "" && checkID(x.Account) != nil) {
+		if len(x.Name) > 64 || len(x.Strength) > 16 || (x.Account != "" && store.CheckID(x.Account) != nil) {
 			return bad("a seat")
 		}
 	}
@@ -165,7 +165,7 @@ func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
 
 // TableGames returns up to n of the account's table games, newest first.
 func (s *Store) TableGames(ctx context.Context, account string, n int) ([]store.TableGame, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	n = min(max(n, 0), store.MaxBoard)
@@ -199,7 +199,7 @@ func (s *Store) TableGames(ctx context.Context, account string, n int) ([]store.
 
 // TableStats returns the account's stats per table game, by game name.
 func (s *Store) TableStats(ctx context.Context, account string) ([]store.TableStats, error) {
-	if err := checkID(account); err != nil {
+	if err := store.CheckID(account); err != nil {
 		return nil, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -219,7 +219,7 @@ func (s *Store) TableStats(ctx context.Context, account string) ([]store.TableSt
 	return out, nil
 }
 
-func checkTableCode(code string) error { return checkField("table code", code, 16) }
+func checkTableCode(code string) error { return store.CheckField("table code", code, 16) }
 
 // PutTable keeps a table's snapshot under its code.
 func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) error {
