@@ -72,6 +72,7 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 	if err := store.CheckResult(&r); err != nil {
 		return err
 	}
+	caller := ctx
 	ctx, done, err := s.begin(ctx)
 	if err != nil {
 		return err
@@ -150,7 +151,13 @@ func (s *Store) RecordResult(ctx context.Context, r store.Result) error {
 		return err
 	}
 	if boards > 0 {
-		return s.boards.wait(ctx, seq)
+		// The result is stored; the wait for this node's board index gets
+		// a time of its own, for a write that outlasted a leader's
+		// election has spent the operation's, and the watch restarts
+		// only once the new leader answers.
+		wctx, cancel := s.withTimeout(caller)
+		defer cancel()
+		return s.boards.wait(wctx, seq)
 	}
 	return nil
 }
