@@ -49,6 +49,7 @@ func (s *KingsScreen) take(m KingsState) {
 func (s *KingsScreen) Update(msg tea.Msg) tea.Cmd {
 	if m, ok := msg.(KingsState); ok {
 		if m.Table == s.table {
+			s.version++
 			s.take(m)
 		}
 		return nil

@@ -236,6 +236,15 @@ func (p *Page) View() string {
 	return p.inner.View()
 }
 
+// ViewPieces is the game's screen's view in pieces, when it has them
+// (ui.PiecedScreen).
+func (p *Page) ViewPieces(dst []string) []string {
+	if ps, ok := p.inner.(ui.PiecedScreen); ok {
+		return ps.ViewPieces(dst)
+	}
+	return append(dst, p.View())
+}
+
 // NextChange is the table screen's: the router asks the page, and the
 // turn clock turns only when someone asks.
 func (p *Page) NextChange() time.Duration {
@@ -279,3 +288,10 @@ func (p *Page) Activity() hub.Activity {
 	}
 	return a
 }
+
+// The table screens draw in pieces kept between frames.
+var (
+	_ ui.PiecedScreen = (*Page)(nil)
+	_ ui.PiecedScreen = (*KingsScreen)(nil)
+	_ ui.PiecedScreen = (*SpiteScreen)(nil)
+)

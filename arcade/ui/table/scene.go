@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 	"unicode"
@@ -9,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"sshuffle/arcade/ui"
 	"sshuffle/arcade/ui/board"
 	"sshuffle/engine"
 	"sshuffle/internal/format"
@@ -300,34 +302,45 @@ func (sc *scene) find(s spot) (area, bool) {
 // String joins the pieces, line by line. A piece that would overlap the
 // one before it is dropped rather than drawn over it.
 func (sc *scene) String() string {
-	var b strings.Builder
-	for y, segs := range sc.lines {
+	var b bytes.Buffer
+	sc.write(&b)
+	return b.String()
+}
+
+// write writes the lines joined, as String makes them.
+func (sc *scene) write(b *bytes.Buffer) {
+	for y := range sc.lines {
 		if y > 0 {
 			b.WriteByte('\n')
 		}
-		sort.SliceStable(segs, func(i, j int) bool { return segs[i].x < segs[j].x })
-		col := 0
-		last := ""
-		for _, s := range segs {
-			if s.x < col {
-				sc.faults = append(sc.faults, "overlaps the piece before it: "+ansi.Strip(s.text))
-				continue
-			}
-			w := lipgloss.Width(s.text)
-			if s.x+w > sc.w {
-				sc.faults = append(sc.faults, "runs off the edge: "+ansi.Strip(s.text))
-				continue
-			}
-			if s.x == col && col > 0 && runTogether(last, s.text) {
-				sc.faults = append(sc.faults, "runs into the piece before it: "+ansi.Strip(last)+"|"+ansi.Strip(s.text))
-			}
-			last = s.text
-			b.WriteString(strings.Repeat(" ", s.x-col))
-			b.WriteString(s.text)
-			col = s.x + w
-		}
+		sc.writeLine(b, y)
 	}
-	return b.String()
+}
+
+// writeLine writes line y's pieces, in order along the line.
+func (sc *scene) writeLine(b *bytes.Buffer, y int) {
+	segs := sc.lines[y]
+	sort.SliceStable(segs, func(i, j int) bool { return segs[i].x < segs[j].x })
+	col := 0
+	last := ""
+	for _, s := range segs {
+		if s.x < col {
+			sc.faults = append(sc.faults, "overlaps the piece before it: "+ansi.Strip(s.text))
+			continue
+		}
+		w := lipgloss.Width(s.text)
+		if s.x+w > sc.w {
+			sc.faults = append(sc.faults, "runs off the edge: "+ansi.Strip(s.text))
+			continue
+		}
+		if s.x == col && col > 0 && runTogether(last, s.text) {
+			sc.faults = append(sc.faults, "runs into the piece before it: "+ansi.Strip(last)+"|"+ansi.Strip(s.text))
+		}
+		last = s.text
+		ui.WriteSpaces(b, s.x-col)
+		b.WriteString(s.text)
+		col = s.x + w
+	}
 }
 
 // runTogether: two pieces side by side read as one word (a count

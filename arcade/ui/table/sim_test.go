@@ -45,6 +45,8 @@ type sim struct {
 	over     bool // the match is over
 
 	views []*simView
+	// check, when set, is called after each frame of a script.
+	check func(v *simView)
 }
 
 // simView is one screen at the table: a seat's, or a watcher's
@@ -57,6 +59,17 @@ type simView struct {
 	acts  []any
 	asked int // rematches asked for
 	no    int // rematches declined
+}
+
+// core is the screen's common part.
+func (v *simView) core() *core {
+	switch s := v.s.(type) {
+	case *SpiteScreen:
+		return &s.core
+	case *KingsScreen:
+		return &s.core
+	}
+	panic("not a table screen")
 }
 
 // turnClock is the table's turn clock in these tests.
@@ -216,6 +229,9 @@ func (s *sim) frames(viewer int, seed uint64, steps int) string {
 		out.WriteString(v.r.View().Content)
 		out.WriteString("\n")
 		i++
+		if s.check != nil {
+			s.check(v)
+		}
 	}
 	v.r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	frame("start")

@@ -48,6 +48,7 @@ func (s *SpiteScreen) take(m SpiteState) {
 func (s *SpiteScreen) Update(msg tea.Msg) tea.Cmd {
 	if m, ok := msg.(SpiteState); ok {
 		if m.Table == s.table {
+			s.version++
 			s.take(m)
 		}
 		return nil

@@ -9,6 +9,7 @@
 package table
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -166,6 +167,11 @@ type core struct {
 	sc                 scene
 
 	helpPage, helpPages int // the page of the keys shown, of how many
+
+	// version counts the messages taken: a frame with none since the
+	// last can differ from it only by its clocks.
+	version uint64
+	frame   frameParts
 }
 
 // NextChange: the turn clock turns by itself while it runs; the session
@@ -272,6 +278,7 @@ func clockText(d time.Duration) string {
 func (c *core) watching() bool { return c.fam.seatNo() < 0 }
 
 func (c *core) Update(msg tea.Msg) tea.Cmd {
+	c.version++
 	switch msg := msg.(type) {
 	case Refused:
 		if msg.Table == c.table {
@@ -509,8 +516,71 @@ var (
 
 // View draws the header, the game's table, the message lines and the keys.
 func (c *core) View() string {
+	f := &c.frame
+	c.ViewPieces(nil)
+	if !f.joinedOK {
+		f.joined, f.joinedOK = strings.Join(f.out, ""), true
+	}
+	return f.joined
+}
+
+// ViewPieces is the view in pieces, one a line (ui.PiecedScreen). A frame
+// with no message since the last (a turn of the clock) makes the header
+// line alone, or nothing when the clock shows the same; any message draws
+// the scene again, and a line the same as before keeps its string.
+func (c *core) ViewPieces(dst []string) []string {
 	e := c.env
-	w, h := max(e.Width, 1), max(e.Height, 1)
+	f := &c.frame
+	k := frameKey{version: c.version, w: max(e.Width, 1), h: max(e.Height, 1), unicode: e.Unicode, color: e.Color}
+	right, style := c.turnText()
+	status, _ := c.matchStatus()
+	switch {
+	case !f.ok || k != f.key || status != f.status:
+		c.draw(k.w, k.h, right, style, status)
+		f.ok, f.key, f.status, f.right, f.style = true, k, status, right, style
+	case right != f.right || !sameStyle(style, f.style):
+		if !c.redrawHeader(right, style) {
+			c.draw(k.w, k.h, right, style, status)
+		}
+		f.right, f.style = right, style
+	}
+	return append(dst, f.out...)
+}
+
+// frameParts is what a table screen keeps of its last frame: the lines
+// as drawn, one piece each, and what they were drawn from.
+type frameParts struct {
+	ok     bool
+	key    frameKey
+	status string         // the match's status line, which holds a clock
+	right  string         // the header's right: whose turn, the clock
+	style  lipgloss.Style // its style
+	below  bool           // the settings had no room in the header
+	buf    bytes.Buffer
+	out    []string // the frame's lines, the first without "\n" before it
+	faults []string // the scene's faults under the header
+
+	joined   string // out put together, for View
+	joinedOK bool
+}
+
+// frameKey is what the scene is drawn from besides the clocks: the
+// screen's state, which every message may change (version), and the
+// window's.
+type frameKey struct {
+	version        uint64
+	w, h           int
+	unicode, color bool
+}
+
+func sameStyle(a, b lipgloss.Style) bool {
+	return a.GetForeground() == b.GetForeground() && a.GetBold() == b.GetBold()
+}
+
+// draw draws the whole scene and keeps its lines.
+func (c *core) draw(w, h int, right string, style lipgloss.Style, status string) {
+	e := c.env
+	f := &c.frame
 	bv := board.View{Unicode: e.Unicode, Color: e.Color}
 	cursor := c.cursor
 	if c.watching() {
@@ -518,11 +588,51 @@ func (c *core) View() string {
 	}
 	c.sc.reset(w, h, bv, cursor, c.held)
 	sc := &c.sc
+	f.below = c.header(sc, right, style)
+	nh := len(sc.faults)
+	c.body(sc, f.below, status)
+	f.faults = append(f.faults[:0], sc.faults[nh:]...)
+	f.buf.Reset()
+	sc.write(&f.buf)
+	f.out = ui.KeepLines(f.out, f.buf.Bytes())
+	f.joinedOK = false
+}
 
-	// Line 0: the game, its settings, whose turn and the clock. The turn
-	// always shows; settings that leave it no room go to a line of their
-	// own over the messages, whole.
-	right, style := c.turnText()
+// redrawHeader makes the header line alone again, for a clock that
+// turned; false when the scene must be drawn whole (the header's right
+// leaves the settings no room, or room again).
+func (c *core) redrawHeader(right string, style lipgloss.Style) bool {
+	f := &c.frame
+	sc := &c.sc
+	if len(f.out) == 0 || len(sc.lines) == 0 || c.headerBelow(lipgloss.Width(right)) != f.below {
+		return false
+	}
+	sc.lines[0] = sc.lines[0][:0]
+	sc.faults = sc.faults[:0]
+	c.header(sc, right, style)
+	f.buf.Reset()
+	sc.writeLine(&f.buf, 0)
+	f.out[0] = f.buf.String()
+	sc.faults = append(sc.faults, f.faults...)
+	f.joinedOK = false
+	return true
+}
+
+// headerBelow: the settings leave the header no room for its right (rw
+// cells wide), and go on a line of their own.
+func (c *core) headerBelow(rw int) bool {
+	watching := 0
+	if n := c.common.Watchers; n > 0 {
+		watching = lipgloss.Width(fmt.Sprintf(" · %d watching", n))
+	}
+	return lipgloss.Width(c.fam.title())+lipgloss.Width("  "+c.fam.settings())+watching+1+rw > c.sc.w
+}
+
+// header draws line 0: the game, its settings, whose turn and the clock.
+// The turn always shows; settings that leave it no room go to a line of
+// their own over the messages, whole (below).
+func (c *core) header(sc *scene, right string, style lipgloss.Style) (below bool) {
+	w := sc.w
 	rw := lipgloss.Width(right)
 	settings := "  " + c.fam.settings()
 	watching := ""
@@ -530,7 +640,7 @@ func (c *core) View() string {
 		watching = fmt.Sprintf(" · %d watching", n)
 	}
 	title := c.fam.title()
-	below := lipgloss.Width(title)+lipgloss.Width(settings)+lipgloss.Width(watching)+1+rw > w
+	below = c.headerBelow(rw)
 	x := sc.text(0, 0, title, ui.TitleStyle)
 	if !below {
 		x += sc.text(x, 0, settings, ui.FaintStyle)
@@ -549,7 +659,14 @@ func (c *core) View() string {
 	if w-rw > x {
 		sc.text(w-rw, 0, right, style)
 	}
+	return below
+}
 
+// body draws everything under the header: the game's table, the match's
+// status, the message lines and the keys (or the keys at the table, over
+// it, while they are asked for).
+func (c *core) body(sc *scene, below bool, status string) {
+	w, h := sc.w, sc.h
 	if c.help {
 		c.drawHelp(sc, 2, h-2)
 		foot := "Any key goes back to the table."
@@ -557,7 +674,7 @@ func (c *core) View() string {
 			foot = "? shows the next page of keys; any other key goes back to the table."
 		}
 		sc.text(0, h-1, foot, ui.FaintStyle)
-		return sc.String()
+		return
 	}
 	// The last lines: the message (two lines, more for a long outcome),
 	// the settings if the header had no room, and the keys.
@@ -565,7 +682,7 @@ func (c *core) View() string {
 	msgTop := h - 1 - max(2, len(msg))
 	// Once the match is over, the rematch (or why the table closed) has
 	// its own lines above the message.
-	status, stStyle := c.matchStatus()
+	_, stStyle := c.matchStatus()
 	var lines []string
 	if status != "" {
 		lines = ui.FitLines(fitLong(status), w, 3)
@@ -583,7 +700,6 @@ func (c *core) View() string {
 		sc.text(0, msgTop+i, m.text, m.st)
 	}
 	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
-	return sc.String()
 }
 
 // turnText is whose turn it is and the clock, for the header's right.
