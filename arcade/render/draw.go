@@ -31,10 +31,16 @@ func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 		s.penOut = make([]styleID, s.height)
 		full = true
 	}
-	var pen styleID
 	lr := lineReader{rest: pieces}
-	for y := range s.height {
-		line := lr.next(&s.join)
+	s.next = s.next[:0]
+	for range s.height {
+		s.next = append(s.next, lr.next(&s.join))
+	}
+	if !full {
+		b = s.scroll(b)
+	}
+	var pen styleID
+	for y, line := range s.next {
 		if !full && line == s.lines[y] && pen == s.penIn[y] {
 			pen = s.penOut[y]
 			s.lines[y] = line
@@ -45,8 +51,72 @@ func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 		s.penOut[y] = pen
 		b = s.diffRow(b, y)
 	}
+	clear(s.next)
 	clear(s.pieces)
 	s.pieces = append(s.pieces[:0], pieces...)
+	return b
+}
+
+// maxScroll is the most lines a block of lines is scrolled by.
+const maxScroll = 3
+
+// scrollOverhead is about what scrolling a block costs: the region set,
+// the scroll, the region reset and a cursor move after.
+const scrollOverhead = 24
+
+// scroll moves a block of whole lines up by a few rows in the terminal
+// when the new view has them a few rows higher than the last (a log that
+// gained an entry at its foot and lost its oldest at its head): a scroll
+// region around the block scrolled up (DECSTBM, SU), so that the lines
+// moved need not be written again, and the rows the block and front
+// hold follow. The rows scrolled in are blank (the pen is reset first, so
+// they take no background) and are drawn as any changed row.
+func (s *Screen) scroll(b []byte) []byte {
+	bestK, bestTop, bestN, bestGain := 0, 0, 0, 0
+	for k := 1; k <= maxScroll; k++ {
+		n, top, gain := 0, 0, 0
+		for y := 0; y+k < s.height; y++ {
+			if s.next[y] != s.lines[y+k] || s.next[y] == s.lines[y] {
+				n, gain = 0, 0
+				continue
+			}
+			if n == 0 {
+				top = y
+			}
+			n++
+			gain += len(s.next[y])
+			if gain > bestGain {
+				bestK, bestTop, bestN, bestGain = k, top, n, gain
+			}
+		}
+	}
+	if bestN < 2 || bestGain < 2*scrollOverhead {
+		return b
+	}
+	k, top, bottom := bestK, bestTop, bestTop+bestN+bestK-1
+	b = s.resetPen(b)
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(top+1), 10)
+	b = append(b, ';')
+	b = strconv.AppendInt(b, int64(bottom+1), 10)
+	b = append(b, 'r')
+	b = append(b, "\x1b["...)
+	if k > 1 {
+		b = strconv.AppendInt(b, int64(k), 10)
+	}
+	b = append(b, "S\x1b[r"...)
+	s.cx = -1 // the region's set and reset home the cursor: moved from anew
+	w := s.width
+	for y := top; y <= bottom-k; y++ {
+		copy(s.front[y*w:(y+1)*w], s.front[(y+k)*w:(y+k+1)*w])
+		s.lines[y], s.penIn[y], s.penOut[y] = s.lines[y+k], s.penIn[y+k], s.penOut[y+k]
+	}
+	for y := bottom - k + 1; y <= bottom; y++ {
+		for i := y * w; i < (y+1)*w; i++ {
+			s.front[i] = blank
+		}
+		s.lines[y] = "\n" // never a line of a view: the row is drawn
+	}
 	return b
 }
 

@@ -357,3 +357,57 @@ func TestHeaderShifts(t *testing.T) {
 		require.GreaterOrEqual(t, shifted, 4, "%v: headers moved with DCH and ICH", p)
 	}
 }
+
+// A log at the foot of the screen that gains an entry or two and loses
+// its oldest scrolls its lines up in the terminal (DECSTBM, SU) instead
+// of writing them again, and shows each view as drawn whole, at every
+// profile; lines over and under it stay as they are.
+func TestLogScrolls(t *testing.T) {
+	faint := uv.Style{Attrs: uv.AttrFaint}
+	card := uv.Style{Fg: ansi.IndexedColor(160), Bg: ansi.IndexedColor(255)}
+	for _, p := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI, colorprofile.Ascii} {
+		w, h := 60, 12
+		emu, ref := newEmu(t, w, h), newEmu(t, w, h)
+		var out bytes.Buffer
+		scr := NewScreen(io.MultiWriter(emu, &out), w, h, p)
+		var log []string
+		scrolled := 0
+		for i := range 40 {
+			if i%4 == 2 {
+				// Entries changed in place, a cell or two: written over
+				// what the terminal shows, which the renderer must know.
+				for j := range log {
+					log[j] = strings.Replace(log[j], "stack", "stock", 1)
+				}
+			} else {
+				log = append(log, fmt.Sprintf("seat %d played %d♥ on the %d stack", i%3, i%10, i%7))
+			}
+			if i%4 == 3 {
+				log = append(log, fmt.Sprintf("seat %d drew %d", i%3, i%5))
+			}
+			if len(log) > 6 {
+				log = log[len(log)-6:]
+			}
+			lines := []string{"Table  " + fmt.Sprint(i), card.Styled("  5♥ ") + "  " + card.Styled(fmt.Sprintf(" %2d♥ ", i%10)), "", ""}
+			for _, l := range log {
+				lines = append(lines, faint.Styled(l))
+			}
+			for len(lines) < h-1 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, "keys")
+			content := strings.Join(lines, "\n")
+			out.Reset()
+			v := tea.NewView(content)
+			v.AltScreen = true
+			require.NoError(t, scr.Draw(v))
+			drawWhole(ref, content, w, h, p)
+			sameCells(t, ref, emu, w, h, fmt.Sprintf("%v frame %d", p, i))
+			if regexp.MustCompile(`\x1b\[\d+;\d+r\x1b\[\d*S\x1b\[r`).MatchString(out.String()) {
+				scrolled++
+				require.Less(t, out.Len(), 130, "%q", out.String())
+			}
+		}
+		require.GreaterOrEqual(t, scrolled, 20, "%v: the log scrolled", p)
+	}
+}

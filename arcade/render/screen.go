@@ -51,6 +51,7 @@ type Screen struct {
 	pieces   []string // the last alternate-screen view, in its pieces
 	one      [1]string
 	lines    []string
+	next     []string // the new view's lines, while it is drawn
 	penIn    []styleID
 	penOut   []styleID
 	clusters []string // multi-rune grapheme clusters, indexed by -r-1
