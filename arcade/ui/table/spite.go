@@ -204,11 +204,11 @@ func (s *SpiteScreen) outcome(c *core) string {
 }
 
 // The Spite table at 80x24: the other seat at the top, the centre stacks,
-// this seat, its hand; the last actions on the right.
+// this seat, its hand, and the last actions under them.
 const (
 	spiteSides = 16 // first side stack's column
 	spiteGap   = 7  // between places: a card and room for both marks
-	spiteLog   = 50 // the log's column
+	spiteLog   = 50 // the room of a seat's line
 )
 
 func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
@@ -244,10 +244,21 @@ func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
 		if len(s.v.Hand) == 0 {
 			sc.button(spiteSides+12, y, "[pass]", spot{kind: spEnd})
 		}
+		y++
 	}
-
-	sc.text(spiteLog, top, "Last actions", ui.FaintStyle)
-	c.logLines(sc, spiteLog, top+1, sc.w-spiteLog, min(12, bottom-top-1))
+	// The last actions under the table, in lines of the window's width: a
+	// new entry moves the others up whole lines, which the terminal
+	// scrolls (arcade/render) instead of being sent them again. The line
+	// over the message is theirs too, unless the settings are on it; a
+	// blank line sets them apart from the hand when they leave room.
+	n := bottom - y
+	if !c.frame.below {
+		n++
+	}
+	if len(c.logText(sc.w, n)) < n {
+		y, n = y+1, n-1
+	}
+	c.logLines(sc, 0, y, sc.w, n)
 }
 
 func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {

@@ -966,8 +966,15 @@ func fitLong(s string) string { return format.Clean(s, 1000) }
 
 // logLines draws the last actions at x, y in at most n lines of width w.
 func (c *core) logLines(sc *scene, x, y, w, n int) {
-	// The newest entries that fit in n lines, each wrapped at words (an
-	// entry is cut only when it alone is longer than the panel).
+	for i, l := range c.logText(w, n) {
+		sc.textMax(x, y+i, l, ui.FaintStyle, w)
+	}
+}
+
+// logText is the newest entries of the log that fit in n lines of width
+// w, each wrapped at words (an entry is cut only when it alone is longer
+// than the panel).
+func (c *core) logText(w, n int) []string {
 	var lines []string
 	for i := len(c.common.Log) - 1; i >= 0 && len(lines) < n; i-- {
 		e := ui.FitLines(c.common.Log[i], w, n)
@@ -979,9 +986,7 @@ func (c *core) logLines(sc *scene, x, y, w, n int) {
 		}
 		lines = append(e, lines...)
 	}
-	for i, l := range lines {
-		sc.textMax(x, y+i, l, ui.FaintStyle, w)
-	}
+	return lines
 }
 
 // handRow draws the seat's hand from x, y: one card a place, 7 cells

@@ -635,9 +635,9 @@ func TestVimKeysMoveAsArrows(t *testing.T) {
 	require.Equal(t, b.frame(), a.frame())
 }
 
-// The last actions wrap at words in their panel, newest last, and never
-// run into the stock and the done pile.
-func TestSpiteLogWrapsBesideTheBoard(t *testing.T) {
+// The last actions are under the table, newest last, each on a line of
+// its own at 80 columns, and never run into the stock and the done pile.
+func TestSpiteLogUnderTheBoard(t *testing.T) {
 	g := spiteGame(t, 5)
 	rg := newSpiteRig(t, g, 0, false)
 	log := []string{"game 1 is dealt; ann plays first"}
@@ -648,9 +648,12 @@ func TestSpiteLogWrapsBesideTheBoard(t *testing.T) {
 	f := rg.frame()
 	uitest.Fits(t, f, 80, 24)
 	require.NotContains(t, f, "…")
-	require.Contains(t, f, "its hand on centre stack 6,", "the newest entry is whole")
+	require.Contains(t, f, "computer 2 plays the 7♥ from its hand on centre stack 6, then discards\n", "the newest entry is whole, on a line of its own")
+	for i := 1; i <= 6; i++ {
+		require.Regexp(t, fmt.Sprintf(`(?m)^computer 2 plays the 7♥ from its hand on centre stack %d, then discards$`, i), f, "the last six entries show at 80x24")
+	}
 	require.Regexp(t, `(?m)^  stock \d+ `, f)
-	require.Regexp(t, `(?m)^  done \d+ `, f)
+	require.Regexp(t, `(?m)^  done \d+$`, f)
 	for _, l := range strings.Split(f, "\n") {
 		require.NotRegexp(t, `(stock|done) \d+[^\d\s]`, l, "nothing runs into the piles' counts")
 	}
