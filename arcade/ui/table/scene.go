@@ -44,6 +44,7 @@ func (s spot) ok() bool { return s.kind != spNone }
 type seg struct {
 	x    int
 	text string // styled
+	w    int    // its width in cells, when known; 0: not yet
 }
 
 type area struct {
@@ -106,8 +107,9 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
 	if s == "" {
 		return 0
 	}
-	sc.lines[y] = append(sc.lines[y], seg{x: x, text: st.Render(s)})
-	return lipgloss.Width(s)
+	w := cells(s)
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: styled(st, s), w: w})
+	return w
 }
 
 // fit cleans s and cuts it to width cells.
@@ -119,12 +121,12 @@ func fitTo(s string, width int, unicode bool) string {
 }
 
 // fitCut is fitTo, and whether it had to cut.
-func fitCut(s string, width int, unicode bool) (string, bool) {
+func fitCut(s string, w int, unicode bool) (string, bool) {
 	s = format.Clean(s, 200)
-	if width <= 0 {
+	if w <= 0 {
 		return "", s != ""
 	}
-	if lipgloss.Width(s) <= width {
+	if cells(s) <= w {
 		return s, false
 	}
 	cut := "…"
@@ -132,7 +134,7 @@ func fitCut(s string, width int, unicode bool) (string, bool) {
 		cut = "~"
 	}
 	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
+	for len(r) > 0 && lipgloss.Width(string(r))+1 > w {
 		r = r[:len(r)-1]
 	}
 	return string(r) + cut, true
@@ -328,7 +330,10 @@ func (sc *scene) writeLine(b *bytes.Buffer, y int) {
 			sc.faults = append(sc.faults, "overlaps the piece before it: "+ansi.Strip(s.text))
 			continue
 		}
-		w := lipgloss.Width(s.text)
+		w := s.w
+		if w == 0 {
+			w = lipgloss.Width(s.text)
+		}
 		if s.x+w > sc.w {
 			sc.faults = append(sc.faults, "runs off the edge: "+ansi.Strip(s.text))
 			continue

@@ -11,6 +11,7 @@ package table
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -172,6 +173,7 @@ type core struct {
 	// last can differ from it only by its clocks.
 	version uint64
 	frame   frameParts
+	logKept keptLog
 }
 
 // NextChange: the turn clock turns by itself while it runs; the session
@@ -975,16 +977,68 @@ func (c *core) logLines(sc *scene, x, y, w, n int) {
 // w, each wrapped at words (an entry is cut only when it alone is longer
 // than the panel).
 func (c *core) logText(w, n int) []string {
+	l := &c.logKept
+	log := c.common.Log
+	var first *string
+	if len(log) > 0 {
+		first = &log[0]
+	}
+	// The room makes a new log for every entry: the same slice is the
+	// same log.
+	if l.ok && l.first == first && l.n == len(log) && l.width == w && l.lines == n {
+		return l.out
+	}
+	if l.width != w || l.lines != n {
+		clear(l.entries)
+	}
+	l.ok, l.first, l.n, l.width, l.lines = true, first, len(log), w, n
+	l.out = c.wrapLog(w, n)
+	// An entry stays in the log for some states: its lines are kept
+	// while it does.
+	for e := range l.entries {
+		if !slices.Contains(log, e) {
+			delete(l.entries, e)
+		}
+	}
+	return l.out
+}
+
+// keptLog is the log's lines as last wrapped, and what for.
+type keptLog struct {
+	ok           bool
+	first        *string // the log's first entry
+	n            int     // its entries
+	width, lines int
+	out          []string
+	entries      map[string][]string // each entry wrapped in width and lines
+}
+
+// wrapEntry is the log's entry wrapped at words in the kept width and
+// lines.
+func (c *core) wrapEntry(entry string) []string {
+	l := &c.logKept
+	if ls, ok := l.entries[entry]; ok {
+		return ls
+	}
+	if l.entries == nil {
+		l.entries = map[string][]string{}
+	}
+	ls := ui.FitLines(entry, l.width, l.lines)
+	l.entries[entry] = ls
+	return ls
+}
+
+func (c *core) wrapLog(w, n int) []string {
 	var lines []string
 	for i := len(c.common.Log) - 1; i >= 0 && len(lines) < n; i-- {
-		e := ui.FitLines(c.common.Log[i], w, n)
+		e := c.wrapEntry(c.common.Log[i])
 		if len(lines)+len(e) > n {
 			if len(lines) > 0 {
 				break
 			}
 			e = ui.FitLines(c.common.Log[i], w, n-len(lines))
 		}
-		lines = append(e, lines...)
+		lines = append(slices.Clip(e), lines...)
 	}
 	return lines
 }
