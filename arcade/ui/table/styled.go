@@ -48,12 +48,18 @@ func styled(st lipgloss.Style, s string) string {
 	return ends.open + s + ends.close
 }
 
-// cells is lipgloss.Width(s) for one line, at once for plain ASCII.
+// cells is lipgloss.Width(s) for one line, at once for text of ASCII and
+// the few other characters a table draws most (suits, arrows, marks),
+// each one cell wide.
 func cells(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r < 0x7f, r == '·', r == '…', r == '→', r == '▸', r == '♣', r == '♦', r == '♥', r == '♠':
+			n++
+		default:
 			return ansi.StringWidth(s)
 		}
 	}
-	return len(s)
+	return n
 }
