@@ -66,31 +66,43 @@ const scrollOverhead = 24
 
 // scroll moves a block of whole lines up by a few rows in the terminal
 // when the new view has them a few rows higher than the last (a log that
-// gained an entry at its foot and lost its oldest at its head): a scroll
-// region around the block scrolled up (DECSTBM, SU), so that the lines
-// moved need not be written again, and the rows the block and front
-// hold follow. The rows scrolled in are blank (the pen is reset first, so
-// they take no background) and are drawn as any changed row.
+// gained an entry at its foot and lost its oldest at its head), and that
+// costs less than writing over each row what differs (lines much alike,
+// as a log's often are, differ in a few cells): a scroll region around
+// the block scrolled up (DECSTBM, SU), and the rows the block and front
+// hold follow. The rows scrolled in are blank (the pen is reset first,
+// so they take no background) and are drawn as any changed row.
 func (s *Screen) scroll(b []byte) []byte {
-	bestK, bestTop, bestN, bestGain := 0, 0, 0, 0
+	bestK, bestTop, bestN, bestSaving := 0, 0, 0, 0
+	var stay []int // what each row costs written over what it was, when asked for
 	for k := 1; k <= maxScroll; k++ {
-		n, top, gain := 0, 0, 0
-		for y := 0; y+k < s.height; y++ {
-			if s.next[y] != s.lines[y+k] || s.next[y] == s.lines[y] {
-				n, gain = 0, 0
+		for top := 0; top+k < s.height; {
+			n := 0
+			for y := top; y+k < s.height && s.next[y] == s.lines[y+k] && s.next[y] != s.lines[y]; y++ {
+				n++
+			}
+			if n < 2 {
+				top += max(n, 1)
 				continue
 			}
-			if n == 0 {
-				top = y
+			if stay == nil {
+				stay = s.scrollCosts()
 			}
-			n++
-			gain += len(s.next[y])
-			if gain > bestGain {
-				bestK, bestTop, bestN, bestGain = k, top, n, gain
+			bottom := top + n + k - 1
+			without, with := 0, scrollOverhead
+			for y := top; y <= bottom; y++ {
+				without += stay[y]
 			}
+			for y := bottom - k + 1; y <= bottom; y++ {
+				with += len(s.next[y])
+			}
+			if saving := without - with; saving > bestSaving {
+				bestK, bestTop, bestN, bestSaving = k, top, n, saving
+			}
+			top += n
 		}
 	}
-	if bestN < 2 || bestGain < 2*scrollOverhead {
+	if bestN == 0 {
 		return b
 	}
 	k, top, bottom := bestK, bestTop, bestTop+bestN+bestK-1
@@ -518,4 +530,31 @@ func (s *Screen) drawInline(b []byte, content string) []byte {
 	s.content = content
 	s.cx = -1
 	return b
+}
+
+// scrollCosts is about what each row costs written over what it shows,
+// line for line: the bytes that differ in place, and a cursor move for
+// each run of them.
+func (s *Screen) scrollCosts() []int {
+	if cap(s.costs) < s.height {
+		s.costs = make([]int, s.height)
+	}
+	out := s.costs[:s.height]
+	for y, line := range s.next {
+		old := s.lines[y]
+		cost, in := 0, false
+		for i := range max(len(line), len(old)) {
+			if i < len(line) && i < len(old) && line[i] == old[i] {
+				in = false
+				continue
+			}
+			if !in {
+				cost += 6
+				in = true
+			}
+			cost++
+		}
+		out[y] = cost
+	}
+	return out
 }

@@ -411,3 +411,37 @@ func TestLogScrolls(t *testing.T) {
 		require.GreaterOrEqual(t, scrolled, 20, "%v: the log scrolled", p)
 	}
 }
+
+// A log whose lines are much alike (two players taking turns at the same
+// move) is not scrolled: writing over each line the few cells that differ
+// costs less.
+func TestLikeLinesAreNotScrolled(t *testing.T) {
+	faint := uv.Style{Attrs: uv.AttrFaint}
+	w, h := 60, 10
+	emu, ref := newEmu(t, w, h), newEmu(t, w, h)
+	var out bytes.Buffer
+	scr := NewScreen(io.MultiWriter(emu, &out), w, h, colorprofile.ANSI256)
+	var log []string
+	for i := range 20 {
+		who := []string{"ann", "bob"}[i%2]
+		log = append(log, fmt.Sprintf("%s discarded %d♣ on side stack 1", who, i%9+1), fmt.Sprintf("%s drew 1", []string{"bob", "ann"}[i%2]))
+		if len(log) > 6 {
+			log = log[len(log)-6:]
+		}
+		lines := []string{"Table", ""}
+		for _, l := range log {
+			lines = append(lines, faint.Styled(l))
+		}
+		content := strings.Join(lines, "\n")
+		out.Reset()
+		v := tea.NewView(content)
+		v.AltScreen = true
+		require.NoError(t, scr.Draw(v))
+		drawWhole(ref, content, w, h, colorprofile.ANSI256)
+		sameCells(t, ref, emu, w, h, fmt.Sprintf("frame %d", i))
+		if i > 4 {
+			require.NotRegexp(t, `\x1b\[\d+;\d+r`, out.String(), "frame %d", i)
+			require.Less(t, out.Len(), 60, "frame %d: %q", i, out.String())
+		}
+	}
+}

@@ -8,7 +8,9 @@
 //     soon as its Update returns instead of at the next frame tick.
 //   - It compares the new view with the last one line by line and parses
 //     only the lines that changed; within a line it sends only the cells
-//     that changed. A clock tick re-reads one line, not the screen.
+//     that changed. A clock tick re-reads one line, not the screen. Whole
+//     lines that moved up a few rows (a log gaining an entry) are
+//     scrolled in the terminal, not sent again.
 //   - A session keeps one compact screen buffer (8 bytes a cell) and the
 //     previous view string; styles, their SGR transitions and downsampled
 //     colours live in one table for the whole server.
@@ -52,6 +54,7 @@ type Screen struct {
 	one      [1]string
 	lines    []string
 	next     []string // the new view's lines, while it is drawn
+	costs    []int    // scroll's scratch
 	penIn    []styleID
 	penOut   []styleID
 	clusters []string // multi-rune grapheme clusters, indexed by -r-1
