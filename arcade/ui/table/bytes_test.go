@@ -12,6 +12,7 @@ import (
 
 	"sshuffle/arcade/render"
 	"sshuffle/engine"
+	"sshuffle/games/spite"
 )
 
 // wire is what each screen of a sim writes to its terminal: a render.Screen
@@ -47,7 +48,7 @@ func (w *wire) draw() []int {
 // screens of the seats that did not act and the watcher's, for every
 // action and for the actions that ended a turn, and the bytes of each
 // screen's clock turns.
-func tableBytes(t testing.TB, game, settings string, names []string, people []bool, games int) (moves, ends, ticks []int) {
+func tableBytes(t testing.TB, game, settings string, names []string, people []bool, games int, act func(s *sim) bool) (moves, ends, ticks []int) {
 	t.Helper()
 	for n := range games {
 		viewers := []int{engine.Spectator}
@@ -56,9 +57,9 @@ func tableBytes(t testing.TB, game, settings string, names []string, people []bo
 		}
 		s := newSim(t, game, settings, uint64(100+n), names, people, viewers)
 		w := newWire(s)
-		for {
+		for range 600 {
 			seat := s.g.Turn()
-			if !s.play() {
+			if !act(s) {
 				break
 			}
 			s.push()
@@ -101,19 +102,41 @@ func stats(xs []int) string {
 // TestTableBytes: a card played at a table reaches each other screen in
 // few bytes (300 at p90), and a turn of the clock in fewer (40).
 func TestTableBytes(t *testing.T) {
+	play := func(s *sim) bool { return s.play() }
 	for _, c := range []struct {
-		game, settings string
-		names          []string
-		people         []bool
+		name, game, settings string
+		names                []string
+		people               []bool
+		act                  func(s *sim) bool
 	}{
-		{"spite", "", []string{"ann", "bob"}, []bool{true, true}},
-		{"kings", "", []string{"ann", "Hopper", "bob", "Turing"}, []bool{true, false, true, false}},
+		{"spite", "spite", "", []string{"ann", "bob"}, []bool{true, true}, play},
+		// As the load generator plays: each person discards the first
+		// card of the hand on the first side stack, turn after turn.
+		{"spite_discards", "spite", "", []string{"lg3f9a0007t0", "lg3f9a0007t1"}, []bool{true, true}, spiteDiscard},
+		{"kings", "kings", "", []string{"ann", "Hopper", "bob", "Turing"}, []bool{true, false, true, false}, play},
 	} {
-		t.Run(c.game, func(t *testing.T) {
-			moves, ends, ticks := tableBytes(t, c.game, c.settings, c.names, c.people, 1)
-			t.Logf("%s: action to another screen %s; turn's end %s; clock turn %s", c.game, stats(moves), stats(ends), stats(ticks))
+		t.Run(c.name, func(t *testing.T) {
+			moves, ends, ticks := tableBytes(t, c.game, c.settings, c.names, c.people, 1, c.act)
+			t.Logf("%s: action to another screen %s; turn's end %s; clock turn %s", c.name, stats(moves), stats(ends), stats(ticks))
 			require.LessOrEqual(t, pct(moves, 90), 300, "an action's bytes to another screen at p90")
 			require.LessOrEqual(t, pct(ticks, 90), 40, "a clock turn's bytes at p90")
 		})
 	}
+}
+
+// spiteDiscard has the seat to act discard its first hand card on its
+// first side stack; false once the game is over.
+func spiteDiscard(s *sim) bool {
+	seat := s.g.Turn()
+	if seat == engine.NoSeat {
+		return false
+	}
+	v := s.g.View(seat)
+	view, err := spite.DecodeView(v)
+	require.NoError(s.t, err)
+	b, err := spite.EncodeAction(spite.DiscardTo(view.Hand[0], 0))
+	require.NoError(s.t, err)
+	require.NoError(s.t, s.g.Do(seat, b))
+	s.acted()
+	return true
 }
