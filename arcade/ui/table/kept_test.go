@@ -11,11 +11,15 @@ import (
 	"sshuffle/engine"
 )
 
-// TestKeptTableFramesAreFresh: after every step of the recorded scripts,
-// the frame drawn from what the screen kept is the frame drawn afresh,
-// and its pieces put together are the view.
+// TestKeptTableFramesAreFresh: after every step of two of the recorded
+// scripts (a seat at Spite, a watcher at Kings: the longest, between them
+// every kind of step), the frame drawn from what the screen kept is the
+// frame drawn afresh, and its pieces put together are the view.
 func TestKeptTableFramesAreFresh(t *testing.T) {
 	for _, sc := range tableScripts {
+		if sc.name != "spite_seat2" && sc.name != "kings_watcher" {
+			continue
+		}
 		t.Run(sc.name, func(t *testing.T) {
 			playTableFrames(t, sc, func(v *simView) {
 				t.Helper()
