@@ -1,6 +1,7 @@
 package table
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -50,4 +51,17 @@ func TestTableStateOnTheScreen(t *testing.T) {
 	st.Game, st.View = "kings", []byte(`{"seat":9}`)
 	_, _, _, err = view(games.Default(), st)
 	require.Error(t, err)
+}
+
+// The page hands over its game's screen's view in pieces, one a line, as
+// the router asks for it; before the first view, its note whole.
+func TestPageDrawsInPieces(t *testing.T) {
+	s := newSim(t, "spite", "", 3, []string{"ann", "bob"}, []bool{true, true}, []int{0})
+	v := s.views[0]
+	p := &Page{env: v.e, code: "TABLE", inner: v.s}
+	pieces := p.ViewPieces(nil)
+	require.Len(t, pieces, v.e.Height)
+	require.Equal(t, p.View(), strings.Join(pieces, ""))
+	waiting := &Page{env: v.e, code: "TABLE"}
+	require.Equal(t, []string{waiting.View()}, waiting.ViewPieces(nil))
 }
