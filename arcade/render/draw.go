@@ -69,8 +69,8 @@ const scrollOverhead = 24
 // gained an entry at its foot and lost its oldest at its head), and that
 // costs less than writing over each row what differs (lines much alike,
 // as a log's often are, differ in a few cells): a scroll region around
-// the block scrolled up (DECSTBM, SU), and the rows the block and front
-// hold follow. The rows scrolled in are blank (the pen is reset first,
+// the block (DECSTBM) scrolled up by line feeds on its last line, and the
+// rows the block and front hold follow. The rows scrolled in are blank (the pen is reset first,
 // so they take no background) and are drawn as any changed row.
 func (s *Screen) scroll(b []byte) []byte {
 	bestK, bestTop, bestN, bestSaving := 0, 0, 0, 0
@@ -112,11 +112,13 @@ func (s *Screen) scroll(b []byte) []byte {
 	b = append(b, ';')
 	b = strconv.AppendInt(b, int64(bottom+1), 10)
 	b = append(b, 'r')
-	b = append(b, "\x1b["...)
-	if k > 1 {
-		b = strconv.AppendInt(b, int64(k), 10)
+	// A line feed on the region's last line scrolls it: every terminal
+	// since the VT100 does that (SU, "CSI S", the Linux console lacks).
+	b = appendCUP(b, 0, bottom)
+	for range k {
+		b = append(b, '\n')
 	}
-	b = append(b, "S\x1b[r"...)
+	b = append(b, "\x1b[r"...)
 	s.cx = -1 // the region's set and reset home the cursor: moved from anew
 	w := s.width
 	for y := top; y <= bottom-k; y++ {
