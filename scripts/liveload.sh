@@ -156,17 +156,17 @@ mkdir -p "$(dirname "$OUT")"
     echo "Still tables ($IDLE_GAME, two people and $WATCHERS watchers each; IDLE_STEPS=$IDLE_STEPS): seated and started, then nobody moves"
     echo "for $IDLE_DURATION while every screen's turn clock ticks, after $IDLE_SETTLE for the computers' first turns. Every figure is the"
     echo "server's: its CPU a second per person seated (and per session, people and watchers), above the server's own with no"
-    echo "session (measured for 3 s first); its resident memory, its live heap after a collection, and its goroutines, each per"
+    echo "session (measured for 3 s first); its resident memory, its live heap after a collection, its goroutine stacks and goroutines, each per"
     echo "session above the figure before the first session (GOGC=$GOGC_SERVER: the resident memory holds garbage not yet collected too)."
     echo "turns changed: tables whose turn passed in the window (a turn clock ran out): nonzero means the window was not idle."
     echo
     awk '
     function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
-    BEGIN { print "| tables | people | sessions | server CPU µs/s a person (above empty) | a session | server RSS KiB a session | live heap KiB a session | goroutines a session | tick bytes p50/p90, bytes/s a session | turns changed | loadgen cores | steal % | failed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
+    BEGIN { print "| tables | people | sessions | server CPU µs/s a person (above empty) | a session | server RSS KiB a session | live heap KiB a session | stacks KiB a session | goroutines a session | tick bytes p50/p90, bytes/s a session | turns changed | loadgen cores | steal % | failed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
     /^result / {
-      printf "| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s / %s, %s | %s | %s | %s | %s |\n", val($0, "rooms"), val($0, "people"), val($0, "sessions"),
+      printf "| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s / %s, %s | %s | %s | %s | %s |\n", val($0, "rooms"), val($0, "people"), val($0, "sessions"),
         val($0, "server_cpu_us_per_s_per_person"), val($0, "server_cpu_above_empty_us_per_s_per_person"), val($0, "server_cpu_us_per_s_per_session"),
-        val($0, "server_rss_per_session_kib"), val($0, "server_heap_per_session_kib"), val($0, "server_goroutines_per_session"),
+        val($0, "server_rss_per_session_kib"), val($0, "server_heap_per_session_kib"), val($0, "server_stack_per_session_kib"), val($0, "server_goroutines_per_session"),
         val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "tick_bytes_per_s_per_session"), val($0, "turns_changed"),
         val($0, "loadgen_cores_window"), val($0, "steal_pct"), val($0, "failed")
     }' "$work/idle"

@@ -21,7 +21,8 @@ import (
 // screen: the server's CPU a second per person seated and per session
 // (people and watchers), over the window, and above what the server took
 // with no session at all; its resident memory and, given its debug
-// listener, its live heap (after a collection) and goroutines, each per
+// listener, its live heap (after a collection), goroutine stacks and
+// goroutines, each per
 // session above what they were before the first one. Every figure is the
 // server's (pid), but those marked loadgen. The window must end before a
 // turn clock runs out (60 s from a table's start by default): when one does,
@@ -32,6 +33,7 @@ import (
 type serverMem struct {
 	ok         bool
 	heapInuse  int64 // bytes, after a collection
+	stack      int64 // bytes of goroutine stacks in use
 	goroutines int
 }
 
@@ -63,12 +65,18 @@ func debugMem(base string) serverMem {
 		}
 		return false
 	}
+	seen := 0
 	heap := get("/debug/pprof/heap?gc=1&debug=1", func(l string) bool {
 		if v, ok := strings.CutPrefix(l, "# HeapInuse = "); ok {
 			m.heapInuse, _ = strconv.ParseInt(v, 10, 64)
-			return true
+			seen++
 		}
-		return false
+		if v, ok := strings.CutPrefix(l, "# Stack = "); ok { // "inuse / sys"
+			inuse, _, _ := strings.Cut(v, " ")
+			m.stack, _ = strconv.ParseInt(inuse, 10, 64)
+			seen++
+		}
+		return seen == 2
 	})
 	gor := get("/debug/pprof/goroutine?debug=1", func(l string) bool {
 		if v, ok := strings.CutPrefix(l, "goroutine profile: total "); ok {
@@ -179,11 +187,11 @@ func stillMode(addr, game string, n, watchers int, ramp, settle, duration time.D
 	per := func(x float64, k int) float64 { return x / float64(max(k, 1)) }
 	cores := (b.cpu - a.cpu).Seconds() / max(win, 1e-3)
 	slices.Sort(tb)
-	heapText := "server_heap_live_mib=? server_heap_per_session_kib=? server_goroutines=? server_goroutines_per_session=?"
+	heapText := "server_heap_live_mib=? server_heap_per_session_kib=? server_stack_per_session_kib=? server_goroutines=? server_goroutines_per_session=?"
 	if mem0.ok && mem1.ok {
-		heapText = fmt.Sprintf("server_heap_live_mib=%.1f server_heap_per_session_kib=%.1f server_goroutines=%d server_goroutines_per_session=%.1f",
+		heapText = fmt.Sprintf("server_heap_live_mib=%.1f server_heap_per_session_kib=%.1f server_stack_per_session_kib=%.1f server_goroutines=%d server_goroutines_per_session=%.1f",
 			float64(mem1.heapInuse)/(1<<20), per(float64(mem1.heapInuse-mem0.heapInuse)/1024, sessions),
-			mem1.goroutines, per(float64(mem1.goroutines-mem0.goroutines), sessions))
+			per(float64(mem1.stack-mem0.stack)/1024, sessions), mem1.goroutines, per(float64(mem1.goroutines-mem0.goroutines), sessions))
 	}
 	fmt.Printf("still %s tables %d (%d watchers each; %d failed): %d people, %d sessions, nobody moving for %.0f s\n",
 		game, n, watchers, failed.Load(), people, sessions, win)
