@@ -21,7 +21,7 @@ TABLE_STEPS=${TABLE_STEPS-40,80,160,240,320,400} # Kings tables
 SPITE_STEPS=${SPITE_STEPS-50,100,200}            # Spite tables
 IDLE_STEPS=${IDLE_STEPS-100,400}   # still tables (two people each, and WATCHERS): 200 and 800 people
 IDLE_GAME=${IDLE_GAME:-spite}      # spite, or kings (two computers at each table too, whose first turns may reach into the window)
-IDLE_SETTLE=${IDLE_SETTLE:-8s}     # after the last table starts: the computers' first turns are played
+IDLE_SETTLE=${IDLE_SETTLE:-$([ "$IDLE_GAME" = kings ] && echo 8s || echo 2s)} # after the last table starts (Kings: the computers' first turns)
 IDLE_DURATION=${IDLE_DURATION:-20s} # measured; ramp + settle + this must stay under the 60 s turn clock
 RACERS=${RACERS:-4}
 WATCHERS=${WATCHERS:-1}  # watchers at each table
@@ -131,30 +131,32 @@ mkdir -p "$(dirname "$OUT")"
 {
   head -1 "$work/head"; echo; tail -n +2 "$work/head" | sed 's/^/    /'
   echo
-  echo "Each step: a fresh server, rooms opened $RAMP_PER_ROOM apart, then $DURATION measured. p50/p90/p99: a move's key to the write that"
-  echo "shows it on another screen (every other racer; at a table, the other seat and the watchers), read on the receiving side. move_bytes: what"
-  echo "each other screen read from the key to that write; tick_bytes: writes that only counted a turn clock down. loadgen_cores_window"
-  echo "and server_cores_window: each process's CPU over the window after the ramp (the generator's share is its own, not the server's);"
-  echo "steal_pct: the host's steal per core over that window; server run-queue wait: time a second the server's threads were ready"
-  echo "but waited for their core (other work on it, or its own threads); loadgen worst stall: the generator's own worst hold-up (a"
-  echo "5 ms timer's lateness), by which any latency timed then is late without the server being slow. A step past p99 $STOP_P99_MS ms,"
-  echo "or with a failure, ends its kind's ramp."
-  echo
-  awk '
-  function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
-  BEGIN { print "| kind | rooms | sessions | p50 / p90 / p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB | server run-queue wait ms/s | loadgen worst stall ms | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
-  /^result / {
-    k = val($0, "kind"); n = val($0, "rooms")
-    printf "| %s | %s | %s | %s / %s / %s | %s / %s | %s / %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", k, n, (k == "race" ? n * racers : n * (2 + watchers)),
-      val($0, "p50_ms"), val($0, "p90_ms"), val($0, "p99_ms"), val($0, "move_bytes_p50"), val($0, "move_bytes_p90"),
-      val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "server_cores_window"), val($0, "loadgen_cores_window"),
-      val($0, "server_rss_mib"), val($0, "server_runq_wait_ms_per_s"), val($0, "loadgen_stall_max_ms"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
-  }' racers="$RACERS" watchers="$WATCHERS" "$work/lines"
-  echo
+  if grep -q '^result ' "$work/lines"; then
+    echo "Each step: a fresh server, rooms opened $RAMP_PER_ROOM apart, then $DURATION measured. p50/p90/p99: a move's key to the write that"
+    echo "shows it on another screen (every other racer; at a table, the other seat and the watchers), read on the receiving side. move_bytes: what"
+    echo "each other screen read from the key to that write; tick_bytes: writes that only counted a turn clock down. loadgen_cores_window"
+    echo "and server_cores_window: each process's CPU over the window after the ramp (the generator's share is its own, not the server's);"
+    echo "steal_pct: the host's steal per core over that window; server run-queue wait: time a second the server's threads were ready"
+    echo "but waited for their core (other work on it, or its own threads); loadgen worst stall: the generator's own worst hold-up (a"
+    echo "5 ms timer's lateness), by which any latency timed then is late without the server being slow. A step past p99 $STOP_P99_MS ms,"
+    echo "or with a failure, ends its kind's ramp."
+    echo
+    awk '
+    function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+    BEGIN { print "| kind | rooms | sessions | p50 / p90 / p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB | server run-queue wait ms/s | loadgen worst stall ms | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
+    /^result / {
+      k = val($0, "kind"); n = val($0, "rooms")
+      printf "| %s | %s | %s | %s / %s / %s | %s / %s | %s / %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", k, n, (k == "race" ? n * racers : n * (2 + watchers)),
+        val($0, "p50_ms"), val($0, "p90_ms"), val($0, "p99_ms"), val($0, "move_bytes_p50"), val($0, "move_bytes_p90"),
+        val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "server_cores_window"), val($0, "loadgen_cores_window"),
+        val($0, "server_rss_mib"), val($0, "server_runq_wait_ms_per_s"), val($0, "loadgen_stall_max_ms"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
+    }' racers="$RACERS" watchers="$WATCHERS" "$work/lines"
+    echo
+  fi
   if [ -s "$work/idle" ]; then
     echo
     echo "Still tables ($IDLE_GAME, two people and $WATCHERS watchers each; IDLE_STEPS=$IDLE_STEPS): seated and started, then nobody moves"
-    echo "for $IDLE_DURATION while every screen's turn clock ticks, after $IDLE_SETTLE for the computers' first turns. Every figure is the"
+    echo "for $IDLE_DURATION while every screen's turn clock ticks, $IDLE_SETTLE after the last table started. Every figure is the"
     echo "server's: its CPU a second per person seated (and per session, people and watchers), above the server's own with no"
     echo "session (measured for 3 s first); its resident memory, its live heap after a collection, its goroutine stacks and goroutines, each per"
     echo "session above the figure before the first session (GOGC=$GOGC_SERVER: the resident memory holds garbage not yet collected too)."
