@@ -4,12 +4,14 @@
 # tables (sshuffle-load --still: two people and WATCHERS watchers each,
 # seated and started, nobody moving), a CPU profile over the window, and
 # the heap in use after a collection before the first session and with
-# every session open, every allocation sampled (GODEBUG=memprofilerate=1,
-# so the server is slower than in liveload.sh: its figures are for
-# finding where, not how much). Writes reports/idle-profile.md (or OUT)
+# every session open, every allocation sampled (MEMPROFILERATE=1, so the
+# server is slower than in liveload.sh: its figures are for finding where,
+# not how much; MEMPROFILERATE=524288, Go's own, for a CPU profile as
+# liveload.sh's server spends it). Writes reports/idle-profile.md (or OUT)
 # with the top of each profile. Not part of `make test`.
 #   bash scripts/idleprofile.sh
-#   TABLES=30 bash scripts/idleprofile.sh
+#   TABLES=30 MEMPROFILERATE=524288 bash scripts/idleprofile.sh
+# SSHUFFLE_BIN: a server binary to run instead of building ./cmd/sshuffle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TABLES=${TABLES:-100}
@@ -18,17 +20,17 @@ WATCHERS=${WATCHERS:-1}
 DURATION=${DURATION:-20s}
 SERVER_CPU=${SERVER_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}
+MEMPROFILERATE=${MEMPROFILERATE:-1}
 OUT=${OUT:-reports/idle-profile.md}
 
 work=$(mktemp -d)
 pid=""
 stop() { if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=""; fi; }
 trap 'stop; rm -rf "$work"' EXIT
-go build -o "$work/sshuffle" ./cmd/sshuffle
+if [ -n "${SSHUFFLE_BIN:-}" ]; then cp "$SSHUFFLE_BIN" "$work/sshuffle"; else go build -o "$work/sshuffle" ./cmd/sshuffle; fi
 go build -o "$work/sshuffle-load" ./cmd/sshuffle-load
 port=$(( 20000 + RANDOM % 12000 )); dport=$(( port + 1 ))
-secs=${DURATION%s}
-taskset -c "$SERVER_CPU" env GODEBUG=memprofilerate=1 GOMAXPROCS=1 GOGC=200 GOMEMLIMIT=4GiB \
+taskset -c "$SERVER_CPU" env GODEBUG=memprofilerate="$MEMPROFILERATE" GOMAXPROCS=1 GOGC=200 GOMEMLIMIT=4GiB \
   "$work/sshuffle" serve --addr "127.0.0.1:$port" --data "$work/data" --fill-pools=false --debug-addr "127.0.0.1:$dport" \
   --max-sessions 20000 --max-per-addr 20000 --max-channels-per-conn 4 --start-timeout 2m --max-startups 2000:30:4000 2>"$work/server.log" &
 pid=$!
@@ -37,24 +39,23 @@ sleep 1
 curl -s -o "$work/heap0.prof" "http://127.0.0.1:$dport/debug/pprof/heap?gc=1"
 load_avg_before=$(cut -d' ' -f1-3 /proc/loadavg)
 taskset -c "$LOAD_CPU" "$work/sshuffle-load" -addr "127.0.0.1:$port" -pid "$pid" -ramp "$(( TABLES * 50 ))ms" -settle 2s -duration "$DURATION" \
-  -tables "$TABLES" -game "$GAME" -watchers "$WATCHERS" -still -debug "http://127.0.0.1:$dport" >"$work/out" 2>"$work/err" &
+  -tables "$TABLES" -game "$GAME" -watchers "$WATCHERS" -still -debug "http://127.0.0.1:$dport" -cpuprofile "$work/cpu.prof" >"$work/out" 2>"$work/err" &
 load=$!
-# The window opens about 3 s (the empty server's CPU) + the ramp + 2 s in;
-# the profile takes its middle.
-sleep $(( 3 + TABLES * 50 / 1000 + 4 ))
-curl -s -o "$work/cpu.prof" "http://127.0.0.1:$dport/debug/pprof/profile?seconds=$(( secs - 6 ))"
+# The heap with every session open: once the CPU profile (the window) is
+# written, before the sessions close.
+for _ in $(seq 1200); do [ -s "$work/cpu.prof" ] && break; kill -0 "$load" 2>/dev/null || break; sleep 0.1; done
 curl -s -o "$work/heap1.prof" "http://127.0.0.1:$dport/debug/pprof/heap?gc=1"
 wait "$load" || true
 stop
 
 mkdir -p "$(dirname "$OUT")"
 {
-  echo "\$ bash scripts/idleprofile.sh   (TABLES=$TABLES GAME=$GAME WATCHERS=$WATCHERS DURATION=$DURATION)"
+  echo "\$ bash scripts/idleprofile.sh   (TABLES=$TABLES GAME=$GAME WATCHERS=$WATCHERS DURATION=$DURATION MEMPROFILERATE=$MEMPROFILERATE${SSHUFFLE_BIN:+ SSHUFFLE_BIN=$SSHUFFLE_BIN})"
   echo
   echo "    commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)'), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average before: $load_avg_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "    server on core $SERVER_CPU (GOMAXPROCS=1 GOGC=200 GODEBUG=memprofilerate=1), load generator on core $LOAD_CPU"
+  echo "    server on core $SERVER_CPU (GOMAXPROCS=1 GOGC=200 GODEBUG=memprofilerate=$MEMPROFILERATE), load generator on core $LOAD_CPU"
   echo
-  echo "The load generator's result (with every allocation sampled the server's CPU is above liveload.sh's):"
+  echo "The load generator's result (with every allocation sampled, MEMPROFILERATE=1, the server's CPU is above liveload.sh's):"
   echo
   grep '^result ' "$work/out" | sed 's/^/    /' || echo "    (no result; $(head -1 "$work/err"))"
   echo

@@ -75,6 +75,7 @@ func main() {
 	watchers := flag.Int("watchers", 0, "with --tables: this many more sessions watch each table, and a move is timed to their screens too")
 	still := flag.Bool("still", false, "with --tables: seat and start the tables, then nobody moves; measure the server's idle CPU per person and memory per session (see -debug)")
 	debugURL := flag.String("debug", "", "with --still: the server's debug listener (http://127.0.0.1:PORT, sshuffle serve --debug-addr), for its live heap and goroutines per session")
+	cpuProfile := flag.String("cpuprofile", "", "with --still and -debug: write the server's CPU profile over the window to this file")
 	flag.Parse()
 	if *listHostile {
 		for _, it := range hostileItems {
@@ -90,7 +91,7 @@ func main() {
 	}
 
 	if *tablesN > 0 && *still {
-		os.Exit(stillMode(o.addr, *game, *tablesN, *watchers, *ramp, o.settle, o.duration, o.pid, *debugURL))
+		os.Exit(stillMode(o.addr, *game, *tablesN, *watchers, *ramp, o.settle, o.duration, o.pid, *debugURL, *cpuProfile))
 	}
 	if *tablesN > 0 {
 		os.Exit(tableMode(o.addr, *game, *tablesN, *watchers, *think, *ramp, o.duration, o.pid))

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -91,7 +92,7 @@ func debugMem(base string) serverMem {
 
 // stillMode seats the tables over ramp, waits for them to start, lets
 // settle pass and measures for duration with nobody moving.
-func stillMode(addr, game string, n, watchers int, ramp, settle, duration time.Duration, pid int, debug string) int {
+func stillMode(addr, game string, n, watchers int, ramp, settle, duration time.Duration, pid int, debug, cpuProfile string) int {
 	g, ok := tableGames[game]
 	if !ok {
 		fmt.Fprintln(os.Stderr, "sshuffle-load: --game is kings or spite")
@@ -162,6 +163,12 @@ func stillMode(addr, game string, n, watchers int, ramp, settle, duration time.D
 			ticks0[i] = append(ticks0[i], len(r.ticks()))
 		}
 	}
+	profiled := make(chan error, 1)
+	if cpuProfile != "" {
+		go func() { profiled <- saveProfile(debug, cpuProfile, max(duration-time.Second, time.Second)) }()
+	} else {
+		profiled <- nil
+	}
 	w0, a, self0, cpu0, wait0 := time.Now(), procStat(pid), procStat(os.Getpid()), readCPUTicks(), runqWait(pid)
 	time.Sleep(duration)
 	w1, b, self1, cpu1, wait1 := time.Now(), procStat(pid), procStat(os.Getpid()), readCPUTicks(), runqWait(pid)
@@ -176,6 +183,9 @@ func stillMode(addr, game string, n, watchers int, ramp, settle, duration time.D
 		}
 	}
 	// Memory while every session is still open.
+	if err := <-profiled; err != nil {
+		fmt.Fprintln(os.Stderr, "sshuffle-load: the CPU profile:", err)
+	}
 	mem1 := debugMem(debug)
 	close(quit)
 	wg.Wait()
@@ -209,6 +219,33 @@ func stillMode(addr, game string, n, watchers int, ramp, settle, duration time.D
 		return 1
 	}
 	return 0
+}
+
+// saveProfile writes the server's CPU profile over the next d, from its
+// debug listener at base (on loopback), to file.
+func saveProfile(base, file string, d time.Duration) error {
+	u, err := url.Parse(base)
+	if err != nil || !net.ParseIP(u.Hostname()).IsLoopback() {
+		return fmt.Errorf("-debug must be on loopback: %q", base)
+	}
+	c := http.Client{Timeout: d + 30*time.Second}
+	resp, err := c.Get(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", strings.TrimSuffix(base, "/"), int(d.Seconds())))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s", resp.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func sumInts(s []int) int {
