@@ -12,6 +12,7 @@
 #   bash scripts/idleprofile.sh
 #   TABLES=30 MEMPROFILERATE=524288 bash scripts/idleprofile.sh
 # SSHUFFLE_BIN: a server binary to run instead of building ./cmd/sshuffle.
+# KEEP: a directory to keep the binary and the profiles in, for pprof.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TABLES=${TABLES:-100}
@@ -48,6 +49,7 @@ curl -s -o "$work/heap1.prof" "http://127.0.0.1:$dport/debug/pprof/heap?gc=1"
 wait "$load" || true
 stop
 
+if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP"; cp "$work/sshuffle" "$work"/*.prof "$KEEP/"; fi
 mkdir -p "$(dirname "$OUT")"
 {
   echo "\$ bash scripts/idleprofile.sh   (TABLES=$TABLES GAME=$GAME WATCHERS=$WATCHERS DURATION=$DURATION MEMPROFILERATE=$MEMPROFILERATE${SSHUFFLE_BIN:+ SSHUFFLE_BIN=$SSHUFFLE_BIN})"
