@@ -164,4 +164,14 @@ func TestPageRelistConvertsOnlyChangedTables(t *testing.T) {
 	require.NotSame(t, b, unsafe.SliceData(pg.tables[1].Seats))
 	require.Equal(t, 2, pg.Screen.tables[1].Watchers)
 	require.Contains(t, pg.View(), "BBBBB  Spite and Malice     seated 1/2  1 free   host bob, 2 watching")
+
+	// The first closes and two open: the one left is found where it
+	// moved to, as it was.
+	b = unsafe.SliceData(pg.tables[1].Seats)
+	pg.Update(lobbyMsg{list: hub.TableList{Tables: []hub.TableInfo{info("BBBBB", 2), info("CCCCC", 0), info("DDDDD", 1)}}})
+	require.Len(t, pg.tables, 3)
+	require.Same(t, b, unsafe.SliceData(pg.tables[0].Seats), "a table that moved up is not converted again")
+	require.Equal(t, []string{"BBBBB", "CCCCC", "DDDDD"}, []string{pg.tables[0].Code, pg.tables[1].Code, pg.tables[2].Code})
+	require.Equal(t, 1, pg.tables[2].Watchers)
+	require.NotContains(t, pg.View(), "AAAAA")
 }

@@ -81,26 +81,34 @@ type listedTable struct {
 
 // tablesOf is the list l as the lobby shows it, each table converted
 // (lobbyTable) again only when the hub lists it otherwise than in the
-// last list: on a busy server the list
-// comes every twentieth of a second to every lobby, with most of its
-// tables as they were.
+// last list: on a busy server the list comes every twentieth of a second
+// to every lobby, with most of its tables as they were. The list keeps its
+// order (oldest first), so a table is found where it was in the last
+// list, or a little further on when tables before it closed; one not
+// found so (a new one, or one after many that closed at once) is
+// converted anew.
 func (pg *Page) tablesOf(l hub.TableList) Tables {
-	pg.older, pg.listed = pg.listed, pg.older
-	if pg.listed == nil {
-		pg.listed = map[string]*listedTable{}
-	}
-	clear(pg.listed)
+	const ahead = 4
+	prev, next := pg.listed, pg.older[:0]
 	out := pg.tables[:0]
+	j := 0
 	for i := range l.Tables {
 		in := &l.Tables[i]
-		x := pg.older[in.Code]
+		var x *listedTable
+		for k := j; k < len(prev) && k < j+ahead; k++ {
+			if prev[k].in.Code == in.Code {
+				x, j = prev[k], k+1
+				break
+			}
+		}
 		if x == nil || !sameListing(&x.in, in) {
 			x = &listedTable{in: *in, t: lobbyTable(*in)}
 		}
-		pg.listed[in.Code] = x
+		next = append(next, x)
 		out = append(out, x.t)
 	}
-	pg.tables = out
+	clear(prev)
+	pg.listed, pg.older, pg.tables = next, prev[:0], out
 	return Tables{List: out}
 }
 
@@ -110,6 +118,9 @@ func sameListing(a, b *hub.TableInfo) bool {
 	if a.Code != b.Code || a.Game != b.Game || a.Settings != b.Settings || a.Host != b.Host || a.Watchers != b.Watchers ||
 		a.Phase != b.Phase || a.Speed != b.Speed || a.Rated != b.Rated || len(a.Seats) != len(b.Seats) {
 		return false
+	}
+	if len(a.Seats) > 0 && &a.Seats[0] == &b.Seats[0] {
+		return true // the same listing's seats: the hub never writes a list's tables
 	}
 	for i := range a.Seats {
 		if a.Seats[i] != b.Seats[i] {
@@ -174,11 +185,11 @@ type Page struct {
 	gone   bool
 	joined []*ui.TableHold
 
-	// listed and older are the tables of the last list and of the one
-	// before (scratch), as the hub listed them and as converted, by code:
-	// a relisting converts only the tables that changed. tables is the
-	// list handed to the screen, made again in place.
-	listed, older map[string]*listedTable
+	// listed is the tables of the last list, as the hub listed them and
+	// as converted, in its order (older: scratch for the next): a
+	// relisting converts only the tables that changed. tables is the list
+	// handed to the screen, made again in place.
+	listed, older []*listedTable
 	tables        []Table
 
 	// The invite line as last drawn, and what for.
