@@ -213,7 +213,7 @@ func playLobbyFrames(t *testing.T, seed uint64, steps int, check func(ls *lobbyS
 // TestLobbyFramesAsBefore: the lobby's frames as recorded, through tables
 // coming and going, the detail, the form, the bots, prompts and resizes.
 func TestLobbyFramesAsBefore(t *testing.T) {
-	for _, seed := range []uint64{1, 2} {
+	for _, seed := range []uint64{2} {
 		name := fmt.Sprintf("lobby_%d", seed)
 		t.Run(name, func(t *testing.T) {
 			got := playLobbyFrames(t, seed, 300, nil)
