@@ -2,7 +2,9 @@
 # Live play under load: races of four, Kings tables of two load people and
 # two computers, and Spite tables of two load people, the tables with
 # watchers, each ramped in steps until a move's p99
-# to the other screens passes 50 ms. Every step runs against a fresh
+# to the other screens passes 50 ms; then still tables (IDLE_STEPS), seated
+# and started with nobody moving, for the server's idle CPU per person and
+# memory per session. Every step runs against a fresh
 # server (tables whose people left keep their computers playing, and would
 # load the next step), pinned to one core with GOMAXPROCS=1 as capacity.sh
 # does, the load generator pinned to the other. Each step's result line
@@ -11,11 +13,16 @@
 # command and the commit. Not part of `make test`.
 #   bash scripts/liveload.sh
 #   RACE_STEPS=10,20 TABLE_STEPS=5,10 SPITE_STEPS=5 DURATION=10s bash scripts/liveload.sh
+#   RACE_STEPS= TABLE_STEPS= SPITE_STEPS= IDLE_STEPS=100,400 bash scripts/liveload.sh   (the still tables alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RACE_STEPS=${RACE_STEPS:-50,100,200,300,400,500}  # races of RACERS
-TABLE_STEPS=${TABLE_STEPS:-40,80,160,240,320,400} # Kings tables
-SPITE_STEPS=${SPITE_STEPS:-50,100,200}            # Spite tables
+RACE_STEPS=${RACE_STEPS-50,100,200,300,400,500}  # races of RACERS
+TABLE_STEPS=${TABLE_STEPS-40,80,160,240,320,400} # Kings tables
+SPITE_STEPS=${SPITE_STEPS-50,100,200}            # Spite tables
+IDLE_STEPS=${IDLE_STEPS-100,400}   # still tables (two people each, and WATCHERS): 200 and 800 people
+IDLE_GAME=${IDLE_GAME:-spite}      # spite, or kings (two computers at each table too, whose first turns may reach into the window)
+IDLE_SETTLE=${IDLE_SETTLE:-$([ "$IDLE_GAME" = kings ] && echo 8s || echo 2s)} # after the last table starts (Kings: the computers' first turns)
+IDLE_DURATION=${IDLE_DURATION:-20s} # measured; ramp + settle + this must stay under the 60 s turn clock
 RACERS=${RACERS:-4}
 WATCHERS=${WATCHERS:-1}  # watchers at each table
 THINK=${THINK:-3s}       # a person's turn lasts up to this: the clocks tick
@@ -51,18 +58,24 @@ wait_listen() { # port log
 # ms DURATION: milliseconds in a Go duration such as 50ms or 2s.
 ms() { case $1 in *ms) echo "${1%ms}" ;; *s) echo $(( ${1%s} * 1000 )) ;; *) echo "$1" ;; esac; }
 
+# serve PORT [flags]: a fresh server, pinned, in the background (pid).
+serve() {
+  local port=$1; shift
+  rm -rf "$work/data"
+  taskset -c "$SERVER_CPU" env GOMEMLIMIT="$GOMEMLIMIT_SERVER" GOMAXPROCS=1 GOGC="$GOGC_SERVER" \
+    "$work/sshuffle" serve --addr "127.0.0.1:$port" --data "$work/data" --fill-pools=false \
+    --max-sessions 20000 --max-per-addr 20000 --max-channels-per-conn 4 --start-timeout 2m --max-startups 2000:30:4000 "$@" 2>"$work/server.log" &
+  pid=$!
+  wait_listen "$port" "$work/server.log"
+  sleep 1
+}
+
 # step KIND N, then the load generator's mode flags: one fresh server, one run.
 step() {
   local kind=$1 n=$2; shift 2
   local port=$(( 20000 + RANDOM % 12000 )) ramp
   ramp="$(( n * $(ms "$RAMP_PER_ROOM") ))ms"
-  rm -rf "$work/data"
-  taskset -c "$SERVER_CPU" env GOMEMLIMIT="$GOMEMLIMIT_SERVER" GOMAXPROCS=1 GOGC="$GOGC_SERVER" \
-    "$work/sshuffle" serve --addr "127.0.0.1:$port" --data "$work/data" --fill-pools=false \
-    --max-sessions 20000 --max-per-addr 20000 --max-channels-per-conn 4 --start-timeout 2m --max-startups 2000:30:4000 2>"$work/server.log" &
-  pid=$!
-  wait_listen "$port" "$work/server.log"
-  sleep 1
+  serve "$port"
   taskset -c "$LOAD_CPU" "$work/sshuffle-load" -addr "127.0.0.1:$port" -pid "$pid" -ramp "$ramp" -duration "$DURATION" \
     "$@" >"$work/out" 2>"$work/err" || true
   stop
@@ -77,7 +90,7 @@ step() {
 }
 
 {
-  echo "$ bash scripts/liveload.sh   (RACE_STEPS=$RACE_STEPS TABLE_STEPS=$TABLE_STEPS SPITE_STEPS=$SPITE_STEPS RACERS=$RACERS WATCHERS=$WATCHERS THINK=$THINK EVERY=$EVERY RAMP_PER_ROOM=$RAMP_PER_ROOM DURATION=$DURATION)"
+  echo "$ bash scripts/liveload.sh   (RACE_STEPS=$RACE_STEPS TABLE_STEPS=$TABLE_STEPS SPITE_STEPS=$SPITE_STEPS RACERS=$RACERS WATCHERS=$WATCHERS THINK=$THINK EVERY=$EVERY RAMP_PER_ROOM=$RAMP_PER_ROOM DURATION=$DURATION IDLE_STEPS=$IDLE_STEPS IDLE_GAME=$IDLE_GAME IDLE_SETTLE=$IDLE_SETTLE IDLE_DURATION=$IDLE_DURATION)"
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)'), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "server on core $SERVER_CPU (GOMAXPROCS=1 GOGC=$GOGC_SERVER GOMEMLIMIT=$GOMEMLIMIT_SERVER), a fresh one each step; load generator on core $LOAD_CPU"
 } | tee "$work/head"
@@ -92,34 +105,77 @@ done
 for n in ${SPITE_STEPS//,/ }; do
   step spite "$n" -tables "$n" -game spite -watchers "$WATCHERS" -think "$THINK" || break
 done
+
+# idle_step N: N still tables on a fresh server with its debug listener
+# (the load generator reads its live heap and goroutines there).
+: >"$work/idle"
+idle_step() {
+  local n=$1 port=$(( 20000 + RANDOM % 12000 )) ramp
+  local dport=$(( port + 1 ))
+  ramp="$(( n * $(ms "$RAMP_PER_ROOM") ))ms"
+  serve "$port" --debug-addr "127.0.0.1:$dport"
+  taskset -c "$LOAD_CPU" "$work/sshuffle-load" -addr "127.0.0.1:$port" -pid "$pid" -ramp "$ramp" -settle "$IDLE_SETTLE" -duration "$IDLE_DURATION" \
+    -tables "$n" -game "$IDLE_GAME" -watchers "$WATCHERS" -still -debug "http://127.0.0.1:$dport" >"$work/out" 2>"$work/err" || true
+  stop
+  local line
+  line=$(grep '^result ' "$work/out" || echo "result kind=still-$IDLE_GAME rooms=$n no-result")
+  echo "$line" | tee -a "$work/idle"
+  if [ -s "$work/err" ]; then echo "  ($(grep -c . "$work/err") error lines; first: $(head -1 "$work/err"))" | tee -a "$work/idle"; fi
+}
+for n in ${IDLE_STEPS//,/ }; do
+  idle_step "$n"
+done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$work/lines"
 
 mkdir -p "$(dirname "$OUT")"
 {
   head -1 "$work/head"; echo; tail -n +2 "$work/head" | sed 's/^/    /'
   echo
-  echo "Each step: a fresh server, rooms opened $RAMP_PER_ROOM apart, then $DURATION measured. p50/p90/p99: a move's key to the write that"
-  echo "shows it on another screen (every other racer; at a table, the other seat and the watchers), read on the receiving side. move_bytes: what"
-  echo "each other screen read from the key to that write; tick_bytes: writes that only counted a turn clock down. loadgen_cores_window"
-  echo "and server_cores_window: each process's CPU over the window after the ramp (the generator's share is its own, not the server's);"
-  echo "steal_pct: the host's steal per core over that window; server run-queue wait: time a second the server's threads were ready"
-  echo "but waited for their core (other work on it, or its own threads); loadgen worst stall: the generator's own worst hold-up (a"
-  echo "5 ms timer's lateness), by which any latency timed then is late without the server being slow. A step past p99 $STOP_P99_MS ms,"
-  echo "or with a failure, ends its kind's ramp."
-  echo
-  awk '
-  function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
-  BEGIN { print "| kind | rooms | sessions | p50 / p90 / p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB | server run-queue wait ms/s | loadgen worst stall ms | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
-  /^result / {
-    k = val($0, "kind"); n = val($0, "rooms")
-    printf "| %s | %s | %s | %s / %s / %s | %s / %s | %s / %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", k, n, (k == "race" ? n * racers : n * (2 + watchers)),
-      val($0, "p50_ms"), val($0, "p90_ms"), val($0, "p99_ms"), val($0, "move_bytes_p50"), val($0, "move_bytes_p90"),
-      val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "server_cores_window"), val($0, "loadgen_cores_window"),
-      val($0, "server_rss_mib"), val($0, "server_runq_wait_ms_per_s"), val($0, "loadgen_stall_max_ms"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
-  }' racers="$RACERS" watchers="$WATCHERS" "$work/lines"
+  if grep -q '^result ' "$work/lines"; then
+    echo "Each step: a fresh server, rooms opened $RAMP_PER_ROOM apart, then $DURATION measured. p50/p90/p99: a move's key to the write that"
+    echo "shows it on another screen (every other racer; at a table, the other seat and the watchers), read on the receiving side. move_bytes: what"
+    echo "each other screen read from the key to that write; tick_bytes: writes that only counted a turn clock down. loadgen_cores_window"
+    echo "and server_cores_window: each process's CPU over the window after the ramp (the generator's share is its own, not the server's);"
+    echo "steal_pct: the host's steal per core over that window; server run-queue wait: time a second the server's threads were ready"
+    echo "but waited for their core (other work on it, or its own threads); loadgen worst stall: the generator's own worst hold-up (a"
+    echo "5 ms timer's lateness), by which any latency timed then is late without the server being slow. A step past p99 $STOP_P99_MS ms,"
+    echo "or with a failure, ends its kind's ramp."
+    echo
+    awk '
+    function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+    BEGIN { print "| kind | rooms | sessions | p50 / p90 / p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB | server run-queue wait ms/s | loadgen worst stall ms | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
+    /^result / {
+      k = val($0, "kind"); n = val($0, "rooms")
+      printf "| %s | %s | %s | %s / %s / %s | %s / %s | %s / %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", k, n, (k == "race" ? n * racers : n * (2 + watchers)),
+        val($0, "p50_ms"), val($0, "p90_ms"), val($0, "p99_ms"), val($0, "move_bytes_p50"), val($0, "move_bytes_p90"),
+        val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "server_cores_window"), val($0, "loadgen_cores_window"),
+        val($0, "server_rss_mib"), val($0, "server_runq_wait_ms_per_s"), val($0, "loadgen_stall_max_ms"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
+    }' racers="$RACERS" watchers="$WATCHERS" "$work/lines"
+    echo
+  fi
+  if [ -s "$work/idle" ]; then
+    echo
+    echo "Still tables ($IDLE_GAME, two people and $WATCHERS watchers each; IDLE_STEPS=$IDLE_STEPS): seated and started, then nobody moves"
+    echo "for $IDLE_DURATION while every screen's turn clock ticks, $IDLE_SETTLE after the last table started. Every figure is the"
+    echo "server's: its CPU a second per person seated (and per session, people and watchers), above the server's own with no"
+    echo "session (measured for 3 s first); its resident memory, its live heap after a collection, its goroutine stacks and goroutines, each per"
+    echo "session above the figure before the first session (GOGC=$GOGC_SERVER: the resident memory holds garbage not yet collected too)."
+    echo "turns changed: tables whose turn passed in the window (a turn clock ran out): nonzero means the window was not idle."
+    echo
+    awk '
+    function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+    BEGIN { print "| tables | people | sessions | server CPU µs/s a person (above empty) | a session | server RSS KiB a session | live heap KiB a session | stacks KiB a session | goroutines a session | tick bytes p50/p90, bytes/s a session | turns changed | loadgen cores | steal % | failed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
+    /^result / {
+      printf "| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s / %s, %s | %s | %s | %s | %s |\n", val($0, "rooms"), val($0, "people"), val($0, "sessions"),
+        val($0, "server_cpu_us_per_s_per_person"), val($0, "server_cpu_above_empty_us_per_s_per_person"), val($0, "server_cpu_us_per_s_per_session"),
+        val($0, "server_rss_per_session_kib"), val($0, "server_heap_per_session_kib"), val($0, "server_stack_per_session_kib"), val($0, "server_goroutines_per_session"),
+        val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "tick_bytes_per_s_per_session"), val($0, "turns_changed"),
+        val($0, "loadgen_cores_window"), val($0, "steal_pct"), val($0, "failed")
+    }' "$work/idle"
+  fi
   echo
   echo "The result lines:"
   echo
-  sed 's/^/    /' "$work/lines"
+  sed 's/^/    /' "$work/lines" "$work/idle"
 } >"$OUT"
 echo "wrote $OUT"

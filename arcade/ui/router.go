@@ -55,6 +55,7 @@ type noticeLines struct {
 	text     string
 	width, n int
 	lines    []string
+	after    []string // the same, each with the "\n" before it
 }
 
 // NewRouter starts a session on first, with a one-line notice at the
@@ -383,8 +384,14 @@ func (r *Router) ViewPieces(dst []string) (v tea.View, pieces []string) {
 		msg := fmt.Sprintf("Make the window at least %dx%d (it is %dx%d now).", w, h, e.Width, e.Height)
 		body = strings.Join(FitLines(msg, e.Width, max(e.Height, 1)), "\n")
 	default:
-		if p, ok := cur.(PiecedScreen); ok && r.notice == "" && e.Unicode {
-			pieces = p.ViewPieces(pieces)
+		if p, ok := cur.(PiecedScreen); ok && e.Unicode {
+			if r.notice == "" {
+				pieces = p.ViewPieces(pieces)
+			} else {
+				// A welcome stays up until the first key: a watcher who
+				// never presses one is drawn in pieces all the same.
+				pieces = r.piecesWithNotice(cur, p, pieces)
+			}
 			break
 		}
 		body = r.viewWithNotice(cur)
@@ -412,15 +419,7 @@ func (r *Router) viewWithNotice(cur Screen) string {
 		return cur.View()
 	}
 	_, minH := cur.MinSize()
-	nl := &r.noticed
-	if n := max(min(3, e.Height-minH), 1); nl.text != r.notice || nl.width != e.Width || nl.n != n || nl.lines == nil {
-		notice := FitLines(r.notice, e.Width, n)
-		nl.lines = nl.lines[:0]
-		for _, l := range notice {
-			nl.lines = append(nl.lines, noticeStyle.Render(l))
-		}
-		nl.text, nl.width, nl.n = r.notice, e.Width, n
-	}
+	nl := r.noticeFor(minH)
 	k := len(nl.lines)
 	full := e.Height
 	e.Height = max(full-k, minH)
@@ -462,6 +461,78 @@ func (r *Router) viewWithNotice(cur Screen) string {
 		b.WriteString(l)
 	}
 	return b.String()
+}
+
+// noticeFor is the notice's lines for the window, under a screen at least
+// minH lines high: kept while the notice, the width and their number are
+// the same.
+func (r *Router) noticeFor(minH int) *noticeLines {
+	e := r.env
+	nl := &r.noticed
+	if n := max(min(3, e.Height-minH), 1); nl.text != r.notice || nl.width != e.Width || nl.n != n || nl.lines == nil {
+		notice := FitLines(r.notice, e.Width, n)
+		nl.lines, nl.after = nl.lines[:0], nl.after[:0]
+		for _, l := range notice {
+			l = noticeStyle.Render(l)
+			nl.lines, nl.after = append(nl.lines, l), append(nl.after, "\n"+l)
+		}
+		nl.text, nl.width, nl.n = r.notice, e.Width, n
+	}
+	return nl
+}
+
+// piecesWithNotice is viewWithNotice in pieces, appended to dst: the
+// screen's pieces for the lines the notice leaves, cut after the last of
+// them (a cut piece is a substring of the screen's, so a piece the same as
+// in the last frame is still the same string), then the notice's lines.
+func (r *Router) piecesWithNotice(cur Screen, p PiecedScreen, dst []string) []string {
+	e := r.env
+	_, minH := cur.MinSize()
+	nl := r.noticeFor(minH)
+	k := len(nl.lines)
+	full := e.Height
+	e.Height = max(full-k, minH)
+	start := len(dst)
+	dst = p.ViewPieces(dst)
+	e.Height = full
+	keep := max(full-k, 0)
+	if keep == 0 {
+		dst = dst[:start]
+	} else {
+		line, cut := 1, false
+		for i := start; i < len(dst) && !cut; i++ {
+			piece := dst[i]
+			for at := 0; ; {
+				j := strings.IndexByte(piece[at:], '\n')
+				if j < 0 {
+					break
+				}
+				if line == keep {
+					// The body's line keep+1 starts here: the rest goes.
+					dst[i] = piece[:at+j]
+					dst = dst[:i+1]
+					if at+j == 0 {
+						dst = dst[:i]
+					}
+					cut = true
+					break
+				}
+				line++
+				at += j + 1
+			}
+		}
+		for ; !cut && line < keep; line++ {
+			dst = append(dst, "\n")
+		}
+	}
+	for i := range nl.lines[:min(k, full-keep)] {
+		if keep > 0 || i > 0 {
+			dst = append(dst, nl.after[i])
+		} else {
+			dst = append(dst, nl.lines[i])
+		}
+	}
+	return dst
 }
 
 // asciiLines keeps the last frame's lines and their plain text forms

@@ -3,9 +3,11 @@ package ui
 import (
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -257,4 +259,76 @@ func TestNoticeViewAsBefore(t *testing.T) {
 			t.Fatalf("%dx%d, min height %d, notice %q, body %q:\n got %q\nwant %q", e.Width, e.Height, s.h, r.notice, s.body, got, want)
 		}
 	}
+}
+
+// piecedText is a text screen whose view comes in pieces cut anywhere (in
+// a line, at its "\n", several lines in one), each kept while it is the
+// same.
+type piecedText struct {
+	text
+	cuts   []int
+	pieces []string
+}
+
+func (s *piecedText) ViewPieces(dst []string) []string {
+	s.pieces = s.pieces[:0]
+	at := 0
+	for _, c := range s.cuts {
+		if c > at && c < len(s.body) {
+			s.pieces = append(s.pieces, s.body[at:c])
+			at = c
+		}
+	}
+	return append(append(dst, s.pieces...), s.body[at:])
+}
+
+// A pieced screen drawn under a notice comes out as viewWithNotice draws
+// it whole, however its pieces are cut; a frame whose body is the same
+// keeps its pieces, the same strings.
+func TestNoticePiecesAsWhole(t *testing.T) {
+	s := &piecedText{}
+	r, _ := testRouter(t, &s.text, nil)
+	r.stack = []Screen{s}
+	e := r.env
+	e.Unicode = true
+	rnd := rand.New(rand.NewPCG(5, 6))
+	notices := []string{"A friend is online.", "Ann invited you to a race of Klondike · Draw 1. Y join · N decline",
+		strings.Repeat("a rather long notice ", 12), "x"}
+	for i := range 5000 {
+		if i%3 == 0 {
+			r.notice = notices[rnd.IntN(len(notices))]
+		}
+		e.Width, e.Height = 1+rnd.IntN(100), 1+rnd.IntN(30)
+		s.w, s.h = 1, rnd.IntN(e.Height+3)
+		lines := make([]string, rnd.IntN(35))
+		for j := range lines {
+			lines[j] = strings.Repeat("ab", rnd.IntN(5))
+		}
+		s.body = strings.Join(lines, "\n")
+		if rnd.IntN(8) == 0 {
+			s.body += "\n"
+		}
+		s.cuts = s.cuts[:0]
+		for range rnd.IntN(12) {
+			s.cuts = append(s.cuts, rnd.IntN(len(s.body)+1))
+		}
+		slices.Sort(s.cuts)
+		want := oldViewWithNotice(r, s)
+		got := r.piecesWithNotice(s, s, nil)
+		if strings.Join(got, "") != want {
+			t.Fatalf("%dx%d, min height %d, notice %q, body %q, cuts %v:\n got %q\nwant %q", e.Width, e.Height, s.h, r.notice, s.body, s.cuts, got, want)
+		}
+		again := r.piecesWithNotice(s, s, nil)
+		require.Len(t, again, len(got))
+		for j := range got {
+			require.Same(t, unsafe.StringData(got[j]), unsafe.StringData(again[j]), "piece %d of a frame the same is made again", j)
+		}
+	}
+	// The router draws it so.
+	e.Width, e.Height, s.h = 40, 10, 1
+	s.body, s.cuts = "one\ntwo\nthree", []int{4}
+	r.notice = "Welcome, ann! Your key is your account."
+	_, pieces := r.ViewPieces(nil)
+	require.Equal(t, oldViewWithNotice(r, s), strings.Join(pieces, ""))
+	require.Greater(t, len(pieces), 2, "in pieces")
 }

@@ -73,6 +73,9 @@ func main() {
 	game := flag.String("game", "kings", "with --tables: kings (two load people, two computers) or spite (two load people)")
 	think := flag.Duration("think", 0, "with --tables: a person waits up to this long (at random) before ending a turn, so the turn clocks tick meanwhile")
 	watchers := flag.Int("watchers", 0, "with --tables: this many more sessions watch each table, and a move is timed to their screens too")
+	still := flag.Bool("still", false, "with --tables: seat and start the tables, then nobody moves; measure the server's idle CPU per person and memory per session (see -debug)")
+	debugURL := flag.String("debug", "", "with --still: the server's debug listener (http://127.0.0.1:PORT, sshuffle serve --debug-addr), for its live heap and goroutines per session")
+	cpuProfile := flag.String("cpuprofile", "", "with --still and -debug: write the server's CPU profile over the window to this file")
 	flag.Parse()
 	if *listHostile {
 		for _, it := range hostileItems {
@@ -87,6 +90,9 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *tablesN > 0 && *still {
+		os.Exit(stillMode(o.addr, *game, *tablesN, *watchers, *ramp, o.settle, o.duration, o.pid, *debugURL, *cpuProfile))
+	}
 	if *tablesN > 0 {
 		os.Exit(tableMode(o.addr, *game, *tablesN, *watchers, *think, *ramp, o.duration, o.pid))
 	}

@@ -50,49 +50,14 @@ func lineHas(y int, s string, want bool) func([]string) bool {
 // the turn clocks tick on every screen meanwhile.
 func runTable(addr string, g tableGame, n, watchers int, think time.Duration, stopAt time.Time) raceResult {
 	var res raceResult
-	local := func(k int) net.IP { return net.IPv4(127, 2+byte(n/250), byte(n%250), byte(k+1)) }
-	name := func(k int) string { return fmt.Sprintf("%s%04dt%d", runPrefix, n, k) }
-	host, err := openRacer(addr, local(0), name(0), g.command)
-	if err != nil {
-		return raceResult{err: err}
-	}
-	people := []*racer{host}
-	var lookers []*racer
+	people, lookers, err := seatTable(addr, g, n, watchers)
 	defer func() {
 		for _, r := range append(people, lookers...) {
 			r.close()
 		}
 	}()
-	s, err := host.waitFor("Invite: ", 30*time.Second)
 	if err != nil {
 		return raceResult{err: err}
-	}
-	m := tableCode.FindStringSubmatch(s)
-	if m == nil {
-		return raceResult{err: errors.New("no table code on the host's screen")}
-	}
-	other, err := openRacer(addr, local(1), name(1), "join "+m[1])
-	if err != nil {
-		return raceResult{err: err}
-	}
-	people = append(people, other)
-	if _, err := other.waitFor("You sit in seat 2", 30*time.Second); err != nil {
-		return raceResult{err: err}
-	}
-	for k := range watchers {
-		w, err := openRacer(addr, local(2+k), name(2+k), "watch "+m[1])
-		if err != nil {
-			return raceResult{err: err}
-		}
-		lookers = append(lookers, w)
-	}
-	if _, err := io.WriteString(host.in, "s"); err != nil {
-		return raceResult{err: err}
-	}
-	for _, r := range append(people, lookers...) {
-		if _, err := r.waitFor(g.title, 30*time.Second); err != nil {
-			return raceResult{err: err}
-		}
 	}
 	for time.Now().Before(stopAt) {
 		for k, mover := range people {
@@ -151,6 +116,51 @@ func runTable(addr string, g tableGame, n, watchers int, think time.Duration, st
 		res.tickBytes = append(res.tickBytes, r.ticks()...)
 	}
 	return res
+}
+
+// seatTable opens table n (its host, the second person joining by code,
+// then the watchers) and starts it; it returns every session it opened,
+// to be closed, even when it fails.
+func seatTable(addr string, g tableGame, n, watchers int) (people, lookers []*racer, err error) {
+	local := func(k int) net.IP { return net.IPv4(127, 2+byte(n/250), byte(n%250), byte(k+1)) }
+	name := func(k int) string { return fmt.Sprintf("%s%04dt%d", runPrefix, n, k) }
+	host, err := openRacer(addr, local(0), name(0), g.command)
+	if err != nil {
+		return nil, nil, err
+	}
+	people = []*racer{host}
+	s, err := host.waitFor("Invite: ", 30*time.Second)
+	if err != nil {
+		return people, nil, err
+	}
+	m := tableCode.FindStringSubmatch(s)
+	if m == nil {
+		return people, nil, errors.New("no table code on the host's screen")
+	}
+	other, err := openRacer(addr, local(1), name(1), "join "+m[1])
+	if err != nil {
+		return people, nil, err
+	}
+	people = append(people, other)
+	if _, err := other.waitFor("You sit in seat 2", 30*time.Second); err != nil {
+		return people, nil, err
+	}
+	for k := range watchers {
+		w, err := openRacer(addr, local(2+k), name(2+k), "watch "+m[1])
+		if err != nil {
+			return people, lookers, err
+		}
+		lookers = append(lookers, w)
+	}
+	if _, err := io.WriteString(host.in, "s"); err != nil {
+		return people, lookers, err
+	}
+	for _, r := range append(people, lookers...) {
+		if _, err := r.waitFor(g.title, 30*time.Second); err != nil {
+			return people, lookers, err
+		}
+	}
+	return people, lookers, nil
 }
 
 // tableMode runs the tables and prints what they measured; its exit

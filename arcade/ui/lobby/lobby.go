@@ -173,6 +173,7 @@ type Screen struct {
 	pick    *botPick         // non-nil: choosing a bot to challenge
 	talk    *ui.PhrasePicker // quick phrases to the table seated at; nil: none
 	said    string           // the phrase someone at that table said, shown a few seconds
+	kept    listParts        // what the last frame drew, for the next (view.go)
 }
 
 // New is the lobby, offering games and showing tables until the first
@@ -467,90 +468,6 @@ var (
 	selStyle   = lipgloss.NewStyle().Reverse(true)
 	plainStyle = lipgloss.NewStyle()
 )
-
-func (s *Screen) View() string {
-	if s.form != nil {
-		return s.form.view(s)
-	}
-	w, h := max(s.env.Width, 1), max(s.env.Height, 1)
-	var lines []string
-	lines = append(lines, ui.TitleStyle.Render("Tables")+"  "+ui.FaintStyle.Render("open tables, live"), "")
-	keys := []string{"↑↓", "choose", "enter", "join", "w", "watch", "c", "code", "n", "new table", PlayNowKey, "play now", "b", "challenge a bot", "q", "back"}
-	if s.env.IsGuest() {
-		keys = []string{"↑↓", "choose", "enter", "watch", "c", "code", "q", "back"}
-	}
-	if st := s.seated; st != nil {
-		line := fmt.Sprintf("You sit in seat %d at table %s (%s). ", st.Seat+1, clean(st.Table.Code, 6), s.title(st.Table.Game))
-		if st.Host {
-			line += "Press s to start once everyone is seated; x leaves the table."
-			keys = append([]string{"s", "start", "i", "invite", "x", "leave seat"}, keys...)
-		} else {
-			line += "Waiting for " + clean(st.Table.Host, store.MaxNameLen) + " to start; x leaves the table."
-			keys = append([]string{"i", "invite", "x", "leave seat"}, keys...)
-		}
-		if s.talk != nil {
-			keys = append(keys, ui.PhraseKey, "phrases")
-		}
-		for _, l := range pad(ui.FitLines(line, w, 2), 2) {
-			lines = append(lines, ui.OkStyle.Render(l))
-		}
-		lines = append(lines, "")
-	}
-	msg, st := s.msg, ui.FaintStyle
-	switch {
-	case s.prompt != nil:
-		msg, st = "Table code (enter to join, esc to cancel): "+*s.prompt+"_", plainStyle
-	case s.invite != nil:
-		msg, st = "Invite whom (a name; enter sends, esc cancels): "+*s.invite+"_", plainStyle
-	case s.pick != nil:
-		msg, st = s.pickLine(), plainStyle
-	case s.seated != nil && s.talk.Open():
-		msg, st = s.talk.Line(), plainStyle
-	case s.err:
-		st = ui.ErrStyle
-		if !s.env.Color {
-			msg = "! " + msg
-		}
-	case msg == "" && s.seated != nil && s.said != "":
-		msg, st = s.said, ui.OkStyle
-	case msg == "" && s.cur < len(s.tables):
-		msg = s.detail(s.tables[s.cur])
-	}
-	// Two lines for the message, three for a long one (the settings and
-	// seats of a table of four); the keys on as many bars as they take.
-	var foot []string
-	for _, l := range pad(ui.FitLines(clean(msg, 400), w, 3), 2) {
-		foot = append(foot, st.Render(l))
-	}
-	foot = append(foot, "")
-	foot = append(foot, ui.HelpBars(w, keys...)...)
-	s.listY = len(lines)
-	s.rows = max(h-len(lines)-len(foot), 1)
-	if len(s.tables) == 0 {
-		empty := "No table is open. Press n to open one."
-		if s.env.IsGuest() {
-			empty = "No table is open."
-		}
-		lines = append(lines, "  "+ui.FaintStyle.Render(empty))
-	}
-	if s.cur < s.top {
-		s.top = s.cur
-	}
-	if s.cur >= s.top+s.rows {
-		s.top = s.cur - s.rows + 1
-	}
-	for i := s.top; i < len(s.tables) && i < s.top+s.rows; i++ {
-		lines = append(lines, s.row(i, w))
-	}
-	for len(lines) < s.listY+s.rows {
-		lines = append(lines, "")
-	}
-	lines = append(lines, foot...)
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return strings.Join(lines, "\n")
-}
 
 func pad(ls []string, n int) []string {
 	for len(ls) < n {

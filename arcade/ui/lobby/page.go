@@ -73,12 +73,61 @@ func lobbyTable(t hub.TableInfo) Table {
 	return out
 }
 
-func lobbyTables(l hub.TableList) Tables {
-	out := Tables{List: make([]Table, 0, len(l.Tables))}
-	for _, t := range l.Tables {
-		out.List = append(out.List, lobbyTable(t))
+// listedTable is a table as the hub listed it and as the lobby shows it.
+type listedTable struct {
+	in hub.TableInfo
+	t  Table
+}
+
+// tablesOf is the list l as the lobby shows it, each table converted
+// (lobbyTable) again only when the hub lists it otherwise than in the
+// last list: on a busy server the list comes every twentieth of a second
+// to every lobby, with most of its tables as they were. The list keeps its
+// order (oldest first), so a table is found where it was in the last
+// list, or a little further on when tables before it closed; one not
+// found so (a new one, or one after many that closed at once) is
+// converted anew.
+func (pg *Page) tablesOf(l hub.TableList) Tables {
+	const ahead = 4
+	prev, next := pg.listed, pg.older[:0]
+	out := pg.tables[:0]
+	j := 0
+	for i := range l.Tables {
+		in := &l.Tables[i]
+		var x *listedTable
+		for k := j; k < len(prev) && k < j+ahead; k++ {
+			if prev[k].in.Code == in.Code {
+				x, j = prev[k], k+1
+				break
+			}
+		}
+		if x == nil || !sameListing(&x.in, in) {
+			x = &listedTable{in: *in, t: lobbyTable(*in)}
+		}
+		next = append(next, x)
+		out = append(out, x.t)
 	}
-	return out
+	clear(prev)
+	pg.listed, pg.older, pg.tables = next, prev[:0], out
+	return Tables{List: out}
+}
+
+// sameListing reports whether a and b are the same as far as lobbyTable
+// reads them.
+func sameListing(a, b *hub.TableInfo) bool {
+	if a.Code != b.Code || a.Game != b.Game || a.Settings != b.Settings || a.Host != b.Host || a.Watchers != b.Watchers ||
+		a.Phase != b.Phase || a.Speed != b.Speed || a.Rated != b.Rated || len(a.Seats) != len(b.Seats) {
+		return false
+	}
+	if len(a.Seats) > 0 && &a.Seats[0] == &b.Seats[0] {
+		return true // the same listing's seats: the hub never writes a list's tables
+	}
+	for i := range a.Seats {
+		if a.Seats[i] != b.Seats[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // paceWord is a table's pace as the list shows it: nothing for the
@@ -135,6 +184,19 @@ type Page struct {
 	mu     sync.Mutex
 	gone   bool
 	joined []*ui.TableHold
+
+	// listed is the tables of the last list, as the hub listed them and
+	// as converted, in its order (older: scratch for the next): a
+	// relisting converts only the tables that changed. tables is the list
+	// handed to the screen, made again in place.
+	listed, older []*listedTable
+	tables        []Table
+
+	// The invite line as last drawn, and what for.
+	inviteOK    bool
+	inviteCode  string
+	inviteWidth int
+	inviteText  string
 }
 
 // answer hands a join's outcome to the page, or drops the seat when the
@@ -190,7 +252,7 @@ func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error
 func (pg *Page) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case lobbyMsg:
-		return pg.Screen.Update(lobbyTables(msg.list))
+		return pg.Screen.Update(pg.tablesOf(msg.list))
 	case joinedMsg:
 		if msg.page != pg {
 			return nil
@@ -259,22 +321,29 @@ func (pg *Page) take(st hub.TableState) tea.Cmd {
 	return pg.Screen.Update(Seated{Table: stateTable(st), Seat: st.Seat, Host: st.Host == st.You})
 }
 
-// View adds the invite line of the table the player sits at.
-func (pg *Page) View() string {
+func (pg *Page) View() string { return strings.Join(pg.ViewPieces(nil), "") }
+
+// ViewPieces adds the invite line of the table the player sits at under
+// the screen's pieces.
+func (pg *Page) ViewPieces(dst []string) []string {
 	if pg.m == nil || pg.handed || pg.env.Height < 17 {
-		return pg.Screen.View()
+		return pg.Screen.ViewPieces(dst)
 	}
 	e := pg.env
 	full := e.Height
 	e.Height = full - 1
-	body := pg.Screen.View()
+	start := len(dst)
+	dst = pg.Screen.ViewPieces(dst)
 	e.Height = full
-	lines := strings.Split(body, "\n")
-	for len(lines) < full-1 {
-		lines = append(lines, "")
+	for len(dst)-start < full-1 {
+		dst = append(dst, "\n")
 	}
-	line := inviteLine(e, pg.code())
-	return strings.Join(append(lines[:full-1], ui.FaintStyle.Render(line)), "\n")
+	dst = dst[:start+full-1]
+	if code := pg.code(); !pg.inviteOK || pg.inviteCode != code || pg.inviteWidth != e.Width {
+		pg.inviteText = "\n" + ui.FaintStyle.Render(inviteLine(e, code))
+		pg.inviteOK, pg.inviteCode, pg.inviteWidth = true, code, e.Width
+	}
+	return append(dst, pg.inviteText)
 }
 
 // inviteLine is the line that fits e's width. A command cut short is

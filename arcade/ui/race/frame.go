@@ -50,6 +50,27 @@ type raceParts struct {
 	clock []byte       // scratch
 	buf   bytes.Buffer // the frame, as drawn
 	out   []string     // the frame in lines, each kept while it is the same
+
+	// The room before the start and the results, in lines kept while
+	// they are the same: a countdown's count, a racer coming, going or
+	// finishing changes a line or two of them.
+	lobby, results keptLines
+}
+
+// keptLines is a view drawn whole, handed over in lines each kept (the
+// same string) while it is the same as in the frame before.
+type keptLines struct {
+	buf bytes.Buffer
+	out []string
+}
+
+// pieces appends text to dst in lines, each with the "\n" before it but
+// the first.
+func (k *keptLines) pieces(dst []string, text string) []string {
+	k.buf.Reset()
+	k.buf.WriteString(text)
+	k.out = ui.KeepLines(k.out, k.buf.Bytes())
+	return append(dst, k.out...)
 }
 
 // draw is View's frame for a running race, drawn as the lines of g's own

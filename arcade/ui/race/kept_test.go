@@ -1,14 +1,18 @@
 package race
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unsafe"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
+	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
+	"sshuffle/games"
 	"sshuffle/internal/uitest"
 )
 
@@ -90,4 +94,37 @@ func TestRaceFramePiecesKeepUnchangedLines(t *testing.T) {
 	s.frame = raceParts{}
 	s.game.Forget()
 	require.Equal(t, s.View(), strings.Join(after, ""), "the pieces differ from a frame drawn afresh")
+}
+
+// Before the start a countdown's count changes one line: the others are
+// the strings of the frame before.
+func TestRaceCountdownKeepsUnchangedLines(t *testing.T) {
+	e, clk, msgs := raceEnv(t)
+	info, ok := games.Default().Entry("klondike/draw1")
+	require.True(t, ok)
+	sc, err := Open(e, ui.Route{Page: ui.Race, Game: info, Spec: info.Spec(7)}, boards)
+	require.NoError(t, err)
+	s := sc.(*raceScreen)
+	until(t, s, msgs, func() bool { return s.have && s.st.Phase == hub.Lobby })
+	s.Update(tea.KeyPressMsg{Code: 's', Text: "s"})
+	until(t, s, msgs, func() bool { return s.st.Phase == hub.Countdown && s.st.Count == 3 })
+	before := slices.Clone(s.ViewPieces(nil))
+	require.Greater(t, len(before), 5, "a piece a line")
+	clk.Advance(time.Second)
+	until(t, s, msgs, func() bool { return s.st.Count == 2 })
+	after := s.ViewPieces(nil)
+	require.Len(t, after, len(before))
+	changed := 0
+	for i := range after {
+		switch {
+		case unsafe.StringData(before[i]) == unsafe.StringData(after[i]):
+		case before[i] != after[i]:
+			changed++
+			require.Contains(t, after[i], "Starting in 2")
+		default:
+			t.Errorf("line %d is unchanged but was made again", i)
+		}
+	}
+	require.Equal(t, 1, changed, "the count's line")
+	require.Equal(t, s.lobbyView(), strings.Join(after, ""))
 }

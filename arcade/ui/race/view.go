@@ -159,18 +159,18 @@ func (s *raceScreen) ViewPieces(dst []string) []string {
 	}
 	switch {
 	case s.st.Phase == hub.Lobby, s.st.Phase == hub.Countdown:
-		return append(dst, s.lobbyView())
+		return s.frame.lobby.pieces(dst, s.lobbyView())
 	case s.st.Phase == hub.Closed && s.game == nil:
-		return append(dst, s.resultsView())
+		return s.frame.results.pieces(dst, s.resultsView())
 	case s.st.Phase == hub.Finished:
-		return append(dst, s.resultsView())
+		return s.frame.results.pieces(dst, s.resultsView())
 	}
 	g := s.game
 	if s.view != nil && (g == nil || !s.racing()) {
 		g = s.view // a watcher, or a racer who is out, following someone
 	}
 	if g == nil {
-		return append(dst, s.resultsView())
+		return s.frame.results.pieces(dst, s.resultsView())
 	}
 	bw := g.BoardWidth()
 	side := e.Width-bw >= panelWidth+2
