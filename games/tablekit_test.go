@@ -174,3 +174,45 @@ func TestChoiceHalvesPlayAsPlay(t *testing.T) {
 		require.Equal(t, n+1, g.Actions(), "a legal action stood in")
 	}
 }
+
+// BenchmarkViewCodec is one seat's view of a game in play encoded (as a
+// table does for each seat looked at, with every state) and decoded (as
+// each screen does), for each house table game.
+func BenchmarkViewCodec(b *testing.B) {
+	for _, tg := range games.Default().TableGames() {
+		kit := tg.Kit
+		in := kit.Info()
+		m, err := kit.NewMatch(engine.Spec{Game: in.Name, Seed: 3}, in.MaxPlayers)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := m.Game()
+		players := make([]engine.TablePlayer, in.MaxPlayers)
+		for i := range players {
+			players[i], _ = kit.NewPlayer(in.Strengths[0], uint64(i+1))
+		}
+		for range 30 {
+			if g.Turn() == engine.NoSeat {
+				break
+			}
+			if err := g.Play(g.Turn(), players[g.Turn()]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		view := g.View(0)
+		b.Run(in.Name+"/encode", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = g.View(0)
+			}
+		})
+		b.Run(in.Name+"/decode", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := kit.DecodeView(view); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
