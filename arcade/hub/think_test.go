@@ -2,6 +2,7 @@ package hub
 
 import (
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -209,5 +210,73 @@ func TestComputersPlayTheKitsGame(t *testing.T) {
 				t.Fatalf("the table played another game than the kit:\n%s\n%s", r.Record, want)
 			}
 		})
+	}
+}
+
+// counting is a computer player that notes how many think at once; each
+// choice takes a little while, as a hard player's does.
+type counting struct {
+	kit     engine.TableKit
+	now     atomic.Int32
+	most    atomic.Int32
+	choices atomic.Int32
+}
+
+func (c *counting) ChooseEncoded(view []byte) ([]byte, error) {
+	n := c.now.Add(1)
+	defer c.now.Add(-1)
+	for {
+		m := c.most.Load()
+		if n <= m || c.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	time.Sleep(2 * time.Millisecond)
+	c.choices.Add(1)
+	p, err := c.kit.NewPlayer("easy", uint64(n))
+	if err != nil {
+		return nil, err
+	}
+	return p.ChooseEncoded(view)
+}
+
+// TestThinkersAreBounded: however many tables' computers are due at once,
+// no more of them think at the same time than the processors Go runs
+// goroutines on.
+func TestThinkersAreBounded(t *testing.T) {
+	h := New(Config{Clock: RealClock{}, Rand: engine.NewRNG(9), TableKit: games.Default().TableKit})
+	defer h.Close()
+	kit, _ := games.Default().TableKit(kings.Name)
+	c := &counting{kit: kit}
+	for i := range 16 {
+		host := person("host" + strconv.Itoa(i))
+		tb, err := h.OpenTable(TableConfig{Game: kings.Name, Host: host, Speed: Instant,
+			Seats: []SeatPlan{{Computer: "easy"}, {Computer: "easy"}, {Computer: "easy"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := tb.Join(host, Watch, func(TableState) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Start(); err != nil {
+			t.Fatal(err)
+		}
+		_ = tb.loop.wait(func() {
+			for _, s := range tb.seats {
+				s.player = c
+			}
+		})
+	}
+	deadline := time.After(guard)
+	for c.choices.Load() < 200 {
+		select {
+		case <-deadline:
+			t.Fatalf("only %d choices made", c.choices.Load())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if most, limit := c.most.Load(), int32(cap(thinkers)); most > limit {
+		t.Fatalf("%d computers thought at once; at most %d may", most, limit)
 	}
 }
