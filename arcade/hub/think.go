@@ -31,13 +31,16 @@ type decision struct {
 	gen     uint64
 	standIn bool // a stand-in plays for a person
 	think   func() []byte
-	action  []byte // think's answer
-	broke   bool   // think panicked: a bug in a game package
+	gone    <-chan struct{} // closed once the room has ended: no one awaits the answer
+	action  []byte          // think's answer
+	broke   bool            // think panicked: a bug in a game package
 }
 
 // run thinks on the calling goroutine, which is never the room's, once a
-// place among the thinkers is free. A panic is caught here: no middleware
-// watches this goroutine, and the table it broke is ended by the room.
+// place among the thinkers is free, unless the room ended meanwhile (a
+// server shutting down has every table's computer waiting at once). A
+// panic is caught here: no middleware watches this goroutine, and the
+// table it broke is ended by the room.
 func (d *decision) run() {
 	thinkers <- struct{}{}
 	defer func() {
@@ -46,6 +49,11 @@ func (d *decision) run() {
 			d.broke = true
 		}
 	}()
+	select {
+	case <-d.gone:
+		return
+	default:
+	}
 	d.action = d.think()
 }
 
@@ -108,7 +116,7 @@ func (t *Table) computerTurn(gen uint64) *decision {
 		p = s.standIn
 	}
 	return &decision{game: t.game, actions: t.game.Actions(), seat: seat, gen: gen, standIn: standIn,
-		think: t.game.Choice(seat, p)}
+		think: t.game.Choice(seat, p), gone: t.loop.done}
 }
 
 // computerMove plays a computer's answer, if the table is still where it

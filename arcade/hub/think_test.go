@@ -2,6 +2,7 @@ package hub
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -278,5 +279,47 @@ func TestThinkersAreBounded(t *testing.T) {
 	}
 	if most, limit := c.most.Load(), int32(cap(thinkers)); most > limit {
 		t.Fatalf("%d computers thought at once; at most %d may", most, limit)
+	}
+}
+
+// TestNoThinkingForAnEndedTable: a computer still waiting for a place among
+// the thinkers when its table ends does not think at all.
+func TestNoThinkingForAnEndedTable(t *testing.T) {
+	e := newTenv(t)
+	tb := e.open(kingsTable(person("ann"), SeatPlan{Computer: "easy"}, SeatPlan{Computer: "easy"}))
+	w := e.sit(tb, "ann", Watch)
+	if err := w.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	kit, _ := games.Default().TableKit(kings.Name)
+	c := &counting{kit: kit}
+	_ = tb.loop.wait(func() { tb.seats[0].player, tb.seats[1].player = c, c })
+	// Every place among the thinkers is taken.
+	for range cap(thinkers) {
+		thinkers <- struct{}{}
+	}
+	release := sync.OnceFunc(func() {
+		for range cap(thinkers) {
+			<-thinkers
+		}
+	})
+	defer release() // a failure below leaves no place taken for the other tests
+	advanced := make(chan struct{})
+	go func() {
+		e.clock.Advance(tb.cfg.Pace)
+		close(advanced)
+	}()
+	for deadline := time.Now().Add(guard); !inspect(tb, func() bool { return tb.thinking }); {
+		if time.Now().After(deadline) {
+			t.Fatal("the computer's turn never came")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	tb.shut("closing")
+	<-tb.Done()
+	release()
+	<-advanced
+	if n := c.choices.Load(); n != 0 {
+		t.Fatalf("a computer thought %d times for a table that had ended", n)
 	}
 }
