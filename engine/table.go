@@ -51,7 +51,9 @@ type Table[A any, V any] interface {
 	Do(seat int, a A) error
 	// View is what seat may see and nothing else; Spectator gets the public
 	// view. A card the seat may not see is never in it, not even as a value
-	// to be hidden later.
+	// to be hidden later. It is a value of its own, sharing no memory with
+	// the game, so a computer player may read it on another goroutine while
+	// the game goes on.
 	View(seat int) V
 	// Legal lists every action seat may take now (none when it is not the
 	// seat's turn).

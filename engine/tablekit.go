@@ -126,6 +126,17 @@ type TableGame interface {
 	// computer player) is replaced by the first legal action, so a table
 	// never stalls; the error says that no action could be made at all.
 	Play(seat int, p TablePlayer) error
+	// Choice and PlayChosen are Play in two halves, for a caller that
+	// keeps the game on one goroutine and lets a computer player think on
+	// another. Choice takes seat's view now (a value of its own, sharing
+	// nothing with the game) and returns the thinking: a function that
+	// touches only that view and p, and returns p's choice encoded (nil
+	// when p has none). PlayChosen applies such a choice for seat on the
+	// game's goroutine, replacing one that does not decode or that the
+	// rules refuse with the first legal action, as Play does. Each p
+	// thinks for one seat at a time: its choices draw on its own source.
+	Choice(seat int, p TablePlayer) func() []byte
+	PlayChosen(seat int, action []byte) error
 	Over() (TableResult, bool)
 	// NotYourTurn reports whether err is the rules' refusal of a seat
 	// acting out of turn, which a table words with the names it knows.

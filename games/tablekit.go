@@ -249,6 +249,38 @@ func (x *tableGame[A, V, G, M]) Play(seat int, p engine.TablePlayer) error {
 	return nil
 }
 
+func (x *tableGame[A, V, G, M]) Choice(seat int, p engine.TablePlayer) func() []byte {
+	if pl, ok := p.(*tablePlayer[A, V, G, M]); ok {
+		v := x.g.View(seat)
+		return func() []byte {
+			b, err := x.k.p.EncodeAction(pl.p.Choose(v))
+			if err != nil {
+				return nil
+			}
+			return b
+		}
+	}
+	view := x.View(seat)
+	return func() []byte {
+		b, err := p.ChooseEncoded(view)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+}
+
+func (x *tableGame[A, V, G, M]) PlayChosen(seat int, action []byte) error {
+	a, err := x.k.p.DecodeAction(action)
+	if err == nil {
+		err = x.apply(seat, a)
+	}
+	if err != nil {
+		return x.firstLegal(seat)
+	}
+	return nil
+}
+
 func (x *tableGame[A, V, G, M]) firstLegal(seat int) error {
 	l := x.g.Legal(seat)
 	if len(l) == 0 {

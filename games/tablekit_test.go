@@ -122,3 +122,97 @@ func TestStrengthsAreRated(t *testing.T) {
 		require.Equal(t, 1500.0, in.Ratings[in.StandInStrength()].Rating, in.Name)
 	}
 }
+
+// TestChoiceHalvesPlayAsPlay: a choice made in two halves (the thinking
+// handed off, the answer applied later) plays every house game exactly as
+// Play does, for every strength; a foreign player's bad answer is replaced
+// by a legal action as Play replaces it.
+func TestChoiceHalvesPlayAsPlay(t *testing.T) {
+	cat := games.Default()
+	for _, tg := range cat.TableGames() {
+		kit := tg.Kit
+		in := kit.Info()
+		for _, strength := range in.Strengths {
+			play := func(split bool) []byte {
+				m, err := kit.NewMatch(engine.Spec{Game: in.Name, Seed: 11}, in.MinPlayers)
+				require.NoError(t, err)
+				players := make([]engine.TablePlayer, in.MinPlayers)
+				for i := range players {
+					players[i], err = kit.NewPlayer(strength, uint64(i+7))
+					require.NoError(t, err)
+				}
+				g := m.Game()
+				for n := 0; g.Turn() != engine.NoSeat; n++ {
+					require.Less(t, n, 20000)
+					seat := g.Turn()
+					if !split {
+						require.NoError(t, g.Play(seat, players[seat]))
+						continue
+					}
+					think := g.Choice(seat, players[seat])
+					require.NoError(t, g.PlayChosen(seat, think()))
+				}
+				line, err := games.RecordJSON(g, make([]string, in.MinPlayers))
+				require.NoError(t, err)
+				return line
+			}
+			require.Equal(t, string(play(false)), string(play(true)), "%s %s", in.Name, strength)
+		}
+	}
+
+	kit := toygame.Kit()
+	m, err := kit.NewMatch(engine.Spec{Game: toygame.Name, Seed: 9}, 2)
+	require.NoError(t, err)
+	g := m.Game()
+	for _, bad := range []func([]byte) ([]byte, error){
+		func([]byte) ([]byte, error) { return []byte("garbage"), nil },
+		func([]byte) ([]byte, error) { return nil, errors.New("no answer") },
+	} {
+		n := g.Actions()
+		think := g.Choice(g.Turn(), &remote{choose: bad})
+		require.NoError(t, g.PlayChosen(g.Turn(), think()))
+		require.Equal(t, n+1, g.Actions(), "a legal action stood in")
+	}
+}
+
+// BenchmarkViewCodec is one seat's view of a game in play encoded (as a
+// table does for each seat looked at, with every state) and decoded (as
+// each screen does), for each house table game.
+func BenchmarkViewCodec(b *testing.B) {
+	for _, tg := range games.Default().TableGames() {
+		kit := tg.Kit
+		in := kit.Info()
+		m, err := kit.NewMatch(engine.Spec{Game: in.Name, Seed: 3}, in.MaxPlayers)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := m.Game()
+		players := make([]engine.TablePlayer, in.MaxPlayers)
+		for i := range players {
+			players[i], _ = kit.NewPlayer(in.Strengths[0], uint64(i+1))
+		}
+		for range 30 {
+			if g.Turn() == engine.NoSeat {
+				break
+			}
+			if err := g.Play(g.Turn(), players[g.Turn()]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		view := g.View(0)
+		b.Run(in.Name+"/encode", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = g.View(0)
+			}
+		})
+		b.Run(in.Name+"/decode", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := kit.DecodeView(view); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -260,7 +260,8 @@ type Table struct {
 	left     time.Duration // the turn clock's remainder while paused
 	auto     bool
 	paused   bool
-	pace     alarm
+	pace     alarm // a computer's next turn (think.go)
+	thinking bool  // a computer's choice is in the making off the room's goroutine
 	clock    alarm
 	brk      alarm
 	empty    alarm

@@ -141,8 +141,10 @@ func BenchmarkTableMemory(b *testing.B) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		heap += float64(after.HeapAlloc-before.HeapAlloc) / tables
-		total += float64(after.HeapAlloc+after.StackInuse-before.HeapAlloc-before.StackInuse) / tables
+		// Signed: the collector may free more of what came before than
+		// the tables take, and an unsigned difference would wrap.
+		heap += float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / tables
+		total += float64(int64(after.HeapAlloc+after.StackInuse)-int64(before.HeapAlloc+before.StackInuse)) / tables
 		runs++
 		h.Close()
 	}

@@ -185,8 +185,8 @@ func (t *Table) step() {
 	}
 	if s.computer != "" || !s.here || t.auto {
 		t.clock.stop()
-		if !t.pace.pending() {
-			t.pace.set(&t.loop, t.h.clock, t.cfg.Speed.gap(t.cfg.Pace), func() { _ = t.guarded(t.computerMove) })
+		if !t.pace.pending() && !t.thinking {
+			t.setPace(t.cfg.Speed.gap(t.cfg.Pace))
 		}
 		return
 	}
@@ -218,41 +218,6 @@ func (t *Table) guarded(f func() error) (err error) {
 		}
 	}()
 	return f()
-}
-
-// computerMove plays one action for the seat to act: its computer player,
-// or for a person, the stand-in.
-func (t *Table) computerMove() error {
-	if t.phase != TablePlaying || t.paused {
-		return nil
-	}
-	seat := t.game.Turn()
-	if seat == engine.NoSeat {
-		return nil
-	}
-	s := t.seats[seat]
-	p := s.player
-	if s.computer == "" || s.gone {
-		if s.standIn == nil {
-			pl, err := t.kit.NewPlayer(t.kit.Info().StandInStrength(), playerSeed(t.spec.Seed, seat, 2))
-			if err != nil {
-				t.end(ErrTableBroke.Error(), true)
-				return nil
-			}
-			s.standIn = pl
-		}
-		p = s.standIn
-		s.stoodIn = true
-	}
-	// A computer player that chooses an illegal action is a bug in a game
-	// package; Play makes a legal action instead rather than stall the
-	// table with everyone waiting, and fails only when there is none.
-	if err := t.game.Play(seat, p); err != nil {
-		t.end(ErrTableBroke.Error(), true)
-		return nil
-	}
-	t.acted()
-	return nil
 }
 
 func (t *Table) gameOver() {

@@ -56,13 +56,25 @@ func (g *Game) View(seat int) View {
 		Over:        st.over,
 		Out:         int(st.out),
 	}
-	if seat < 0 || seat >= int(st.players) {
-		v.Seat = engine.Spectator
+	// One array holds every card of the view, each list a part of it
+	// with no room past its end: a view is built for each seat looked at
+	// with every state a table sends.
+	n := 0
+	for p := range v.Piles {
+		n += int(st.board[p].n)
+	}
+	own := seat >= 0 && seat < int(st.players)
+	if own {
+		n += int(st.hands[seat].n)
+	}
+	buf := make(Cards, 0, n)
+	if own {
+		v.Hand, buf = carve(buf, st.hands[seat].cards())
 	} else {
-		v.Hand = append(Cards{}, st.hands[seat].cards()...)
+		v.Seat = engine.Spectator
 	}
 	for p := range v.Piles {
-		v.Piles[p] = append(Cards{}, st.board[p].cards()...)
+		v.Piles[p], buf = carve(buf, st.board[p].cards())
 	}
 	for s := range v.Hands {
 		v.Hands[s] = int(st.hands[s].n)
@@ -71,6 +83,14 @@ func (g *Game) View(seat int) View {
 		v.Penalty = g.penalties()
 	}
 	return v
+}
+
+// carve copies cs onto the end of buf, and returns the copy, full to its
+// capacity so that an append to it never writes into buf, and buf.
+func carve(buf Cards, cs []engine.Card) (Cards, Cards) {
+	start := len(buf)
+	buf = append(buf, cs...)
+	return buf[start:len(buf):len(buf)], buf
 }
 
 // boardOf rebuilds the piles from a view, for the computer players.

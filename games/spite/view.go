@@ -55,12 +55,29 @@ func (g *Game) View(seat int) View {
 		Payoff: g.r.payoff, Centres: g.r.centres, KingAce: g.r.kingAce,
 		Stock: s.nStock, Barren: s.barren, Played: s.played,
 		Over: s.over, Winner: s.winner, Score: s.score,
-		Recycle: slices.Clone(s.recycle[:s.nRecycle]),
 	}
-	if seat != 0 && seat != 1 {
-		v.Seat = engine.Spectator
+	// One array holds every card of the view, each list a part of it
+	// with no room past its end: a view is built for each seat looked at
+	// with every state a table sends.
+	own := seat == 0 || seat == 1
+	n := s.nRecycle
+	if own {
+		n += s.nHand[seat]
+	}
+	for p := range 2 {
+		for i := range SideStacks {
+			n += s.nSide[p][i]
+		}
+	}
+	for i := range g.r.centres {
+		n += s.nCentre[i]
+	}
+	buf := make([]engine.Card, 0, n)
+	v.Recycle, buf = carve(buf, s.recycle[:s.nRecycle])
+	if own {
+		v.Hand, buf = carve(buf, s.hand[seat][:s.nHand[seat]])
 	} else {
-		v.Hand = slices.Clone(s.hand[seat][:s.nHand[seat]])
+		v.Seat = engine.Spectator
 	}
 	for p := range 2 {
 		sv := SeatView{HandCount: s.nHand[p], PayoffLeft: s.nPayoff[p]}
@@ -68,15 +85,23 @@ func (g *Game) View(seat int) View {
 			sv.PayoffTop = s.payoff[p][n-1]
 		}
 		for i := range SideStacks {
-			sv.Sides[i] = slices.Clone(s.side[p][i][:s.nSide[p][i]])
+			sv.Sides[i], buf = carve(buf, s.side[p][i][:s.nSide[p][i]])
 		}
 		v.Players[p] = sv
 	}
 	v.Stacks = make([][]engine.Card, g.r.centres)
 	for i := range g.r.centres {
-		v.Stacks[i] = slices.Clone(s.centre[i][:s.nCentre[i]])
+		v.Stacks[i], buf = carve(buf, s.centre[i][:s.nCentre[i]])
 	}
 	return v
+}
+
+// carve copies cs onto the end of buf, and returns the copy, full to its
+// capacity so that an append to it never writes into buf, and buf.
+func carve(buf, cs []engine.Card) ([]engine.Card, []engine.Card) {
+	start := len(buf)
+	buf = append(buf, cs...)
+	return buf[start:len(buf):len(buf)], buf
 }
 
 // Legal is what the seat of the view may do now, worked out from the view
