@@ -252,7 +252,7 @@ func New(cfg Config) *Hub {
 	}
 	h.log = log
 	h.limits = newLimiter(h.clock, log, cfg.Limits)
-	h.lobby.init()
+	h.lobby.init(h)
 	h.pool = newPool(h, cfg.Pool)
 	if h.grace <= 0 {
 		h.grace = time.Minute

@@ -78,6 +78,18 @@ type Relay interface {
 	// account; ok says this node answers (it has the account online), and
 	// reply is then the answer. The hub calls it once, in New.
 	ListenInvitations(handle func(id string, msg []byte) (reply []byte, ok bool)) error
+
+	// SetListing publishes the listing of a table this node owns, for
+	// the other nodes' lobbies (nil: the table is gone). Like SetPresence
+	// it never blocks: the hub calls it with its lobby's lock held.
+	SetListing(code string, listing []byte)
+	// Listings is what the other nodes last published of their tables,
+	// leaving out listings too old to be true (a node that died).
+	Listings() [][]byte
+	// ListenListings has changed called whenever the other nodes'
+	// listings may have changed, aging out included; the hub calls it
+	// once, in New.
+	ListenListings(changed func()) error
 }
 
 // RoomEntry is a code's line in the relay's directory: what kind of room

@@ -61,7 +61,11 @@ type Config struct {
 	// PresenceEvery is how often this node rewrites its accounts'
 	// presence; PresenceTTL how long a record lasts unless rewritten.
 	PresenceEvery, PresenceTTL time.Duration
-	Log                        *slog.Logger
+	// ListingEvery is how often this node rewrites its tables' listings
+	// for the other nodes' lobbies; ListingTTL how long one lasts unless
+	// rewritten (a dead node's tables leave the lists after it).
+	ListingEvery, ListingTTL time.Duration
+	Log                      *slog.Logger
 }
 
 // Relay is a hub.Relay over one NATS connection.
@@ -78,7 +82,8 @@ type Relay struct {
 	closed bool
 	wg     sync.WaitGroup
 	stop   chan struct{}
-	pres   *presence
+	pres   *records // accounts' presence
+	lists  *records // tables' listings
 }
 
 // lease is a room this node owns: the revision of its entry it wrote last.
@@ -135,6 +140,12 @@ func New(ctx context.Context, cfg Config) (*Relay, error) {
 	if cfg.PresenceTTL <= 0 {
 		cfg.PresenceTTL = DefaultPresenceTTL
 	}
+	if cfg.ListingEvery <= 0 {
+		cfg.ListingEvery = DefaultListingEvery
+	}
+	if cfg.ListingTTL <= 0 {
+		cfg.ListingTTL = DefaultListingTTL
+	}
 	js, err := jetstream.New(cfg.Conn)
 	if err != nil {
 		return nil, fmt.Errorf("natsrelay: %w", err)
@@ -144,10 +155,15 @@ func New(ctx context.Context, cfg Config) (*Relay, error) {
 		return nil, err
 	}
 	r := &Relay{nc: cfg.Conn, js: js, kv: kv, cfg: cfg, log: cfg.Log, leases: map[string]*lease{}, stop: make(chan struct{})}
-	if err := r.startPresence(ctx); err != nil {
+	if r.pres, err = r.startRecords(ctx, presenceBucket, "presence", cfg.PresenceEvery, cfg.PresenceTTL); err != nil {
 		close(r.stop)
 		r.wg.Wait()
 		return nil, fmt.Errorf("natsrelay: the presence bucket: %w", err)
+	}
+	if r.lists, err = r.startRecords(ctx, listingBucket, "listings", cfg.ListingEvery, cfg.ListingTTL); err != nil {
+		close(r.stop)
+		r.wg.Wait()
+		return nil, fmt.Errorf("natsrelay: the listings bucket: %w", err)
 	}
 	r.wg.Add(1)
 	go r.renewLoop()
