@@ -134,6 +134,9 @@ type RoomKind int
 const (
 	RaceRoom RoomKind = iota + 1
 	TableRoom
+	// PoolRoom is the play-now pool's entry in a relay's directory: the
+	// node that runs the pool for every node (poolacross.go).
+	PoolRoom
 )
 
 func (k RoomKind) String() string {
@@ -142,6 +145,8 @@ func (k RoomKind) String() string {
 		return "race"
 	case TableRoom:
 		return "table"
+	case PoolRoom:
+		return "pool"
 	}
 	return "room"
 }
@@ -243,6 +248,8 @@ func New(cfg Config) *Hub {
 	h.rel.served = map[string]*served{}
 	h.rel.remotes = map[string]*remoteMember{}
 	h.rel.stops = map[string]func(){}
+	h.rel.pooled = map[string]*PoolMember{}
+	h.rel.waiting = map[string]*poolRemote{}
 	if h.clock == nil {
 		h.clock = RealClock{}
 	}
@@ -490,6 +497,7 @@ func (h *Hub) Close() {
 	// The pool first: it opens tables, and none may open after the rooms
 	// are shut.
 	h.pool.close()
+	h.stopServingPool()
 	for _, r := range rooms {
 		r.shut("The arcade is shutting down.")
 		<-r.Done()
@@ -498,6 +506,7 @@ func (h *Hub) Close() {
 		s.Close()
 	}
 	h.stopWatchdog()
+	h.closePoolRemotes()
 	h.closeRemotes()
 	h.closeLobby()
 }

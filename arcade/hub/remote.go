@@ -135,7 +135,10 @@ func (rm *remoteMember) closeLocked() {
 // ask sends one of the member's commands.
 func (rm *remoteMember) ask(req wireRequest) (wireReply, error) {
 	req.Member = rm.id
-	return rm.h.ask(rm.code, req)
+	rm.mu.Lock()
+	code := rm.code // set late for a seat the pool finds elsewhere
+	rm.mu.Unlock()
+	return rm.h.ask(code, req)
 }
 
 // onDeliver takes a push from a room's node.
@@ -143,6 +146,15 @@ func (h *Hub) onDeliver(b []byte) {
 	p, err := decodePush(b)
 	if err != nil {
 		h.log.Warn("bad state push dropped", "err", err)
+		return
+	}
+	if p.Pool != nil {
+		h.rel.mu.Lock()
+		pr := h.rel.waiting[p.Member]
+		h.rel.mu.Unlock()
+		if pr != nil {
+			pr.put(*p.Pool, p.Seat)
+		}
 		return
 	}
 	h.rel.mu.Lock()

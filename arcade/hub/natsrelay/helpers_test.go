@@ -41,7 +41,8 @@ type nodeOpts struct {
 	// listingEvery and listingTTL: 0 takes the defaults.
 	listingEvery, listingTTL time.Duration
 	grace                    time.Duration // 0: 5 s
-	replicas                 int           // of the buckets: 3 on a cluster of three
+	pool                     hub.PoolConfig
+	replicas                 int // of the buckets: 3 on a cluster of three
 	// save, when set, is the SaveTable of the node (a shared store in the
 	// tests of a node's death); nil keeps the snapshots in the node.
 	save func(n *node, code string, s *hub.TableSnapshot)
@@ -56,7 +57,7 @@ func newNode(t testing.TB, c *natstest.Cluster, server int, name string, o nodeO
 	r, err := New(context.Background(), Config{Conn: nc, Node: name, Renew: o.renew, Lease: o.lease,
 		PresenceEvery: o.presenceEvery, PresenceTTL: o.presenceTTL, ListingEvery: o.listingEvery, ListingTTL: o.listingTTL,
 		Replicas: o.replicas,
-		Timeout: 5 * time.Second, Log: slog.Default().With("node", name)})
+		Timeout:  5 * time.Second, Log: slog.Default().With("node", name)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func newNode(t testing.TB, c *natstest.Cluster, server int, name string, o nodeO
 		o.grace = 5 * time.Second
 	}
 	n.h = hub.New(hub.Config{
-		Relay: r, Clock: o.clock, LoadTable: o.load, RemoteCheck: o.check, TableKit: games.Default().TableKit, Limits: hub.NoLimits(), Grace: o.grace,
+		Relay: r, Clock: o.clock, LoadTable: o.load, RemoteCheck: o.check, TableKit: games.Default().TableKit, Limits: hub.NoLimits(), Grace: o.grace, Pool: o.pool,
 		Log: slog.Default().With("node", name),
 		OnTableResult: func(res hub.TableResult) {
 			n.mu.Lock()
