@@ -34,9 +34,10 @@ type Relay interface {
 	// for Claim.
 	Takeover(code string, e RoomEntry, lost func()) error
 	// Hold renews this node's lease on code now, at the revision it wrote
-	// last, before a table's snapshot is saved. It fails (and calls the
-	// claim's lost) when another node took the room over, or when the
-	// lease could not be renewed for longer than it lasts.
+	// last, before a table's snapshot is saved. It fails with ErrLeaseLost
+	// (and calls the claim's lost) when another node took the room over,
+	// or when the lease could not be renewed for longer than it lasts; with
+	// another error when the renewal failed but the lease may still hold.
 	Hold(code string) error
 	// Lookup reads a code's entry; found is false when no node has it.
 	Lookup(code string) (e RoomEntry, found bool, err error)
@@ -119,4 +120,8 @@ var (
 	// ErrHeldElsewhere refuses to restore a table another node holds (or
 	// won the race to take over); its snapshot is that node's to keep.
 	ErrHeldElsewhere = errors.New("That room is held by another server.")
+	// ErrLeaseLost is a relay's answer to Hold when the room is no longer
+	// this node's (taken over, or its lease lapsed); any other error of
+	// Hold is NATS not taking writes for a moment.
+	ErrLeaseLost = errors.New("This room is no longer this server's.")
 )

@@ -404,6 +404,12 @@ func (r *Relay) renew(l *lease) error {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	next, err := r.kv.Update(ctx, l.code, r.encode(l.entry), rev)
+	var lateRev uint64
+	var lateAt time.Time
+	late := false
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		lateRev, lateAt, late = r.ownLate(l.code)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if l.done {
@@ -414,6 +420,13 @@ func (r *Relay) renew(l *lease) error {
 		l.rev, l.renewed = next, time.Now()
 		return nil
 	case errors.Is(err, jetstream.ErrKeyRevisionMismatch):
+		if late {
+			// A renewal whose answer was lost in a stall (a leader
+			// killed) was written after all: the entry is still this
+			// node's, at that revision.
+			l.rev, l.renewed = lateRev, lateAt
+			return nil
+		}
 		// Another node wrote the entry: it took the room over while this
 		// one was cut off. The copy here is no longer the room.
 		r.lose(l, "room lease lost to another node")
@@ -430,6 +443,23 @@ func (r *Relay) renew(l *lease) error {
 	return err
 }
 
+// ownLate reads code's entry after a renewal found its revision moved:
+// ok when the entry is still this node's own, live (a write of its own
+// that timed out and landed later), with its revision and time.
+func (r *Relay) ownLate(code string) (rev uint64, at time.Time, ok bool) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	cur, err := r.kv.Get(ctx, code)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	e, err := decodeEntry(cur.Value())
+	if err != nil || e.Node != r.cfg.Node || e.Ended {
+		return 0, time.Time{}, false
+	}
+	return cur.Revision(), cur.Created(), true
+}
+
 // lose gives up a lease; under r.mu.
 func (r *Relay) lose(l *lease, why string) {
 	l.done = true
@@ -440,7 +470,7 @@ func (r *Relay) lose(l *lease, why string) {
 	}
 }
 
-var errLost = errors.New("natsrelay: the room is no longer this node's")
+var errLost = fmt.Errorf("natsrelay: %w", hub.ErrLeaseLost)
 
 // Hold renews code's lease now.
 func (r *Relay) Hold(code string) error {
