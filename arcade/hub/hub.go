@@ -276,6 +276,9 @@ func New(cfg Config) *Hub {
 		if err := h.relay.ListenInvitations(h.onNotice); err != nil {
 			log.Error("invitations from other nodes will not arrive", "err", err)
 		}
+		if err := h.relay.ListenReconnects(func() { go h.afterReconnect() }); err != nil {
+			log.Error("states lost while this node was cut off will not be asked for again", "err", err)
+		}
 		h.startWatchdog(cfg.RemoteCheck)
 		if cfg.LoadTable != nil {
 			h.takeOver = h.takeOverTable(cfg.LoadTable)

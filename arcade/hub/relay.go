@@ -60,6 +60,11 @@ type Relay interface {
 	Listen(handle func(msg []byte)) error
 	// Alive says whether node is up and reachable now.
 	Alive(node string) bool
+	// ListenReconnects has handle called each time this node's link to
+	// the others comes back after it was lost (its NATS server died, say):
+	// pushes sent to it meanwhile are lost, and the hub asks its members'
+	// rooms for their whole states. The hub calls it once, in New.
+	ListenReconnects(handle func()) error
 
 	// SetPresence records how account id stands on this node (nil: it has
 	// no session here any more). The relay publishes it to the other nodes

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // The member's side of a room across nodes. Hub.Room finds a code another
@@ -212,6 +213,37 @@ func (rm *remoteMember) put(ts *TableState, rs *RaceState, prev uint64, whole bo
 		return false
 	}
 	return gap
+}
+
+// reconnectResync is how long after its link came back a node asks its
+// members' rooms again: the servers take a moment to learn where its
+// subscriptions are now, and a push sent in that moment is lost too.
+const reconnectResync = time.Second
+
+// afterReconnect asks, for every member here of a room elsewhere, its
+// whole state: a push sent while this node was cut off never came, and
+// nothing else would say so until the room's next change.
+func (h *Hub) afterReconnect() {
+	for range 2 {
+		h.rel.mu.Lock()
+		rms := make([]*remoteMember, 0, len(h.rel.remotes))
+		for _, rm := range h.rel.remotes {
+			rms = append(rms, rm)
+		}
+		h.rel.mu.Unlock()
+		for _, rm := range rms {
+			if rm.owner() != "" && rm.codeSet() {
+				go rm.resync()
+			}
+		}
+		time.Sleep(reconnectResync)
+	}
+}
+
+func (rm *remoteMember) codeSet() bool {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	return rm.code != ""
 }
 
 // resync asks for the member's whole state after a gap.

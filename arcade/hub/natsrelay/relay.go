@@ -545,6 +545,20 @@ func (r *Relay) Listen(handle func([]byte)) error {
 	return r.nc.Flush()
 }
 
+// ListenReconnects calls handle after each reconnection of the node's
+// NATS connection, after any handler set on it before.
+func (r *Relay) ListenReconnects(handle func()) error {
+	prev := r.nc.Opts.ReconnectedCB
+	r.nc.SetReconnectHandler(func(c *nats.Conn) {
+		if prev != nil {
+			prev(c)
+		}
+		r.log.Info("NATS connection back", "server", c.ConnectedServerName())
+		handle()
+	})
+	return nil
+}
+
 func pingSubject(node string) string { return "sshuffle.node." + node + ".ping" }
 
 // Alive asks node whether it is there. A node whose connection is gone has
