@@ -31,6 +31,7 @@ func (r *stallRelay) SetListing(string, []byte)                                 
 func (r *stallRelay) Listings() [][]byte                                          { return nil }
 func (r *stallRelay) SetPresence(string, []byte)                                  {}
 func (r *stallRelay) Alive(string) bool                                           { return true }
+func (r *stallRelay) ListenReconnects(func()) error                               { return nil }
 
 func (r *stallRelay) Hold(string) error {
 	r.mu.Lock()
