@@ -3,6 +3,7 @@ package hub
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -164,6 +165,10 @@ func (h *Hub) onDeliver(b []byte) {
 	if rm == nil {
 		return // the member left here before the room heard
 	}
+	if p.Resync {
+		go rm.resync()
+		return
+	}
 	if gap := rm.put(p.Table, p.Race, p.Prev, false); gap {
 		go rm.resync()
 	}
@@ -222,7 +227,9 @@ const reconnectResync = time.Second
 
 // afterReconnect asks, for every member here of a room elsewhere, its
 // whole state: a push sent while this node was cut off never came, and
-// nothing else would say so until the room's next change.
+// nothing else would say so until the room's next change. And it tells
+// every member elsewhere of a room here to ask for theirs: a push this
+// node sent as its link broke may have gone with it.
 func (h *Hub) afterReconnect() {
 	for range 2 {
 		h.rel.mu.Lock()
@@ -230,10 +237,20 @@ func (h *Hub) afterReconnect() {
 		for _, rm := range h.rel.remotes {
 			rms = append(rms, rm)
 		}
+		served := make([]string, 0, len(h.rel.served))
+		for id := range h.rel.served {
+			served = append(served, id)
+		}
 		h.rel.mu.Unlock()
 		for _, rm := range rms {
 			if rm.owner() != "" && rm.codeSet() {
 				go rm.resync()
+			}
+		}
+		for _, id := range served {
+			node, _, _ := strings.Cut(id, "/")
+			if err := h.relay.Deliver(node, encode(wirePush{V: WireFormat, Member: id, Resync: true})); err != nil {
+				h.log.Warn("resync not asked for", "node", node, "member", id, "err", err)
 			}
 		}
 		time.Sleep(reconnectResync)

@@ -110,6 +110,10 @@ type wirePush struct {
 	// member's seat at the table the pool found.
 	Pool *PoolState `json:"pool,omitempty"`
 	Seat int        `json:"seat,omitempty"`
+	// Resync, with no state: the room's node was cut off a moment, and
+	// pushes it sent meanwhile may be lost; the member asks for its whole
+	// state.
+	Resync bool `json:"resync,omitempty"`
 }
 
 // sentinels are the errors whose kind survives the trip across nodes.
@@ -186,13 +190,13 @@ func decodePush(b []byte) (wirePush, error) {
 		return p, err
 	}
 	n := 0
-	for _, set := range []bool{p.Table != nil, p.Race != nil, p.Pool != nil} {
+	for _, set := range []bool{p.Table != nil, p.Race != nil, p.Pool != nil, p.Resync} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return p, errors.New("a push carries one table state, race state or pool state")
+		return p, errors.New("a push carries one table state, race state or pool state, or asks for a resync")
 	}
 	return p, nil
 }

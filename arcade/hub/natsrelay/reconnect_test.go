@@ -149,3 +149,95 @@ func (k *link) mend() {
 	k.down = false
 	k.mu.Unlock()
 }
+
+// linkedNode is a node whose NATS connection goes through a link.
+func linkedNode(t *testing.T, c *natstest.Cluster, name string) (*hub.Hub, *nats.Conn, *link) {
+	t.Helper()
+	k := newLink(t, strings.TrimPrefix(c.Servers[0].ClientURL(), "nats://"))
+	nc, err := nats.Connect("nats://"+k.addr(), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond),
+		nats.IgnoreDiscoveredServers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	r, err := New(context.Background(), Config{Conn: nc, Node: name, Timeout: 5 * time.Second,
+		Log: slog.Default().With("node", name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hub.New(hub.Config{Relay: r, TableKit: games.Default().TableKit, Limits: hub.NoLimits()})
+	t.Cleanup(func() { h.Close(); r.Close() })
+	return h, nc, k
+}
+
+// cutAndMend cuts k until nc has noticed, then mends it and waits until
+// nc is back.
+func cutAndMend(t *testing.T, k *link, nc *nats.Conn, meanwhile func()) {
+	t.Helper()
+	k.cut()
+	for nc.IsConnected() {
+		time.Sleep(time.Millisecond)
+	}
+	meanwhile()
+	k.mend()
+	deadline := time.Now().Add(guard)
+	for !nc.IsConnected() {
+		if time.Now().After(deadline) {
+			t.Fatal("never connected again")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestRoomNodeReconnectedAsksForResync: a push the room's own node sent as
+// its link broke may be lost however its members' nodes fare. Bob's node
+// loses a push and (its own resync turned off here) does not ask again;
+// once the room's node is back from a cut of its own, it tells bob's node
+// to ask, and bob's screen shows the move.
+func TestRoomNodeReconnectedAsksForResync(t *testing.T) {
+	c := natstest.Single(t)
+	ah, anc, alink := linkedNode(t, c, "a")
+	bh, bnc, blink := linkedNode(t, c, "b")
+	bnc.SetReconnectHandler(func(*nats.Conn) {}) // node b does not ask by itself
+	ann, bob := person("ann"), person("bob")
+
+	tb, err := ah.OpenTable(hub.TableConfig{Game: "kings", Seats: []hub.SeatPlan{{}, {}}, Host: ann, TurnClock: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	annS, bobS := tableScreen(), tableScreen()
+	am, err := tb.Join(ann, hub.AnySeat, annS.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	far, err := bh.FindTable(bob, tb.Code())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm, err := far.Join(bob, hub.AnySeat, bobS.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := am.Start(); err != nil {
+		t.Fatal(err)
+	}
+	st := annS.until(t, "the deal", func(st hub.TableState) bool { return st.Phase == hub.TablePlaying && st.View != nil })
+	if st.Turn == bm.Seat() {
+		bobS.until(t, "bob's turn on bob's screen", func(st hub.TableState) bool { return st.Turn == bm.Seat() && st.View != nil })
+		if err := bm.Do([]byte(`{"do":"end"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bobS.until(t, "ann's turn on bob's screen", func(st hub.TableState) bool { return st.Turn == am.Seat() })
+
+	cutAndMend(t, blink, bnc, func() {
+		if err := am.Do([]byte(`{"do":"end"}`)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond) // the push is gone by now
+	})
+	cutAndMend(t, alink, anc, func() {})
+	bobS.until(t, "bob's screen shows ann's move once node a is back", func(st hub.TableState) bool {
+		return st.Turn == bm.Seat()
+	})
+}
