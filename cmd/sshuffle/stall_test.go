@@ -27,7 +27,8 @@ var tableStall = flag.Bool("tablestall", false,
 // nats-server processes, two sshuffle processes on them, ann on node1
 // opening a Kings table of two, bob on node2 seated at it. They end their
 // turns in turn; each move is timed from the key until the other screen
-// shows the turn passed. A few seconds in, the server leading the stream
+// shows the turn passed (a player told the server does not answer presses
+// again, as the sentence asks). A few seconds in, the server leading the stream
 // of the tables' snapshots (the write each action waits for on a node of
 // several) is killed with SIGKILL, just before a move. Afterwards every
 // move the other screen showed must be in the stored game, and no table
@@ -94,6 +95,7 @@ func TestTableMovesThroughLeaderStall(t *testing.T) {
 		at, took  time.Duration
 		shown     bool
 		afterKill bool
+		retries   int // the player pressed again, told the server did not answer
 	}
 	var moves []move
 	begin := time.Now()
@@ -130,6 +132,7 @@ func TestTableMovesThroughLeaderStall(t *testing.T) {
 		sent := time.Now()
 		mover.tm.Send("e")
 		mv := move{by: mover.name, at: sent.Sub(begin), afterKill: killedAt >= 0}
+		last := sent
 		for {
 			if !strings.Contains(top(other), theirs) {
 				mv.took, mv.shown = time.Since(sent), true
@@ -138,6 +141,14 @@ func TestTableMovesThroughLeaderStall(t *testing.T) {
 			if time.Since(sent) > 60*time.Second {
 				mv.took = time.Since(sent)
 				break
+			}
+			// Told the table's server does not answer (the request went
+			// down with the killed server), the player tries again, as
+			// the sentence asks.
+			if strings.Contains(mover.tm.Screen(), "does not answer") && time.Since(last) > 2*time.Second {
+				mover.tm.Send("e")
+				last = time.Now()
+				mv.retries++
 			}
 			time.Sleep(time.Millisecond)
 		}
@@ -157,7 +168,8 @@ func TestTableMovesThroughLeaderStall(t *testing.T) {
 	}
 	for i, mv := range moves {
 		if mv.afterKill && (i == 0 || !moves[i-1].afterKill) || mv.took > time.Second {
-			t.Logf("%s's move at %s reached the other screen after %s", mv.by, mv.at.Round(time.Millisecond), mv.took.Round(time.Millisecond))
+			t.Logf("%s's move at %s reached the other screen after %s (pressed again %d times)", mv.by,
+				mv.at.Round(time.Millisecond), mv.took.Round(time.Millisecond), mv.retries)
 		}
 	}
 	q := func(xs []time.Duration, f float64) time.Duration {
