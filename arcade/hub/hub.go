@@ -250,6 +250,7 @@ func New(cfg Config) *Hub {
 	h.rel.stops = map[string]func(){}
 	h.rel.pooled = map[string]*PoolMember{}
 	h.rel.waiting = map[string]*poolRemote{}
+	h.rel.seatedFor = map[string]poolSeat{}
 	if h.clock == nil {
 		h.clock = RealClock{}
 	}

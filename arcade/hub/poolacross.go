@@ -1,9 +1,11 @@
 package hub
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // The play-now pool on a node of several. One node runs the pool for
@@ -24,6 +26,17 @@ const poolCode = "play-now"
 // PoolMoved is why a player waiting on another node is out of the pool
 // when the pool's node stops or hands the pool over.
 const PoolMoved = "The play-now pool moved to another server; ask to play now again."
+
+// poolSeatKept is how long the pool's node remembers where it seated a
+// player of another node, for that node to ask after a cut.
+const poolSeatKept = time.Minute
+
+// poolSeat is where the pool seated a player of another node.
+type poolSeat struct {
+	code string
+	seat int
+	at   time.Time
+}
 
 // poolShutting is why everyone is out of the pool when its node closes.
 const poolShutting = "The arcade is shutting down."
@@ -124,7 +137,12 @@ func (h *Hub) handlePool(b []byte) []byte {
 	}
 	h.rel.mu.Lock()
 	m := h.rel.pooled[req.Member]
+	seated, wasSeated := h.rel.seatedFor[req.Member]
 	h.rel.mu.Unlock()
+	if m == nil && req.Op == opPoolState && wasSeated {
+		rep.Code, rep.Seat = seated.code, seated.seat
+		return encode(rep)
+	}
 	if m == nil {
 		rep.setErr(refuse(ErrNotMember, "You are not waiting to play now."))
 		return encode(rep)
@@ -134,6 +152,8 @@ func (h *Hub) handlePool(b []byte) []byte {
 		rep.setErr(m.Accept())
 	case opPoolKeep:
 		rep.setErr(m.KeepWaiting())
+	case opPoolState:
+		// Still waiting: the pool's next tick says the rest.
 	case opPoolLeave:
 		h.rel.mu.Lock()
 		delete(h.rel.pooled, req.Member)
@@ -175,6 +195,15 @@ func (h *Hub) poolJoinFrom(req wireRequest) error {
 			if st.Phase != PoolWaiting {
 				h.rel.mu.Lock()
 				delete(h.rel.pooled, member)
+				if st.Table != nil {
+					now := time.Now()
+					for id, s := range h.rel.seatedFor {
+						if now.Sub(s.at) > poolSeatKept {
+							delete(h.rel.seatedFor, id)
+						}
+					}
+					h.rel.seatedFor[member] = poolSeat{code: st.Code, seat: st.Table.Seat(), at: now}
+				}
 				h.rel.mu.Unlock()
 			}
 			return p
@@ -323,6 +352,37 @@ func (pr *poolRemote) leave() *TableMember {
 		pr.seat.close()
 	}
 	return pr.table
+}
+
+// recheck asks the pool's node, after this node's link came back, whether
+// the member still waits: a push saying it was seated (or is out) may have
+// been lost meanwhile.
+func (pr *poolRemote) recheck() {
+	pr.mu.Lock()
+	closed := pr.closed
+	pr.mu.Unlock()
+	if closed {
+		return
+	}
+	rep, err := pr.h.ask(poolCode, wireRequest{Op: opPoolState, Member: pr.id})
+	switch {
+	case errors.Is(err, ErrNotMember):
+		pr.closeWith(err.Error())
+	case err == nil && rep.Code != "":
+		pr.mu.Lock()
+		if pr.closed || pr.table != nil {
+			pr.mu.Unlock()
+			return
+		}
+		pr.last++
+		st := PoolState{Phase: PoolSeated, Game: pr.game, Code: rep.Code, Version: pr.last}
+		st.Table = pr.seated(rep.Code, rep.Seat)
+		pr.out.Put(st)
+		pr.closeLocked()
+		pr.mu.Unlock()
+		// The seat's states were lost with it.
+		pr.seat.resync()
+	}
 }
 
 // closeWith tells the member the pool is gone.

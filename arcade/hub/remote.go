@@ -241,7 +241,14 @@ func (h *Hub) afterReconnect() {
 		for id := range h.rel.served {
 			served = append(served, id)
 		}
+		prs := make([]*poolRemote, 0, len(h.rel.waiting))
+		for _, pr := range h.rel.waiting {
+			prs = append(prs, pr)
+		}
 		h.rel.mu.Unlock()
+		for _, pr := range prs {
+			go pr.recheck()
+		}
 		for _, rm := range rms {
 			if rm.owner() != "" && rm.codeSet() {
 				go rm.resync()

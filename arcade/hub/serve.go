@@ -34,6 +34,9 @@ type relayed struct {
 	poolStop func()
 	pooled   map[string]*PoolMember
 	waiting  map[string]*poolRemote
+	// seatedFor keeps, a while, where the pool seated each player of
+	// another node, for one whose node missed it (opPoolState).
+	seatedFor map[string]poolSeat
 }
 
 // serveRoom starts answering a new room's requests; a hub without a relay

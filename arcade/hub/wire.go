@@ -41,6 +41,7 @@ const (
 	opPoolAccept = "pool-accept"
 	opPoolKeep   = "pool-keep"
 	opPoolLeave  = "pool-leave"
+	opPoolState  = "pool-state" // after a cut: still waiting, or seated where
 )
 
 // wireRequest is one command to a room. Member names the member's handle

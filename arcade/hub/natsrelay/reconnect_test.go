@@ -241,3 +241,39 @@ func TestRoomNodeReconnectedAsksForResync(t *testing.T) {
 		return st.Turn == bm.Seat()
 	})
 }
+
+// TestSeatedByThePoolWhileCutOff: bob, on node b, waits in node a's pool;
+// node b is cut off just as ann, on node a, asks for the same game, and
+// the pool seats them both: the pushes saying so to node b are lost. Once
+// b is back it asks the pool where bob stands, and bob's screens show his
+// seat and the table.
+func TestSeatedByThePoolWhileCutOff(t *testing.T) {
+	c := natstest.Single(t)
+	a := newNode(t, c, 0, "a", nodeOpts{check: time.Hour})
+	bh, bnc, blink := linkedNode(t, c, "b")
+	ann, bob, dan := person("ann"), person("bob"), person("dan")
+
+	// Dan, on node a, asks first (for another table size): node a runs the pool.
+	if _, err := a.h.PlayNow(dan, hub.PoolWant{Game: "kings", Players: 4}, func(hub.PoolState) {}, func(hub.TableState) {}); err != nil {
+		t.Fatal(err)
+	}
+	want := hub.PoolWant{Game: "kings", Players: 2}
+	bobPool, bobSeat := poolScreen(), tableScreen()
+	if _, err := bh.PlayNow(bob, want, bobPool.sink, bobSeat.sink); err != nil {
+		t.Fatal(err)
+	}
+	bobPool.until(t, "bob waits in node a's pool", func(st hub.PoolState) bool { return st.Phase == hub.PoolWaiting })
+	cutAndMend(t, blink, bnc, func() {
+		if _, err := a.h.PlayNow(ann, want, func(hub.PoolState) {}, func(hub.TableState) {}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond) // the pushes are gone by now
+	})
+	st := bobPool.until(t, "bob's pool screen shows him seated", func(st hub.PoolState) bool { return st.Phase == hub.PoolSeated })
+	if st.Table == nil || st.Code == "" {
+		t.Fatalf("bob's seated state: %+v", st)
+	}
+	bobSeat.until(t, "bob's seat shows the game", func(ts hub.TableState) bool {
+		return ts.Code == st.Code && ts.Phase == hub.TablePlaying && ts.View != nil
+	})
+}
