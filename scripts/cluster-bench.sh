@@ -6,7 +6,11 @@
 #   2. sessions held by three nodes (make cluster's, each its own process)
 #      against one node on Badger, at the same total, with sshuffle-load;
 #   3. (STORE=1) RecordResult on Badger and NATS, and (STALL=1) the write
-#      stall of a killed NATS leader: both as reports/nats-store.md has them.
+#      stall of a killed NATS leader: both as reports/nats-store.md has them;
+#      with STALL=1 too, two people playing a table across two node
+#      processes while the leader of the snapshots' stream is killed
+#      (TestTableMovesThroughLeaderStall): how long their moves wait to reach
+#      the other screen, and that every move shown is stored.
 #   bash scripts/cluster-bench.sh
 #   SESSIONS=300 DURATION=20s STORE=1 STALL=1 bash scripts/cluster-bench.sh
 set -euo pipefail
@@ -62,4 +66,9 @@ if [ "${STALL:-0}" = 1 ]; then
 	echo
 	echo "### 3b. a NATS leader killed under the writes"
 	$GO test ./store/nats -run TestLeaderKilledStall -stall -v | grep -E 'stall_test|^ok|^---'
+	echo
+	echo "### 3c. a NATS leader killed under two people's moves at a table across nodes"
+	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+	$GO test ./cmd/sshuffle -run TestTableMovesThroughLeaderStall -tablestall -count=1 -v | grep -E 'stall_test|^ok|^---'
+	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

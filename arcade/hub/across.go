@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"time"
 )
 
 // Opening rooms on a node of several: a code is drawn here and then
@@ -87,5 +88,34 @@ func (h *Hub) lostRoom(code string) func() {
 		if live {
 			go r.shut("This room moved to another server; join it again with its code.")
 		}
+	}
+}
+
+// holdRetry is the pause between tries; holdFor bounds hold's retries: a relay's lease lapses well before,
+// and Hold then says so; this is for one that never does.
+const (
+	holdRetry = 250 * time.Millisecond
+	holdFor   = time.Minute
+)
+
+// hold renews this node's lease on code before something only the room's
+// owner may write (a table's snapshot, a game's result). A renewal that
+// fails while the lease may still hold (NATS electing a new leader stalls
+// writes for seconds) is tried again: giving up would leave an action
+// acknowledged but not stored, or a game unrecorded. It fails only when
+// the room is no longer this node's.
+func (h *Hub) hold(code string) error {
+	start := time.Now()
+	warned := false
+	for {
+		err := h.relay.Hold(code)
+		if err == nil || errors.Is(err, ErrLeaseLost) || time.Since(start) > holdFor {
+			return err
+		}
+		if !warned {
+			h.log.Warn("room lease not renewed yet; trying again", "code", code, "err", err)
+			warned = true
+		}
+		time.Sleep(holdRetry)
 	}
 }

@@ -134,6 +134,9 @@ type RoomKind int
 const (
 	RaceRoom RoomKind = iota + 1
 	TableRoom
+	// PoolRoom is the play-now pool's entry in a relay's directory: the
+	// node that runs the pool for every node (poolacross.go).
+	PoolRoom
 )
 
 func (k RoomKind) String() string {
@@ -142,6 +145,8 @@ func (k RoomKind) String() string {
 		return "race"
 	case TableRoom:
 		return "table"
+	case PoolRoom:
+		return "pool"
 	}
 	return "room"
 }
@@ -243,6 +248,9 @@ func New(cfg Config) *Hub {
 	h.rel.served = map[string]*served{}
 	h.rel.remotes = map[string]*remoteMember{}
 	h.rel.stops = map[string]func(){}
+	h.rel.pooled = map[string]*PoolMember{}
+	h.rel.waiting = map[string]*poolRemote{}
+	h.rel.seatedFor = map[string]poolSeat{}
 	if h.clock == nil {
 		h.clock = RealClock{}
 	}
@@ -252,7 +260,7 @@ func New(cfg Config) *Hub {
 	}
 	h.log = log
 	h.limits = newLimiter(h.clock, log, cfg.Limits)
-	h.lobby.init()
+	h.lobby.init(h)
 	h.pool = newPool(h, cfg.Pool)
 	if h.grace <= 0 {
 		h.grace = time.Minute
@@ -268,6 +276,9 @@ func New(cfg Config) *Hub {
 		}
 		if err := h.relay.ListenInvitations(h.onNotice); err != nil {
 			log.Error("invitations from other nodes will not arrive", "err", err)
+		}
+		if err := h.relay.ListenReconnects(func() { go h.afterReconnect() }); err != nil {
+			log.Error("states lost while this node was cut off will not be asked for again", "err", err)
 		}
 		h.startWatchdog(cfg.RemoteCheck)
 		if cfg.LoadTable != nil {
@@ -490,6 +501,7 @@ func (h *Hub) Close() {
 	// The pool first: it opens tables, and none may open after the rooms
 	// are shut.
 	h.pool.close()
+	h.stopServingPool()
 	for _, r := range rooms {
 		r.shut("The arcade is shutting down.")
 		<-r.Done()
@@ -498,6 +510,7 @@ func (h *Hub) Close() {
 		s.Close()
 	}
 	h.stopWatchdog()
+	h.closePoolRemotes()
 	h.closeRemotes()
 	h.closeLobby()
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"sshuffle/engine"
 )
 
 // The play-now pool: a player asks for a game of a table game (and, for a
@@ -149,7 +151,7 @@ type PoolState struct {
 	// Table is the member's seat at the table the pool opened, once
 	// PoolSeated: the game is dealt, and its states go to the seat sink
 	// given at PlayNow. Code is that table's.
-	Table *TableMember
+	Table *TableMember `json:"-"`
 	Code  string
 	// With are the people seated with the member (PoolSeated).
 	With []Person
@@ -202,6 +204,9 @@ type waiter struct {
 	out       *outbox[PoolState]
 	seat      func(TableState)
 	handle    *PoolMember
+	// seatID, for a player on another node, is the member handle their
+	// node gave their seat's states (poolacross.go); "" for one here.
+	seatID string
 }
 
 type poolComputer struct {
@@ -235,6 +240,8 @@ type PoolMember struct {
 
 	mu    sync.Mutex
 	table *TableMember // set by the pool's goroutine once seated
+
+	rp *poolRemote // set when the pool runs on another node
 }
 
 func newPool(h *Hub, cfg PoolConfig) *Pool {
@@ -270,7 +277,7 @@ func (p *Pool) close() {
 	_ = p.loop.wait(func() {
 		p.tick.stop()
 		for _, w := range p.waiting {
-			p.closeWaiter(w, "The arcade is shutting down.")
+			p.closeWaiter(w, poolShutting)
 		}
 		p.waiting = nil
 		p.ended = true
@@ -287,24 +294,11 @@ func (h *Hub) PlayNow(p Person, want PoolWant, sink func(PoolState), seat func(T
 	if p.Guest {
 		return nil, ErrGuest
 	}
-	k, ok := h.tableKit(want.Game)
-	if !ok {
-		return nil, refuse(ErrBadTable, "There is no table game called %q.", want.Game)
-	}
-	info := k.Info()
-	if want.Players == 0 {
-		want.Players = info.MinPlayers
-	}
-	if want.Players < info.MinPlayers || want.Players > info.MaxPlayers {
-		if info.MinPlayers == info.MaxPlayers {
-			return nil, refuse(ErrBadTable, "%s is for %d players.", info.Title, info.MinPlayers)
-		}
-		return nil, refuse(ErrBadTable, "%s is for %d to %d players.", info.Title, info.MinPlayers, info.MaxPlayers)
-	}
-	pool := h.pool
-	if err := pool.start(); err != nil {
+	want, info, err := h.poolWant(want)
+	if err != nil {
 		return nil, err
 	}
+	pool := h.pool
 	w := &waiter{person: p, want: want, key: want.Game + "/" + strconv.Itoa(want.Players), seat: seat,
 		rating: DefaultRating, deviation: DefaultDeviation}
 	if pool.cfg.Rating != nil {
@@ -322,7 +316,45 @@ func (h *Hub) PlayNow(p Person, want PoolWant, sink func(PoolState), seat func(T
 	if len(w.comps) == 0 {
 		w.comps = []poolComputer{{strength: info.StandInStrength()}}
 	}
+	if h.relay != nil {
+		node, err := h.poolNode()
+		if err != nil {
+			return nil, err
+		}
+		if node != h.relay.Node() {
+			return h.playNowElsewhere(node, w, info.Title, sink, seat)
+		}
+	}
 	w.out = newOutbox(sink)
+	return pool.enter(w)
+}
+
+// poolWant checks what a player asks the pool for, and fills in the
+// table's size when they left it to the game.
+func (h *Hub) poolWant(want PoolWant) (PoolWant, engine.TableInfo, error) {
+	k, ok := h.tableKit(want.Game)
+	if !ok {
+		return want, engine.TableInfo{}, refuse(ErrBadTable, "There is no table game called %q.", want.Game)
+	}
+	info := k.Info()
+	if want.Players == 0 {
+		want.Players = info.MinPlayers
+	}
+	if want.Players < info.MinPlayers || want.Players > info.MaxPlayers {
+		if info.MinPlayers == info.MaxPlayers {
+			return want, info, refuse(ErrBadTable, "%s is for %d players.", info.Title, info.MinPlayers)
+		}
+		return want, info, refuse(ErrBadTable, "%s is for %d to %d players.", info.Title, info.MinPlayers, info.MaxPlayers)
+	}
+	return want, info, nil
+}
+
+// enter puts w, its outbox made, in the pool.
+func (pool *Pool) enter(w *waiter) (*PoolMember, error) {
+	if err := pool.start(); err != nil {
+		w.out.Close()
+		return nil, err
+	}
 	m, err := call(&pool.loop, func() (*PoolMember, error) { return pool.join(w), nil })
 	if err != nil {
 		w.out.Close()
@@ -340,6 +372,9 @@ func (m *PoolMember) Person() Person { return m.person }
 // Accept takes the computer player offered: the pool opens the table at
 // once (its state says PoolSeated, or why not).
 func (m *PoolMember) Accept() error {
+	if m.rp != nil {
+		return m.rp.ask(opPoolAccept)
+	}
 	return m.do(func(p *Pool, w *waiter) error {
 		if w.offer == nil {
 			return refuse(ErrNoInvitation, "No computer player is offered yet: one is after %s of waiting.", seconds(p.cfg.Wait))
@@ -360,6 +395,9 @@ func (m *PoolMember) Accept() error {
 // KeepWaiting turns the computer player offered down: the member waits on
 // for a person, and is offered one again after another Wait.
 func (m *PoolMember) KeepWaiting() error {
+	if m.rp != nil {
+		return m.rp.ask(opPoolKeep)
+	}
 	return m.do(func(p *Pool, w *waiter) error {
 		if w.offer != nil {
 			w.offer, w.offerFrom = nil, p.h.clock.Now()
@@ -373,6 +411,9 @@ func (m *PoolMember) KeepWaiting() error {
 // seated them already (the state saying so may still be on its way), the
 // table's membership is returned for the caller to leave or drop.
 func (m *PoolMember) Leave() *TableMember {
+	if m.rp != nil {
+		return m.rp.leave()
+	}
 	_ = m.pool.loop.wait(func() {
 		p := m.pool
 		if i := p.index(m); i >= 0 {
@@ -429,6 +470,9 @@ func (p *Pool) join(w *waiter) *PoolMember {
 }
 
 func (p *Pool) closeWaiter(w *waiter, reason string) {
+	if w.seatID != "" && reason == poolShutting {
+		reason = PoolMoved // only the pool's node is shutting down
+	}
 	p.version++
 	w.out.Put(PoolState{Phase: PoolClosed, Game: w.want.Game, Players: w.want.Players, Rating: w.rating,
 		Deviation: w.deviation, Reason: reason, Version: p.version})
@@ -588,6 +632,12 @@ func (p *Pool) seatWith(now time.Time, a *waiter, with []*waiter, computers int,
 	if err != nil {
 		p.refused(people, fault, err)
 		return
+	}
+	for i, w := range people {
+		if w.seatID != "" {
+			// Their node sends the seat's commands under this handle.
+			p.h.serve(w.seatID, &served{code: members[i].Table().Code(), table: members[i]})
+		}
 	}
 	var names []Person
 	for _, w := range people {

@@ -34,9 +34,10 @@ type Relay interface {
 	// for Claim.
 	Takeover(code string, e RoomEntry, lost func()) error
 	// Hold renews this node's lease on code now, at the revision it wrote
-	// last, before a table's snapshot is saved. It fails (and calls the
-	// claim's lost) when another node took the room over, or when the
-	// lease could not be renewed for longer than it lasts.
+	// last, before a table's snapshot is saved. It fails with ErrLeaseLost
+	// (and calls the claim's lost) when another node took the room over,
+	// or when the lease could not be renewed for longer than it lasts; with
+	// another error when the renewal failed but the lease may still hold.
 	Hold(code string) error
 	// Lookup reads a code's entry; found is false when no node has it.
 	Lookup(code string) (e RoomEntry, found bool, err error)
@@ -59,6 +60,11 @@ type Relay interface {
 	Listen(handle func(msg []byte)) error
 	// Alive says whether node is up and reachable now.
 	Alive(node string) bool
+	// ListenReconnects has handle called each time this node's link to
+	// the others comes back after it was lost (its NATS server died, say):
+	// pushes sent to it meanwhile are lost, and the hub asks its members'
+	// rooms for their whole states. The hub calls it once, in New.
+	ListenReconnects(handle func()) error
 
 	// SetPresence records how account id stands on this node (nil: it has
 	// no session here any more). The relay publishes it to the other nodes
@@ -78,6 +84,18 @@ type Relay interface {
 	// account; ok says this node answers (it has the account online), and
 	// reply is then the answer. The hub calls it once, in New.
 	ListenInvitations(handle func(id string, msg []byte) (reply []byte, ok bool)) error
+
+	// SetListing publishes the listing of a table this node owns, for
+	// the other nodes' lobbies (nil: the table is gone). Like SetPresence
+	// it never blocks: the hub calls it with its lobby's lock held.
+	SetListing(code string, listing []byte)
+	// Listings is what the other nodes last published of their tables,
+	// leaving out listings too old to be true (a node that died).
+	Listings() [][]byte
+	// ListenListings has changed called whenever the other nodes'
+	// listings may have changed, aging out included; the hub calls it
+	// once, in New.
+	ListenListings(changed func()) error
 }
 
 // RoomEntry is a code's line in the relay's directory: what kind of room
@@ -107,4 +125,8 @@ var (
 	// ErrHeldElsewhere refuses to restore a table another node holds (or
 	// won the race to take over); its snapshot is that node's to keep.
 	ErrHeldElsewhere = errors.New("That room is held by another server.")
+	// ErrLeaseLost is a relay's answer to Hold when the room is no longer
+	// this node's (taken over, or its lease lapsed); any other error of
+	// Hold is NATS not taking writes for a moment.
+	ErrLeaseLost = errors.New("This room is no longer this server's.")
 )

@@ -3,7 +3,9 @@ package hub
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 )
 
 // The member's side of a room across nodes. Hub.Room finds a code another
@@ -135,7 +137,10 @@ func (rm *remoteMember) closeLocked() {
 // ask sends one of the member's commands.
 func (rm *remoteMember) ask(req wireRequest) (wireReply, error) {
 	req.Member = rm.id
-	return rm.h.ask(rm.code, req)
+	rm.mu.Lock()
+	code := rm.code // set late for a seat the pool finds elsewhere
+	rm.mu.Unlock()
+	return rm.h.ask(code, req)
 }
 
 // onDeliver takes a push from a room's node.
@@ -145,11 +150,24 @@ func (h *Hub) onDeliver(b []byte) {
 		h.log.Warn("bad state push dropped", "err", err)
 		return
 	}
+	if p.Pool != nil {
+		h.rel.mu.Lock()
+		pr := h.rel.waiting[p.Member]
+		h.rel.mu.Unlock()
+		if pr != nil {
+			pr.put(*p.Pool, p.Seat)
+		}
+		return
+	}
 	h.rel.mu.Lock()
 	rm := h.rel.remotes[p.Member]
 	h.rel.mu.Unlock()
 	if rm == nil {
 		return // the member left here before the room heard
+	}
+	if p.Resync {
+		go rm.resync()
+		return
 	}
 	if gap := rm.put(p.Table, p.Race, p.Prev, false); gap {
 		go rm.resync()
@@ -200,6 +218,56 @@ func (rm *remoteMember) put(ts *TableState, rs *RaceState, prev uint64, whole bo
 		return false
 	}
 	return gap
+}
+
+// reconnectResync is how long after its link came back a node asks its
+// members' rooms again: the servers take a moment to learn where its
+// subscriptions are now, and a push sent in that moment is lost too.
+const reconnectResync = time.Second
+
+// afterReconnect asks, for every member here of a room elsewhere, its
+// whole state: a push sent while this node was cut off never came, and
+// nothing else would say so until the room's next change. And it tells
+// every member elsewhere of a room here to ask for theirs: a push this
+// node sent as its link broke may have gone with it.
+func (h *Hub) afterReconnect() {
+	for range 2 {
+		h.rel.mu.Lock()
+		rms := make([]*remoteMember, 0, len(h.rel.remotes))
+		for _, rm := range h.rel.remotes {
+			rms = append(rms, rm)
+		}
+		served := make([]string, 0, len(h.rel.served))
+		for id := range h.rel.served {
+			served = append(served, id)
+		}
+		prs := make([]*poolRemote, 0, len(h.rel.waiting))
+		for _, pr := range h.rel.waiting {
+			prs = append(prs, pr)
+		}
+		h.rel.mu.Unlock()
+		for _, pr := range prs {
+			go pr.recheck()
+		}
+		for _, rm := range rms {
+			if rm.owner() != "" && rm.codeSet() {
+				go rm.resync()
+			}
+		}
+		for _, id := range served {
+			node, _, _ := strings.Cut(id, "/")
+			if err := h.relay.Deliver(node, encode(wirePush{V: WireFormat, Member: id, Resync: true})); err != nil {
+				h.log.Warn("resync not asked for", "node", node, "member", id, "err", err)
+			}
+		}
+		time.Sleep(reconnectResync)
+	}
+}
+
+func (rm *remoteMember) codeSet() bool {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	return rm.code != ""
 }
 
 // resync asks for the member's whole state after a gap.

@@ -24,6 +24,19 @@ type relayed struct {
 	remotes map[string]*remoteMember // member ID -> this node's members of rooms elsewhere
 	stops   map[string]func()        // code -> stop serving it
 	seq     uint64                   // member IDs drawn
+
+	// The play-now pool across nodes (poolacross.go): poolStop stops
+	// serving it while this node runs it; pooled are the players of other
+	// nodes waiting in it, by their handle; waiting are this node's
+	// players waiting in another node's pool. poolMu serialises taking
+	// the pool on.
+	poolMu   sync.Mutex
+	poolStop func()
+	pooled   map[string]*PoolMember
+	waiting  map[string]*poolRemote
+	// seatedFor keeps, a while, where the pool seated each player of
+	// another node, for one whose node missed it (opPoolState).
+	seatedFor map[string]poolSeat
 }
 
 // serveRoom starts answering a new room's requests; a hub without a relay

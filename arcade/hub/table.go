@@ -421,7 +421,7 @@ func (h *Hub) newTable(code string, k engine.TableKit, cfg TableConfig) *Table {
 				// Only the room's owner may write its snapshot: one cut
 				// off past its lease has been replaced by another node,
 				// whose snapshots this one must not overwrite.
-				if err := h.relay.Hold(s.code); err != nil {
+				if err := h.hold(s.code); err != nil {
 					h.log.Warn("table snapshot not saved: the room is no longer this node's", "code", s.code, "err", err)
 					t.saved.mark(s.seq)
 					return

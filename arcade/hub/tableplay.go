@@ -281,7 +281,7 @@ func (t *Table) stillOurs() bool {
 	if t.h.relay == nil {
 		return true
 	}
-	if err := t.h.relay.Hold(t.code); err != nil {
+	if err := t.h.hold(t.code); err != nil {
 		t.h.log.Warn("table result not recorded: the room is no longer this node's", "code", t.code, "err", err)
 		return false
 	}

@@ -137,9 +137,13 @@ func (h *Hub) checkServed() {
 // checkRemotes is one round of the watchdog.
 func (h *Hub) checkRemotes() {
 	h.checkServed()
+	h.checkPool()
 	h.rel.mu.Lock()
 	byCode := map[string][]*remoteMember{}
 	for _, rm := range h.rel.remotes {
+		if rm.code == "" {
+			continue // a seat the pool elsewhere has not found yet
+		}
 		byCode[rm.code] = append(byCode[rm.code], rm)
 	}
 	h.rel.mu.Unlock()

@@ -35,6 +35,13 @@ const (
 	opReport  = "report"
 	opFollow  = "follow"
 	opGhost   = "ghost"
+
+	// To the play-now pool's node (poolacross.go).
+	opPoolJoin   = "pool-join"
+	opPoolAccept = "pool-accept"
+	opPoolKeep   = "pool-keep"
+	opPoolLeave  = "pool-leave"
+	opPoolState  = "pool-state" // after a cut: still waiting, or seated where
 )
 
 // wireRequest is one command to a room. Member names the member's handle
@@ -53,6 +60,24 @@ type wireRequest struct {
 	Progress *Progress `json:"progress,omitempty"`
 	Run      *Run      `json:"run,omitempty"`
 	Racer    string    `json:"racer,omitempty"`
+	// Pool is a player's entry to the play-now pool (opPoolJoin).
+	Pool *wirePoolJoin `json:"pool,omitempty"`
+}
+
+// wirePoolJoin is what the pool's node needs of a player on another node:
+// what they want, their rating as their node read it, the computer players
+// they may be offered, and the handle their node gave their seat's states.
+type wirePoolJoin struct {
+	Want      PoolWant       `json:"want"`
+	Rating    float64        `json:"rating"`
+	Deviation float64        `json:"deviation"`
+	Computers []wireComputer `json:"computers"`
+	Seat      string         `json:"seat"`
+}
+
+type wireComputer struct {
+	Strength string  `json:"strength"`
+	Rating   float64 `json:"rating"`
 }
 
 // wireReply is a room's answer. Err is the sentence a player reads and
@@ -68,6 +93,8 @@ type wireReply struct {
 	Table  *TableState `json:"table,omitempty"`
 	Race   *RaceState  `json:"race,omitempty"`
 	Info   *TableInfo  `json:"info,omitempty"`
+	// Code is the table a player leaving the pool had been seated at.
+	Code string `json:"code,omitempty"`
 }
 
 // wirePush is a state the owner pushes to a member on another node. Prev
@@ -80,6 +107,14 @@ type wirePush struct {
 	Prev   uint64      `json:"prev"`
 	Table  *TableState `json:"table,omitempty"`
 	Race   *RaceState  `json:"race,omitempty"`
+	// Pool is a play-now pool's state; Seat, once it says seated, the
+	// member's seat at the table the pool found.
+	Pool *PoolState `json:"pool,omitempty"`
+	Seat int        `json:"seat,omitempty"`
+	// Resync, with no state: the room's node was cut off a moment, and
+	// pushes it sent meanwhile may be lost; the member asks for its whole
+	// state.
+	Resync bool `json:"resync,omitempty"`
 }
 
 // sentinels are the errors whose kind survives the trip across nodes.
@@ -155,8 +190,14 @@ func decodePush(b []byte) (wirePush, error) {
 	if err := decode(b, &p, func(p *wirePush) int { return p.V }); err != nil {
 		return p, err
 	}
-	if (p.Table == nil) == (p.Race == nil) {
-		return p, errors.New("a push carries one table state or one race state")
+	n := 0
+	for _, set := range []bool{p.Table != nil, p.Race != nil, p.Pool != nil, p.Resync} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return p, errors.New("a push carries one table state, race state or pool state, or asks for a resync")
 	}
 	return p, nil
 }

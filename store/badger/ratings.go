@@ -11,7 +11,6 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
-	"sshuffle/engine/rating"
 	"sshuffle/store"
 )
 
@@ -45,23 +44,11 @@ func ratingBoardKey(game string, r float64, account string) []byte {
 	return append(k, account...)
 }
 
-func checkGame(game string) error {
-	if game == "" || len(game) > store.MaxKeyLen || strings.ContainsRune(game, 0) {
-		return fmt.Errorf("%w: game %q", store.ErrInvalid, game)
-	}
-	return nil
-}
-
-func defaultRating(game string) store.Rating {
-	d := rating.Default()
-	return store.Rating{Game: game, Rating: d.Rating, Deviation: d.Deviation, Volatility: d.Volatility}
-}
-
 func readRating(txn *badger.Txn, account, game string) (store.Rating, error) {
-	r := defaultRating(game)
+	r := store.DefaultRating(game)
 	if err := getJSON(txn, dbKey(kRating, account, game), "rating of "+account, &r); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return defaultRating(game), nil
+			return store.DefaultRating(game), nil
 		}
 		return r, err
 	}
@@ -69,43 +56,14 @@ func readRating(txn *badger.Txn, account, game string) (store.Rating, error) {
 	return r, nil
 }
 
-// checkRated checks what a rated game needs beyond any table game.
-func checkRated(g store.TableGame) error {
-	bad := func(what string) error {
-		return fmt.Errorf("%w: rated table game %q: %s", store.ErrInvalid, g.Code, what)
-	}
-	seen := map[string]bool{}
-	for _, x := range g.Seats {
-		if x.Place < 1 || x.Place > len(g.Seats) {
-			return bad("a seat without a place")
-		}
-		if x.Account == "" {
-			if x.Rating == nil {
-				return bad("a computer without a rating")
-			}
-			continue
-		}
-		if seen[x.Account] {
-			return bad("an account in two seats")
-		}
-		seen[x.Account] = true
-	}
-	return nil
-}
-
 // rateTableGame moves the ratings of a rated game's people, inside
 // RecordTableGame's transaction, and fills in the seats' ratings before and
 // after for the copies it keeps. Only the people in fresh (not seen before)
 // are moved: the game counts once.
 func rateTableGame(txn *badger.Txn, g *store.TableGame, fresh map[string]bool) error {
-	seats := make([]rating.Seat, len(g.Seats))
-	places := make([]int, len(g.Seats))
 	before := make([]store.Rating, len(g.Seats))
 	for i, x := range g.Seats {
-		places[i] = x.Place
 		if x.Account == "" {
-			seats[i] = rating.Seat{Rating: rating.Rating{Rating: x.Rating.Rating, Deviation: x.Rating.Deviation,
-				Volatility: x.Rating.Volatility}.Clean(), Fixed: true}
 			continue
 		}
 		r, err := readRating(txn, x.Account, g.Game)
@@ -113,41 +71,28 @@ func rateTableGame(txn *badger.Txn, g *store.TableGame, fresh map[string]bool) e
 			return err
 		}
 		before[i] = r
-		seats[i] = rating.Seat{Rating: rating.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}}
 	}
-	after, err := rating.RateGame(seats, places)
+	next, err := store.RateTableGame(g, before, fresh)
 	if err != nil {
-		return fmt.Errorf("%w: %v", store.ErrInvalid, err)
+		return err
 	}
-	seatsCopy := slices.Clone(g.Seats)
-	for i, x := range g.Seats {
-		if x.Account == "" {
-			sr := *x.Rating
-			sr.After, sr.AfterDeviation = 0, 0
-			seatsCopy[i].Rating = &sr
+	for i, r := range next {
+		if r == nil {
 			continue
 		}
-		seatsCopy[i].Rating = &store.SeatRating{Rating: before[i].Rating, Deviation: before[i].Deviation,
-			Volatility: before[i].Volatility, After: after[i].Rating, AfterDeviation: after[i].Deviation}
-		if !fresh[x.Account] {
-			continue
-		}
-		old := before[i]
-		next := store.Rating{Game: g.Game, Rating: after[i].Rating, Deviation: after[i].Deviation,
-			Volatility: after[i].Volatility, Games: old.Games + 1, Last: g.Finished}
+		account, old := g.Seats[i].Account, before[i]
 		if old.Games > 0 {
-			if err := txn.Delete(ratingBoardKey(g.Game, old.Rating, x.Account)); err != nil {
+			if err := txn.Delete(ratingBoardKey(g.Game, old.Rating, account)); err != nil {
 				return fmt.Errorf("store: drop rating board entry: %w", err)
 			}
 		}
-		if err := setJSON(txn, dbKey(kRating, x.Account, g.Game), "rating", next); err != nil {
+		if err := setJSON(txn, dbKey(kRating, account, g.Game), "rating", *r); err != nil {
 			return err
 		}
-		if err := txn.Set(ratingBoardKey(g.Game, next.Rating, x.Account), nil); err != nil {
+		if err := txn.Set(ratingBoardKey(g.Game, r.Rating, account), nil); err != nil {
 			return fmt.Errorf("store: write rating board: %w", err)
 		}
 	}
-	g.Seats = seatsCopy
 	return nil
 }
 
@@ -156,7 +101,7 @@ func (s *Store) Rating(ctx context.Context, account, game string) (store.Rating,
 	if err := store.CheckID(account); err != nil {
 		return store.Rating{}, err
 	}
-	if err := checkGame(game); err != nil {
+	if err := store.CheckGame(game); err != nil {
 		return store.Rating{}, err
 	}
 	var r store.Rating
@@ -200,7 +145,7 @@ func (s *Store) Ratings(ctx context.Context, account string) ([]store.Rating, er
 
 // RatingBoard returns up to n ratings at game, highest first.
 func (s *Store) RatingBoard(ctx context.Context, game string, n int) ([]store.Rating, error) {
-	if err := checkGame(game); err != nil {
+	if err := store.CheckGame(game); err != nil {
 		return nil, err
 	}
 	n = min(max(n, 0), store.MaxBoard)

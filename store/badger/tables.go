@@ -3,7 +3,6 @@ package badger
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -36,42 +35,12 @@ func tableGameKey(account string, g store.TableGame) []byte {
 	return append(k, g.Code+"\x00"+strconv.Itoa(g.GameNo)+"\x00"+g.Spec...)
 }
 
-func checkTableGame(g store.TableGame) error {
-	bad := func(what string) error { return fmt.Errorf("%w: table game %q: %s", store.ErrInvalid, g.Code, what) }
-	switch {
-	case g.Code == "" || len(g.Code) > 16:
-		return bad("code")
-	case g.Game == "" || len(g.Game) > store.MaxKeyLen:
-		return bad("game")
-	case len(g.Seats) == 0 || len(g.Seats) > store.MaxTableSeats:
-		return bad("seats")
-	case len(g.Record) == 0 || len(g.Record) > store.MaxTableRecord || !json.Valid(g.Record):
-		return bad("record")
-	case g.Finished.IsZero() || g.GameNo < 0:
-		return bad("time or game number")
-	}
-	if err := store.CheckSpec(g.Spec); err != nil {
-		return err
-	}
-	for _, x := range g.Seats {
-		if len(x.Name) > 64 || len(x.Strength) > 16 || (x.Account != "" && store.CheckID(x.Account) != nil) {
-			return bad("a seat")
-		}
-	}
-	return nil
-}
-
 // RecordTableGame keeps a finished table game for each person seated at
 // it and counts it in their stats, in one transaction. The same game again
 // is a no-op.
 func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
-	if err := checkTableGame(g); err != nil {
+	if err := store.CheckTableGame(g); err != nil {
 		return err
-	}
-	if g.Rated {
-		if err := checkRated(g); err != nil {
-			return err
-		}
 	}
 	g.Finished, g.Started = g.Finished.UTC(), g.Started.UTC()
 	people := 0
@@ -197,11 +166,9 @@ func (s *Store) TableStats(ctx context.Context, account string) ([]store.TableSt
 	return out, nil
 }
 
-func checkTableCode(code string) error { return store.CheckField("table code", code, 16) }
-
 // PutTable keeps a table's snapshot under its code.
 func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) error {
-	if err := checkTableCode(code); err != nil {
+	if err := store.CheckTableCode(code); err != nil {
 		return err
 	}
 	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
@@ -214,7 +181,7 @@ func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) erro
 
 // DeleteTable forgets a table's snapshot.
 func (s *Store) DeleteTable(ctx context.Context, code string) error {
-	if err := checkTableCode(code); err != nil {
+	if err := store.CheckTableCode(code); err != nil {
 		return err
 	}
 	return s.update(ctx, func(txn *badger.Txn) error { return txn.Delete(dbKey(kTableSnap, code)) })

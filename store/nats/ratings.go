@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"sshuffle/engine/rating"
 	"sshuffle/store"
 )
 
@@ -17,21 +16,9 @@ import (
 // no board entry to move in step with it.
 func ratingKey(account, game string) string { return key("y", tok(account), tok(game)) }
 
-func checkGame(game string) error {
-	if game == "" || len(game) > store.MaxKeyLen || strings.ContainsRune(game, 0) {
-		return fmt.Errorf("%w: game %q", store.ErrInvalid, game)
-	}
-	return nil
-}
-
-func defaultRating(game string) store.Rating {
-	d := rating.Default()
-	return store.Rating{Game: game, Rating: d.Rating, Deviation: d.Deviation, Volatility: d.Volatility}
-}
-
 // decodeRating reads a kept rating; a missing one is a newcomer's.
 func decodeRating(e entry, account, game string) (store.Rating, error) {
-	r := defaultRating(game)
+	r := store.DefaultRating(game)
 	if e.found() {
 		if err := decode(e.val, "rating of "+account, &r); err != nil {
 			return store.Rating{}, err
@@ -41,35 +28,10 @@ func decodeRating(e entry, account, game string) (store.Rating, error) {
 	return r, nil
 }
 
-// checkRated checks what a rated game needs beyond any table game (the
-// Badger backend's checks).
-func checkRated(g store.TableGame) error {
-	bad := func(what string) error {
-		return fmt.Errorf("%w: rated table game %q: %s", store.ErrInvalid, g.Code, what)
-	}
-	seen := map[string]bool{}
-	for _, x := range g.Seats {
-		if x.Place < 1 || x.Place > len(g.Seats) {
-			return bad("a seat without a place")
-		}
-		if x.Account == "" {
-			if x.Rating == nil {
-				return bad("a computer without a rating")
-			}
-			continue
-		}
-		if seen[x.Account] {
-			return bad("an account in two seats")
-		}
-		seen[x.Account] = true
-	}
-	return nil
-}
-
-// rateTableGame reads the ratings of a rated game's people, computes the
-// game's period with rating.RateGame and returns the ops that keep the new
-// ratings of those in fresh (not counted before), at the revisions read,
-// and fills in g's seats' ratings before and after for the copies kept.
+// rateTableGame reads the ratings of a rated game's people and returns the
+// ops that keep the new ratings of those in fresh (not counted before), at
+// the revisions read; g's seats get their ratings before and after for the
+// copies kept.
 func (s *Store) rateTableGame(ctx context.Context, g *store.TableGame, fresh map[string]bool) ([]op, error) {
 	var keys []string
 	for _, x := range g.Seats {
@@ -81,54 +43,34 @@ func (s *Store) rateTableGame(ctx context.Context, g *store.TableGame, fresh map
 	if err != nil {
 		return nil, err
 	}
-	seats := make([]rating.Seat, len(g.Seats))
-	places := make([]int, len(g.Seats))
 	before := make([]store.Rating, len(g.Seats))
 	read := make([]entry, len(g.Seats))
 	j := 0
 	for i, x := range g.Seats {
-		places[i] = x.Place
 		if x.Account == "" {
-			seats[i] = rating.Seat{Rating: rating.Rating{Rating: x.Rating.Rating, Deviation: x.Rating.Deviation,
-				Volatility: x.Rating.Volatility}.Clean(), Fixed: true}
 			continue
 		}
 		read[i] = es[j]
 		j++
-		r, err := decodeRating(read[i], x.Account, g.Game)
-		if err != nil {
+		if before[i], err = decodeRating(read[i], x.Account, g.Game); err != nil {
 			return nil, err
 		}
-		before[i] = r
-		seats[i] = rating.Seat{Rating: rating.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}}
 	}
-	after, err := rating.RateGame(seats, places)
+	next, err := store.RateTableGame(g, before, fresh)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", store.ErrInvalid, err)
+		return nil, err
 	}
 	var ops []op
-	seatsCopy := slices.Clone(g.Seats)
-	for i, x := range g.Seats {
-		if x.Account == "" {
-			sr := *x.Rating
-			sr.After, sr.AfterDeviation = 0, 0
-			seatsCopy[i].Rating = &sr
+	for i, r := range next {
+		if r == nil {
 			continue
 		}
-		seatsCopy[i].Rating = &store.SeatRating{Rating: before[i].Rating, Deviation: before[i].Deviation,
-			Volatility: before[i].Volatility, After: after[i].Rating, AfterDeviation: after[i].Deviation}
-		if !fresh[x.Account] {
-			continue
-		}
-		next := store.Rating{Game: g.Game, Rating: after[i].Rating, Deviation: after[i].Deviation,
-			Volatility: after[i].Volatility, Games: before[i].Games + 1, Last: g.Finished}
-		v, err := encode("rating of "+x.Account, next)
+		v, err := encode("rating of "+g.Seats[i].Account, *r)
 		if err != nil {
 			return nil, err
 		}
 		ops = append(ops, read[i].set(v))
 	}
-	g.Seats = seatsCopy
 	return ops, nil
 }
 
@@ -137,7 +79,7 @@ func (s *Store) Rating(ctx context.Context, account, game string) (store.Rating,
 	if err := store.CheckID(account); err != nil {
 		return store.Rating{}, err
 	}
-	if err := checkGame(game); err != nil {
+	if err := store.CheckGame(game); err != nil {
 		return store.Rating{}, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -186,7 +128,7 @@ func (s *Store) Ratings(ctx context.Context, account string) ([]store.Rating, er
 // RatingBoard returns up to n ratings at game, highest first (ties by
 // account id), each with the account's current name.
 func (s *Store) RatingBoard(ctx context.Context, game string, n int) ([]store.Rating, error) {
-	if err := checkGame(game); err != nil {
+	if err := store.CheckGame(game); err != nil {
 		return nil, err
 	}
 	n = min(max(n, 0), store.MaxBoard)

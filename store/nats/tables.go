@@ -3,7 +3,6 @@ package nats
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -23,42 +22,12 @@ func tableGameKey(account string, g store.TableGame) string {
 func tableStatsKey(account string) string { return key("t", tok(account)) }
 func snapshotKey(code string) string      { return key("q", tok(code)) }
 
-func checkTableGame(g store.TableGame) error {
-	bad := func(what string) error { return fmt.Errorf("%w: table game %q: %s", store.ErrInvalid, g.Code, what) }
-	switch {
-	case g.Code == "" || len(g.Code) > 16:
-		return bad("code")
-	case g.Game == "" || len(g.Game) > store.MaxKeyLen:
-		return bad("game")
-	case len(g.Seats) == 0 || len(g.Seats) > store.MaxTableSeats:
-		return bad("seats")
-	case len(g.Record) == 0 || len(g.Record) > store.MaxTableRecord || !json.Valid(g.Record):
-		return bad("record")
-	case g.Finished.IsZero() || g.GameNo < 0:
-		return bad("time or game number")
-	}
-	if err := store.CheckSpec(g.Spec); err != nil {
-		return err
-	}
-	for _, x := range g.Seats {
-		if len(x.Name) > 64 || len(x.Strength) > 16 || (x.Account != "" && store.CheckID(x.Account) != nil) {
-			return bad("a seat")
-		}
-	}
-	return nil
-}
-
 // RecordTableGame keeps a finished game for each person seated at it and
 // counts it in their stats, in one batch. Each person's copy is written
 // only if absent, so the same game again counts once.
 func (s *Store) RecordTableGame(ctx context.Context, g store.TableGame) error {
-	if err := checkTableGame(g); err != nil {
+	if err := store.CheckTableGame(g); err != nil {
 		return err
-	}
-	if g.Rated {
-		if err := checkRated(g); err != nil {
-			return err
-		}
 	}
 	g.Finished, g.Started = g.Finished.UTC(), g.Started.UTC()
 	people := 0
@@ -219,11 +188,9 @@ func (s *Store) TableStats(ctx context.Context, account string) ([]store.TableSt
 	return out, nil
 }
 
-func checkTableCode(code string) error { return store.CheckField("table code", code, 16) }
-
 // PutTable keeps a table's snapshot under its code.
 func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) error {
-	if err := checkTableCode(code); err != nil {
+	if err := store.CheckTableCode(code); err != nil {
 		return err
 	}
 	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
@@ -240,7 +207,7 @@ func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) erro
 
 // DeleteTable forgets a table's snapshot; none is no error.
 func (s *Store) DeleteTable(ctx context.Context, code string) error {
-	if err := checkTableCode(code); err != nil {
+	if err := store.CheckTableCode(code); err != nil {
 		return err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -278,7 +245,7 @@ var _ store.GuardedTables = (*Store)(nil)
 // TableRevision is the revision of code's snapshot key: its stream
 // sequence, which a write at that revision expects (0: never written).
 func (s *Store) TableRevision(ctx context.Context, code string) (uint64, error) {
-	if err := checkTableCode(code); err != nil {
+	if err := store.CheckTableCode(code); err != nil {
 		return 0, err
 	}
 	ctx, done, err := s.begin(ctx)
@@ -292,7 +259,7 @@ func (s *Store) TableRevision(ctx context.Context, code string) (uint64, error) 
 
 // PutTableAt keeps code's snapshot if its key is still at rev.
 func (s *Store) PutTableAt(ctx context.Context, code string, snapshot []byte, rev uint64) (uint64, error) {
-	if err := checkTableCode(code); err != nil {
+	if err := store.CheckTableCode(code); err != nil {
 		return 0, err
 	}
 	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
@@ -320,7 +287,7 @@ func (s *Store) PutTableAt(ctx context.Context, code string, snapshot []byte, re
 
 // DeleteTableAt forgets code's snapshot if its key is still at rev.
 func (s *Store) DeleteTableAt(ctx context.Context, code string, rev uint64) error {
-	if err := checkTableCode(code); err != nil {
+	if err := store.CheckTableCode(code); err != nil {
 		return err
 	}
 	ctx, done, err := s.begin(ctx)

@@ -38,7 +38,11 @@ type nodeOpts struct {
 	clock        hub.Clock // nil: the wall clock
 	// presenceEvery and presenceTTL: 0 takes the defaults.
 	presenceEvery, presenceTTL time.Duration
-	replicas                   int // of the buckets: 3 on a cluster of three
+	// listingEvery and listingTTL: 0 takes the defaults.
+	listingEvery, listingTTL time.Duration
+	grace                    time.Duration // 0: 5 s
+	pool                     hub.PoolConfig
+	replicas                 int // of the buckets: 3 on a cluster of three
 	// save, when set, is the SaveTable of the node (a shared store in the
 	// tests of a node's death); nil keeps the snapshots in the node.
 	save func(n *node, code string, s *hub.TableSnapshot)
@@ -51,14 +55,18 @@ func newNode(t testing.TB, c *natstest.Cluster, server int, name string, o nodeO
 	t.Helper()
 	nc := c.Connect(server)
 	r, err := New(context.Background(), Config{Conn: nc, Node: name, Renew: o.renew, Lease: o.lease,
-		PresenceEvery: o.presenceEvery, PresenceTTL: o.presenceTTL, Replicas: o.replicas,
-		Timeout: 5 * time.Second, Log: slog.Default().With("node", name)})
+		PresenceEvery: o.presenceEvery, PresenceTTL: o.presenceTTL, ListingEvery: o.listingEvery, ListingTTL: o.listingTTL,
+		Replicas: o.replicas,
+		Timeout:  5 * time.Second, Log: slog.Default().With("node", name)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := &node{name: name, relay: r, nc: nc, saved: map[string]*hub.TableSnapshot{}}
+	if o.grace == 0 {
+		o.grace = 5 * time.Second
+	}
 	n.h = hub.New(hub.Config{
-		Relay: r, Clock: o.clock, LoadTable: o.load, RemoteCheck: o.check, TableKit: games.Default().TableKit, Limits: hub.NoLimits(), Grace: 5 * time.Second,
+		Relay: r, Clock: o.clock, LoadTable: o.load, RemoteCheck: o.check, TableKit: games.Default().TableKit, Limits: hub.NoLimits(), Grace: o.grace, Pool: o.pool,
 		Log: slog.Default().With("node", name),
 		OnTableResult: func(res hub.TableResult) {
 			n.mu.Lock()

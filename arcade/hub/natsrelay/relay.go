@@ -61,7 +61,11 @@ type Config struct {
 	// PresenceEvery is how often this node rewrites its accounts'
 	// presence; PresenceTTL how long a record lasts unless rewritten.
 	PresenceEvery, PresenceTTL time.Duration
-	Log                        *slog.Logger
+	// ListingEvery is how often this node rewrites its tables' listings
+	// for the other nodes' lobbies; ListingTTL how long one lasts unless
+	// rewritten (a dead node's tables leave the lists after it).
+	ListingEvery, ListingTTL time.Duration
+	Log                      *slog.Logger
 }
 
 // Relay is a hub.Relay over one NATS connection.
@@ -78,7 +82,8 @@ type Relay struct {
 	closed bool
 	wg     sync.WaitGroup
 	stop   chan struct{}
-	pres   *presence
+	pres   *records // accounts' presence
+	lists  *records // tables' listings
 }
 
 // lease is a room this node owns: the revision of its entry it wrote last.
@@ -135,6 +140,12 @@ func New(ctx context.Context, cfg Config) (*Relay, error) {
 	if cfg.PresenceTTL <= 0 {
 		cfg.PresenceTTL = DefaultPresenceTTL
 	}
+	if cfg.ListingEvery <= 0 {
+		cfg.ListingEvery = DefaultListingEvery
+	}
+	if cfg.ListingTTL <= 0 {
+		cfg.ListingTTL = DefaultListingTTL
+	}
 	js, err := jetstream.New(cfg.Conn)
 	if err != nil {
 		return nil, fmt.Errorf("natsrelay: %w", err)
@@ -144,10 +155,15 @@ func New(ctx context.Context, cfg Config) (*Relay, error) {
 		return nil, err
 	}
 	r := &Relay{nc: cfg.Conn, js: js, kv: kv, cfg: cfg, log: cfg.Log, leases: map[string]*lease{}, stop: make(chan struct{})}
-	if err := r.startPresence(ctx); err != nil {
+	if r.pres, err = r.startRecords(ctx, presenceBucket, "presence", cfg.PresenceEvery, cfg.PresenceTTL); err != nil {
 		close(r.stop)
 		r.wg.Wait()
 		return nil, fmt.Errorf("natsrelay: the presence bucket: %w", err)
+	}
+	if r.lists, err = r.startRecords(ctx, listingBucket, "listings", cfg.ListingEvery, cfg.ListingTTL); err != nil {
+		close(r.stop)
+		r.wg.Wait()
+		return nil, fmt.Errorf("natsrelay: the listings bucket: %w", err)
 	}
 	r.wg.Add(1)
 	go r.renewLoop()
@@ -388,6 +404,12 @@ func (r *Relay) renew(l *lease) error {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	next, err := r.kv.Update(ctx, l.code, r.encode(l.entry), rev)
+	var lateRev uint64
+	var lateAt time.Time
+	late := false
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		lateRev, lateAt, late = r.ownLate(l.code)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if l.done {
@@ -398,6 +420,13 @@ func (r *Relay) renew(l *lease) error {
 		l.rev, l.renewed = next, time.Now()
 		return nil
 	case errors.Is(err, jetstream.ErrKeyRevisionMismatch):
+		if late {
+			// A renewal whose answer was lost in a stall (a leader
+			// killed) was written after all: the entry is still this
+			// node's, at that revision.
+			l.rev, l.renewed = lateRev, lateAt
+			return nil
+		}
 		// Another node wrote the entry: it took the room over while this
 		// one was cut off. The copy here is no longer the room.
 		r.lose(l, "room lease lost to another node")
@@ -414,6 +443,23 @@ func (r *Relay) renew(l *lease) error {
 	return err
 }
 
+// ownLate reads code's entry after a renewal found its revision moved:
+// ok when the entry is still this node's own, live (a write of its own
+// that timed out and landed later), with its revision and time.
+func (r *Relay) ownLate(code string) (rev uint64, at time.Time, ok bool) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	cur, err := r.kv.Get(ctx, code)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	e, err := decodeEntry(cur.Value())
+	if err != nil || e.Node != r.cfg.Node || e.Ended {
+		return 0, time.Time{}, false
+	}
+	return cur.Revision(), cur.Created(), true
+}
+
 // lose gives up a lease; under r.mu.
 func (r *Relay) lose(l *lease, why string) {
 	l.done = true
@@ -424,7 +470,7 @@ func (r *Relay) lose(l *lease, why string) {
 	}
 }
 
-var errLost = errors.New("natsrelay: the room is no longer this node's")
+var errLost = fmt.Errorf("natsrelay: %w", hub.ErrLeaseLost)
 
 // Hold renews code's lease now.
 func (r *Relay) Hold(code string) error {
@@ -497,6 +543,20 @@ func (r *Relay) Listen(handle func([]byte)) error {
 	r.subs = append(r.subs, sub, ping)
 	r.mu.Unlock()
 	return r.nc.Flush()
+}
+
+// ListenReconnects calls handle after each reconnection of the node's
+// NATS connection, after any handler set on it before.
+func (r *Relay) ListenReconnects(handle func()) error {
+	prev := r.nc.Opts.ReconnectedCB
+	r.nc.SetReconnectHandler(func(c *nats.Conn) {
+		if prev != nil {
+			prev(c)
+		}
+		r.log.Info("NATS connection back", "server", c.ConnectedServerName())
+		handle()
+	})
+	return nil
 }
 
 func pingSubject(node string) string { return "sshuffle.node." + node + ".ping" }
