@@ -96,6 +96,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
+	if procs := j.workers * j.threads; os.Getenv("GOMAXPROCS") == "" && procs < runtime.GOMAXPROCS(0) {
+		// The searches use workers x threads cores; the runtime would
+		// still wake threads on the others to collect garbage beside them,
+		// a tenth more CPU in all on a range of quick FreeCell deals.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	}
 	start := time.Now()
 	results := j.run()
 	total := time.Since(start)
