@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -194,6 +195,17 @@ func TestSolveAndReplayCommands(t *testing.T) {
 	require.Equal(t, 0, run([]string{"solve", "tripeaks", "--deals", "1-20"}, &out, &errb), errb.String())
 	require.Regexp(t, `solved \d+ \(`, out.String())
 	require.Contains(t, out.String(), "deals 1-20 (20)")
+
+	// Three workers share out the deals, each deal searched once (a deal
+	// no worker took would count as undecided); one worker runs on one
+	// core, and the process gets its cores back afterwards.
+	procs := runtime.GOMAXPROCS(0)
+	for _, workers := range []string{"3", "1"} {
+		out.Reset()
+		require.Equal(t, 0, run([]string{"solve", "tripeaks", "--deals", "1-20", "--workers", workers}, &out, &errb), errb.String())
+		require.Contains(t, out.String(), "undecided 0 (")
+		require.Equal(t, procs, runtime.GOMAXPROCS(0))
+	}
 
 	// Klondike searches each deal on several threads when asked, with the
 	// budget of one thread times their number unless --nodes says.

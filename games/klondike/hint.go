@@ -54,7 +54,7 @@ func (g *Game) Hint() (engine.Action, string, bool) {
 			cs = append(cs, hintCand{2, 0, mv(PileWaste, len(w)-1, f), fmt.Sprintf("Move %v from the waste to its foundation", c)})
 		}
 		for to := PileTableau0; to < NumPiles; to++ {
-			if g.fitTableau(c, true, to) == nil {
+			if g.fitsTableau(c, to) {
 				cs = append(cs, hintCand{3, 0, mv(PileWaste, len(w)-1, to), fmt.Sprintf("Move %v from the waste %s", c, g.dest(to))})
 			}
 		}
@@ -77,7 +77,7 @@ func (g *Game) Hint() (engine.Action, string, bool) {
 				continue
 			}
 			for to := PileTableau0; to < NumPiles; to++ {
-				if to == from || g.fitTableau(p[idx], idx == top, to) != nil {
+				if to == from || !g.fitsTableau(p[idx], to) {
 					continue
 				}
 				// Filling an empty column is worse than building on a
@@ -125,7 +125,7 @@ func (g *Game) Hint() (engine.Action, string, bool) {
 	}
 	useful := false
 	for _, c := range g.reachable() {
-		if g.foundationFor(c) >= 0 || g.fitsSomeColumn(c, true, -1) {
+		if g.foundationFor(c) >= 0 || g.fitsSomeColumn(c, -1) {
 			useful = true
 		}
 	}

@@ -435,6 +435,9 @@ func (g *Game) source(from, idx int) ([]engine.Card, error) {
 
 // fitTableau says whether a run led by lead may go on tableau pile to.
 func (g *Game) fitTableau(lead engine.Card, single bool, to int) error {
+	if g.fitsTableau(lead, to) {
+		return nil
+	}
 	p := g.st.piles[to]
 	if len(p) == 0 {
 		if lead.Rank() == engine.King {
@@ -463,8 +466,32 @@ func (g *Game) fitTableau(lead engine.Card, single bool, to int) error {
 	return nil
 }
 
+// fitsTableau is fitTableau without the sentence, for the hint and the
+// stuck check, which try every pair of places and would otherwise format a
+// sentence for each that does not fit.
+func (g *Game) fitsTableau(lead engine.Card, to int) bool {
+	p := g.st.piles[to]
+	if len(p) == 0 {
+		return lead.Rank() == engine.King
+	}
+	return onto(lead, p[len(p)-1])
+}
+
+// fitsFoundation is fitFoundation without the sentence.
+func (g *Game) fitsFoundation(c engine.Card, to int) bool {
+	p := g.st.piles[to]
+	if len(p) == 0 {
+		return c.Rank() == engine.Ace
+	}
+	top := p[len(p)-1]
+	return top.Suit() == c.Suit() && c.Rank() == top.Rank()+1
+}
+
 // fitFoundation says whether card c may go on foundation pile to.
 func (g *Game) fitFoundation(c engine.Card, to int) error {
+	if g.fitsFoundation(c, to) {
+		return nil
+	}
 	p := g.st.piles[to]
 	if len(p) == 0 {
 		if c.Rank() == engine.Ace {
@@ -515,7 +542,7 @@ func (g *Game) checkMove(from, idx, to int) error {
 // foundationFor is the foundation pile card c can go to now, or -1.
 func (g *Game) foundationFor(c engine.Card) int {
 	for f := PileFoundation0; f < PileTableau0; f++ {
-		if g.fitFoundation(c, f) == nil {
+		if g.fitsFoundation(c, f) {
 			return f
 		}
 	}

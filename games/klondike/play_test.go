@@ -143,7 +143,7 @@ func (g *Game) stuckByList(ms []engine.Action) bool {
 	}
 	if len(ms) <= 1 {
 		for _, c := range g.reachable() {
-			if g.foundationFor(c) >= 0 || g.fitsSomeColumn(c, true, -1) {
+			if g.foundationFor(c) >= 0 || g.fitsSomeColumn(c, -1) {
 				return false
 			}
 		}

@@ -51,9 +51,9 @@ func (g *Game) Stuck() bool {
 	return !g.Won() && !g.anyUseful()
 }
 
-func (g *Game) fitsSomeColumn(c engine.Card, single bool, except int) bool {
+func (g *Game) fitsSomeColumn(c engine.Card, except int) bool {
 	for to := PileTableau0; to < NumPiles; to++ {
-		if to != except && g.fitTableau(c, single, to) == nil {
+		if to != except && g.fitsTableau(c, to) {
 			return true
 		}
 	}
@@ -78,7 +78,7 @@ func (g *Game) usefulRun(from, idx int) bool {
 func (g *Game) anyUseful() bool {
 	reach := g.reachable()
 	for _, c := range reach {
-		if g.foundationFor(c) >= 0 || g.fitsSomeColumn(c, true, -1) {
+		if g.foundationFor(c) >= 0 || g.fitsSomeColumn(c, -1) {
 			return true
 		}
 	}
@@ -94,7 +94,7 @@ func (g *Game) anyUseful() bool {
 			if _, err := g.source(from, idx); err != nil || !g.usefulRun(from, idx) {
 				continue
 			}
-			if g.fitsSomeColumn(p[idx], idx == len(p)-1, from) {
+			if g.fitsSomeColumn(p[idx], from) {
 				return true
 			}
 		}
@@ -105,7 +105,7 @@ func (g *Game) anyUseful() bool {
 			continue
 		}
 		top := fp[len(fp)-1]
-		if !g.fitsSomeColumn(top, true, -1) || top.Rank() == engine.Ace {
+		if !g.fitsSomeColumn(top, -1) || top.Rank() == engine.Ace {
 			continue
 		}
 		fits := func(c engine.Card) bool { return c.Rank()+1 == top.Rank() && c.Red() != top.Red() }

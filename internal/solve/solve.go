@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sshuffle/engine"
@@ -94,6 +95,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	j, code := parseSolve(args, stderr)
 	if code != 0 {
 		return code
+	}
+	if procs := j.workers * j.threads; os.Getenv("GOMAXPROCS") == "" && procs < runtime.GOMAXPROCS(0) {
+		// The searches use workers x threads cores; the runtime would
+		// still wake threads on the others to collect garbage beside them,
+		// a tenth more CPU in all on a range of quick FreeCell deals.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	}
 	start := time.Now()
 	results := j.run()
@@ -220,13 +227,21 @@ func (j solveJob) keepMoves() bool { return j.single != "" && j.lo == j.hi && j.
 func (j solveJob) run() []dealOutcome {
 	keepMoves := j.keepMoves()
 	results := make([]dealOutcome, j.hi-j.lo+1)
-	next := make(chan uint64)
+	// Workers take the next deal from a counter: handing each deal over a
+	// channel woke a goroutine on another core for every deal, which cost a
+	// fifth of the CPU of a range of fast deals.
+	var next atomic.Uint64
+	next.Store(j.lo)
 	var wg sync.WaitGroup
 	for range max(j.workers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for seed := range next {
+			for {
+				seed := next.Add(1) - 1
+				if seed > j.hi || seed < j.lo {
+					return
+				}
 				t := time.Now()
 				r := j.solveOne(j.specOf(seed), j.nodes)
 				o := dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t)}
@@ -242,10 +257,6 @@ func (j solveJob) run() []dealOutcome {
 			}
 		}()
 	}
-	for s := j.lo; s <= j.hi; s++ {
-		next <- s
-	}
-	close(next)
 	wg.Wait()
 	return results
 }
