@@ -25,6 +25,9 @@ type boardIndex struct {
 	by   map[string]*board // by boardName
 	seq  uint64            // the stream sequence of the last entry applied
 	more chan struct{}     // closed and replaced each time seq moves
+	// restarting is held by the one waiter that starts the watch again.
+	restarting sync.Mutex
+	closed     bool
 }
 
 type board struct {
@@ -49,28 +52,12 @@ func (e *boardEntry) compare(o *boardEntry) int {
 // entry written before the call.
 func startBoards(ctx context.Context, s *Store) (*boardIndex, error) {
 	x := &boardIndex{s: s, by: map[string]*board{}, more: make(chan struct{})}
-	subject := s.records.pre + "b.>"
-	cons, err := s.js.OrderedConsumer(ctx, s.records.stream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{subject},
-		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
-	})
+	var err error
+	x.cc, err = x.watch(ctx, 0)
 	if err != nil {
 		return nil, fmt.Errorf("store: watching the boards: %w", err)
 	}
-	// A watch on a server that dies, or on a stream whose leader moves,
-	// goes silent; the ordered consumer starts again after two missed
-	// heartbeats. At the default 5 s that is longer than a write waits
-	// for the index, so a write right after a leader's death would fail
-	// although it was stored.
-	x.cc, err = cons.Consume(x.apply, jetstream.PullHeartbeat(time.Second), jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-		if !errors.Is(err, jetstream.ErrConsumerDeleted) && !errors.Is(err, jetstream.ErrNoHeartbeat) {
-			s.log.Warn("store: board watch", "error", err.Error())
-		}
-	}))
-	if err != nil {
-		return nil, fmt.Errorf("store: watching the boards: %w", err)
-	}
-	last, err := s.records.lastSeq(ctx, subject)
+	last, err := s.records.lastSeq(ctx, s.records.pre+"b.>")
 	if err == nil {
 		err = x.wait(ctx, last)
 	}
@@ -81,7 +68,67 @@ func startBoards(ctx context.Context, s *Store) (*boardIndex, error) {
 	return x, nil
 }
 
-func (x *boardIndex) close() { x.cc.Stop() }
+// watch consumes the board entries: the last of each from the start
+// (after 0), or every one after the stream sequence after.
+func (x *boardIndex) watch(ctx context.Context, after uint64) (jetstream.ConsumeContext, error) {
+	cfg := jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{x.s.records.pre + "b.>"},
+		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+	}
+	if after > 0 {
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, after+1
+	}
+	cons, err := x.s.js.OrderedConsumer(ctx, x.s.records.stream, cfg)
+	if err != nil {
+		return nil, err
+	}
+	// A watch on a server that dies, or on a stream whose leader moves,
+	// goes silent; the ordered consumer starts again after two missed
+	// heartbeats. At the default 5 s that is longer than a write waits
+	// for the index, so a write right after a leader's death would fail
+	// although it was stored.
+	return cons.Consume(x.apply, jetstream.PullHeartbeat(time.Second), jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		if !errors.Is(err, jetstream.ErrConsumerDeleted) && !errors.Is(err, jetstream.ErrNoHeartbeat) {
+			x.s.log.Warn("store: board watch", "error", err.Error())
+		}
+	}))
+}
+
+func (x *boardIndex) close() {
+	x.restarting.Lock()
+	defer x.restarting.Unlock()
+	x.closed = true
+	x.mu.Lock()
+	cc := x.cc
+	x.mu.Unlock()
+	cc.Stop()
+}
+
+// restart replaces a watch that has gone silent while a write waits for
+// it. The ordered consumer restarts itself too, but after a leader's
+// election its attempts back off (1, 2, 4 s... each up to 10 s), which can
+// outlast a write's whole wait on a busy machine; this one tries again
+// from the last entry applied each time a waiter finds no progress.
+func (x *boardIndex) restart(ctx context.Context) {
+	if !x.restarting.TryLock() {
+		return
+	}
+	defer x.restarting.Unlock()
+	if x.closed {
+		return
+	}
+	x.mu.Lock()
+	after, old := x.seq, x.cc
+	x.mu.Unlock()
+	cc, err := x.watch(ctx, after)
+	if err != nil {
+		return // the next stall tries again
+	}
+	old.Stop()
+	x.mu.Lock()
+	x.cc = cc
+	x.mu.Unlock()
+}
 
 func (x *boardIndex) apply(m jetstream.Msg) {
 	md, err := m.Metadata()
@@ -91,11 +138,15 @@ func (x *boardIndex) apply(m jetstream.Msg) {
 	parts := strings.Split(strings.TrimPrefix(m.Subject(), x.s.records.pre), ".")
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if md.Sequence.Stream > x.seq {
-		x.seq = md.Sequence.Stream
-		close(x.more)
-		x.more = make(chan struct{})
+	if md.Sequence.Stream <= x.seq {
+		// A watch started again, or the one it replaced, delivering what
+		// the index holds: applied again, an older entry would undo a
+		// newer one.
+		return
 	}
+	x.seq = md.Sequence.Stream
+	close(x.more)
+	x.more = make(chan struct{})
 	if len(parts) != 4 {
 		return
 	}
@@ -131,6 +182,10 @@ func (x *boardIndex) apply(m jetstream.Msg) {
 	b.byAccount[account] = e
 }
 
+// watchStallAfter is how long a waiter lets the watch make no progress before
+// it starts the watch again.
+const watchStallAfter = 1500 * time.Millisecond
+
 // wait returns once the index has applied the entry at stream sequence
 // seq (or any later one).
 func (x *boardIndex) wait(ctx context.Context, seq uint64) error {
@@ -145,7 +200,8 @@ func (x *boardIndex) wait(ctx context.Context, seq uint64) error {
 		case <-more:
 		case <-ctx.Done():
 			return fmt.Errorf("store: the board index did not catch up with the write at %d (it is at %d): %w", seq, at, ctx.Err())
-		case <-time.After(time.Minute):
+		case <-time.After(watchStallAfter):
+			x.restart(ctx)
 		}
 	}
 }

@@ -205,3 +205,30 @@ func TestObserveWrites(t *testing.T) {
 	assert.Equal(t, []error{nil, nil}, errs)
 	mu.Unlock()
 }
+
+// A board watch that went silent (the ordered consumer backing off while
+// a new leader is elected, here stopped outright) is started again by the
+// write that waits for it, from the last entry it applied: the write
+// returns, and the board holds every result, an older entry undoing no
+// newer one.
+func TestSilentBoardWatchStartsAgain(t *testing.T) {
+	c := natstest.Single(t)
+	s := openAt(t, c, -1, "silent", nil)
+	ctx := context.Background()
+	rec := func(account string, moves int) store.Result {
+		return store.Result{Account: account, Name: account, Key: "freecell", Spec: "freecell/1", Won: true,
+			Moves: moves, Elapsed: time.Minute, Finished: time.Now()}
+	}
+	require.NoError(t, s.RecordResult(ctx, rec("ann", 90)))
+	require.NoError(t, s.RecordResult(ctx, rec("bob", 95)))
+	s.boards.mu.Lock()
+	cc := s.boards.cc
+	s.boards.mu.Unlock()
+	cc.Stop()
+	require.NoError(t, s.RecordResult(ctx, rec("bob", 85)), "the write waits for a watch started again")
+	require.NoError(t, s.RecordResult(ctx, rec("cid", 99)))
+	board, err := s.Board(ctx, "freecell", "", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"bob", "ann", "cid"}, names(board))
+	assert.Equal(t, 85, board[0].Moves)
+}
