@@ -95,7 +95,12 @@ func bestFirst(start *spos, maxNodes int, w weights, row func(*pos) []engine.Car
 				won = idx
 				return
 			}
-			push(cost(&q.p, w), idx, q)
+			c := cost(&q.p, w)
+			if w.jitter > 0 {
+				h := (q.k ^ w.seed) * 0x9e3779b97f4a7c15
+				c += int((h >> 40) % uint64(w.jitter+1))
+			}
+			push(c, idx, q)
 		})
 		if won >= 0 {
 			var ms []smove

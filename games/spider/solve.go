@@ -143,9 +143,11 @@ func solvePortfolio(g *Game, maxNodes int, ws []weights) engine.Result[engine.Ac
 // weights of the best-first cost; lower cost is searched first.
 type weights struct {
 	down, block, cross, row, run, empty int
-	buried                              int  // per column still holding face-down cards
-	splits                              bool // also split suited groups onto their own suit
-	macros                              bool // also carry mixed runs through empty columns (expandMacros)
+	buried                              int    // per column still holding face-down cards
+	splits                              bool   // also split suited groups onto their own suit
+	macros                              bool   // also carry mixed runs through empty columns (expandMacros)
+	jitter                              int    // up to this much is added to a position's cost, drawn from its key
+	seed                                uint64 // and this seed
 }
 
 // A solver move packed in 32 bits keeps the search's node list small:

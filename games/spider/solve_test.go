@@ -169,3 +169,19 @@ func TestExpandKeysBeforeBuilding(t *testing.T) {
 	}
 	require.Greater(t, children, 5000)
 }
+
+// Four-suit deal 25 is one the first two rounds leave undecided at their
+// 4 million positions; a jittered search of the third round wins it, and
+// the win replays.
+func TestSolveFourSuitsThirdRound(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("two rounds of 4 million positions")
+	}
+	spec := engine.Spec{Game: "spider", Variant: "4suit", Seed: 25}
+	before := Solve(spec, fourSuitFirst+fourSuitSecondNodes)
+	require.Equal(t, engine.Undecided, before.Outcome)
+	res := Solve(spec, fourSuitFirst+fourSuitSecondNodes+len(fourSuitJittered)*fourSuitJitterNodes)
+	require.Equal(t, engine.Solved, res.Outcome)
+	require.Greater(t, res.Nodes, fourSuitFirst+fourSuitSecondNodes)
+	replayWins(t, spec, res.Moves)
+}
