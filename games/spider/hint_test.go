@@ -77,6 +77,8 @@ func TestHintChoices(t *testing.T) {
 			engine.Action{}, false},
 		{"deal", []string{"2C 2C 2C 2C 2C 2C 2C 2C 2C 2C"}, []string{"3C | 5S", "9D 8C", "9D", "9D", "9D", "9D", "9D", "9D", "9D", "9D"},
 			draw, true},
+		{"a move that leads to a turn-up", nil, []string{"AH | 5S 8D", "", "6H", "KC", "KC", "KC", "KC", "KC", "KC", "KC"},
+			mv(0, 2, 1), true},
 		{"fill the gap", []string{"2C 2C 2C 2C 2C 2C 2C 2C 2C 2C"}, []string{"5S", "9D 8C", "9D 4H JD", "9D", "9D", "9D", "9D", "9D", "9D"},
 			mv(2, 2, 9), true},
 	}
