@@ -30,6 +30,8 @@ type climber struct {
 	seen stampSet
 
 	done engine.SeenSet // positions committed to
+
+	scratch spos // expand's child
 }
 
 type bfsNode struct {
@@ -124,10 +126,7 @@ func (c *climber) steps(s *spos) []step {
 		}
 		cur := c.bfs[i].p
 		d := c.bfs[i].depth + 1
-		expand(&cur.p, nil, c.w, func(m smove, q *spos) {
-			if !c.seen.add(q.k) {
-				return
-			}
+		expand(&cur.p, nil, c.w, &c.seen, &c.scratch, func(m smove, q *spos) {
 			c.bfs = append(c.bfs, bfsNode{p: *q, parent: int32(i), m: m, depth: d})
 			if qc := cost(&q.p, c.w); qc < base || q.p.runs >= numRuns {
 				found = d

@@ -13,8 +13,11 @@ import (
 // It prefers, in order of weight: completing a run, turning up a card
 // (from the column with fewest face-down cards), emptying a column, and
 // joining a group to a card of its own suit. Moves that only trade one
-// place for an equal one are never suggested. With nothing useful it
-// suggests dealing a row, or filling an empty column so a row can be dealt.
+// place for an equal one are not suggested on their own, but when no single
+// move helps, the first move of the shortest sequence that turns up a card,
+// completes a run or empties a column is (lookAhead). With nothing useful
+// it suggests dealing a row, or filling an empty column so a row can be
+// dealt.
 func (g *Game) Hint() (engine.Action, string, bool) {
 	p := g.p
 	s := 0
@@ -34,6 +37,9 @@ func (g *Game) Hint() (engine.Action, string, bool) {
 	})
 	if bestScore > 0 {
 		return best, why, true
+	}
+	if a, why, ok := lookAhead(&p); ok {
+		return a, why, true
 	}
 	if p.canDeal() {
 		return engine.Action{Kind: engine.Draw}, "Deal a row: no move improves the table", true
@@ -112,4 +118,65 @@ func hintScore(p *pos, from, i, to int) (int, string) {
 		return 0, ""
 	}
 	return score, why
+}
+
+// lookAheadBudget caps lookAhead's positions: a few milliseconds.
+const lookAheadBudget = 4000
+
+// lookAhead searches breadth first over tableau moves on the seen table p
+// (face-down cards blanked) for the nearest position with a card turned
+// up, a run completed or more empty columns, and suggests the first move
+// of the way there. A position with a card turned up is not searched on:
+// the card is not seen yet.
+func lookAhead(p *pos) (engine.Action, string, bool) {
+	type node struct {
+		p     pos
+		first engine.Action
+		group string
+		moves int
+	}
+	down, runs, empty := p.faceDown(), p.runs, p.empties()
+	seen := engine.NewSeenSet(lookAheadBudget)
+	seen.Add(p.key())
+	queue := []node{{p: *p}}
+	for i := 0; i < len(queue) && len(queue) < lookAheadBudget; i++ {
+		cur := &queue[i]
+		var goal string
+		var found node
+		cur.p.legalMoves(func(from, idx, to int) {
+			if goal != "" || (idx == 0 && cur.p.n[to] == 0) {
+				return // moving a whole column into an empty one changes nothing
+			}
+			next := node{p: cur.p, first: cur.first, group: cur.group, moves: cur.moves + 1}
+			if i == 0 {
+				next.first = mv0(from, idx, to)
+				next.group = groupName(cur.p.col(from)[idx:])
+				if cur.p.n[to] == 0 {
+					next.group += " into the empty column"
+				} else {
+					next.group += " onto " + cur.p.top(to).String()
+				}
+			}
+			next.p.move(from, idx, to)
+			switch {
+			case next.p.runs > runs:
+				goal = "complete a run"
+			case next.p.faceDown() < down:
+				goal = "turn up a card"
+			case next.p.empties() > empty:
+				goal = "empty a column"
+			}
+			if goal != "" {
+				found = next
+				return
+			}
+			if seen.Add(next.p.key()) {
+				queue = append(queue, next)
+			}
+		})
+		if goal != "" {
+			return found.first, fmt.Sprintf("Move %s: with %d moves in all, that lets you %s", found.group, found.moves, goal), true
+		}
+	}
+	return engine.Action{}, "", false
 }

@@ -15,7 +15,8 @@ const macroMove smove = 1 << 30
 
 // expandMacros yields the macro moves of column from (cards cs, its top
 // one-suit group starting at st) when the table has empties empty columns.
-func expandMacros(p *pos, from int, cs []engine.Card, st, empties int, tops [numCols]engine.Card, hs [numCols]uint64, yield func(smove, *spos)) {
+func expandMacros(e *expansion, from int, cs []engine.Card, st, empties int) {
+	p := e.p
 	d := int(p.down[from])
 	groups := 1 // groups from b to the top
 	for b := st; b > d && cs[b-1].Rank() == cs[b].Rank()+1; {
@@ -36,7 +37,7 @@ func expandMacros(p *pos, from int, cs []engine.Card, st, empties int, tops [num
 			if to == from {
 				continue
 			}
-			t := tops[to]
+			t := e.tops[to]
 			free := empties
 			if t == engine.NoCard {
 				if triedEmpty || b == 0 {
@@ -50,13 +51,7 @@ func expandMacros(p *pos, from int, cs []engine.Card, st, empties int, tops [num
 			if free >= 30 || groups > 1<<free {
 				continue
 			}
-			q := &spos{p: *p}
-			q.p.move(from, b, to)
-			qh := hs
-			qh[from] = colKey(q.p.col(from), q.p.down[from])
-			qh[to] = colKey(q.p.col(to), q.p.down[to])
-			q.k = q.p.sumKey(qh)
-			yield(macroMove|smove(from|b<<4|to<<12), q)
+			e.move(from, b, to, macroMove|smove(from|b<<4|to<<12))
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 // macros lists the macro moves expand yields from g's position.
 func macros(g *Game) map[smove]pos {
 	out := map[smove]pos{}
-	expand(&g.p, nil, weights{macros: true}, func(m smove, q *spos) {
+	expand(&g.p, nil, weights{macros: true}, nil, &spos{}, func(m smove, q *spos) {
 		if m&macroMove != 0 {
 			out[m] = q.p
 		}

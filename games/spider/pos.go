@@ -53,6 +53,16 @@ func (p *pos) tableCount() int {
 	return t
 }
 
+func (p *pos) empties() int {
+	e := 0
+	for _, n := range p.n {
+		if n == 0 {
+			e++
+		}
+	}
+	return e
+}
+
 func (p *pos) hasEmpty() bool {
 	for _, n := range p.n {
 		if n == 0 {

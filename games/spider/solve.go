@@ -143,9 +143,11 @@ func solvePortfolio(g *Game, maxNodes int, ws []weights) engine.Result[engine.Ac
 // weights of the best-first cost; lower cost is searched first.
 type weights struct {
 	down, block, cross, row, run, empty int
-	buried                              int  // per column still holding face-down cards
-	splits                              bool // also split suited groups onto their own suit
-	macros                              bool // also carry mixed runs through empty columns (expandMacros)
+	buried                              int    // per column still holding face-down cards
+	splits                              bool   // also split suited groups onto their own suit
+	macros                              bool   // also carry mixed runs through empty columns (expandMacros)
+	jitter                              int    // up to this much is added to a position's cost, drawn from its key
+	seed                                uint64 // and this seed
 }
 
 // A solver move packed in 32 bits keeps the search's node list small:
@@ -167,18 +169,10 @@ func solveWith(g *Game, maxNodes int, w weights) engine.Result[engine.Action] {
 		r := numRows - int(p.rows)
 		return stock[r*numCols : r*numCols+numCols]
 	}
-	prob := engine.Problem[*spos, smove]{
-		Key: func(p *spos) uint64 { return p.k },
-		Won: func(p *spos) bool { return p.p.runs >= numRuns },
-		Expand: func(p *spos, yield func(smove, *spos)) {
-			expand(&p.p, row, w, yield)
-		},
-		Cost: func(p *spos) int { return cost(&p.p, w) },
-	}
 	start := spos{p: g.p, k: g.p.key()}
-	res := engine.Search(prob, &start, maxNodes)
-	out := engine.Result[engine.Action]{Outcome: res.Outcome, Nodes: res.Nodes}
-	out.Moves = g.actions(res.Moves)
+	outcome, moves, nodes := bestFirst(&start, maxNodes, w, row)
+	out := engine.Result[engine.Action]{Outcome: outcome, Nodes: nodes}
+	out.Moves = g.actions(moves)
 	return out
 }
 
@@ -196,8 +190,11 @@ type spos struct {
 // its own suit (it trades a suited link for another), and moving a group
 // that sits on a card one higher to another such card of another suit.
 // The pruning makes "impossible" mean: no win with these moves. A nil row
-// leaves out dealing.
-func expand(p *pos, row func(*pos) []engine.Card, w weights, yield func(smove, *spos)) {
+// leaves out dealing. Each child is built in q and yielded as q: yield
+// copies what it keeps. With seen, only children whose keys it did not
+// hold are yielded, and their keys are added: a child's key is worked out
+// before the child is built, so one seen before costs no copy.
+func expand(p *pos, row func(*pos) []engine.Card, w weights, seen *stampSet, q *spos, yield func(smove, *spos)) {
 	splits := w.splits
 	empties := 0
 	if w.macros {
@@ -207,16 +204,14 @@ func expand(p *pos, row func(*pos) []engine.Card, w weights, yield func(smove, *
 			}
 		}
 	}
-	var tops [numCols]engine.Card
-	var starts [numCols]int
-	var hs [numCols]uint64
+	e := expansion{p: p, seen: seen, q: q, yield: yield}
 	s := 0
 	for c := 0; c < numCols; c++ {
-		starts[c] = s
-		hs[c] = colKey(p.cards[s:s+int(p.n[c])], p.down[c])
+		e.starts[c] = s
+		e.hs[c] = colKey(p.cards[s:s+int(p.n[c])], nil, p.down[c])
 		s += int(p.n[c])
 		if p.n[c] > 0 {
-			tops[c] = p.cards[s-1]
+			e.tops[c] = p.cards[s-1]
 		}
 	}
 	for from := 0; from < numCols; from++ {
@@ -224,7 +219,7 @@ func expand(p *pos, row func(*pos) []engine.Card, w weights, yield func(smove, *
 		if n == 0 {
 			continue
 		}
-		cs := p.cards[starts[from] : starts[from]+n]
+		cs := p.cards[e.starts[from] : e.starts[from]+n]
 		st := n - 1
 		for st > int(p.down[from]) && follows(cs[st-1], cs[st]) {
 			st--
@@ -239,7 +234,7 @@ func expand(p *pos, row func(*pos) []engine.Card, w weights, yield func(smove, *
 				if to == from {
 					continue
 				}
-				t := tops[to]
+				t := e.tops[to]
 				if t == engine.NoCard {
 					if triedEmpty || i == 0 {
 						continue
@@ -248,25 +243,67 @@ func expand(p *pos, row func(*pos) []engine.Card, w weights, yield func(smove, *
 				} else if t.Rank() != lead.Rank()+1 || (!splits && i > st) || (t.Suit() != lead.Suit() && (i > st || crossed)) {
 					continue
 				}
-				q := &spos{p: *p}
-				q.p.move(from, i, to)
-				// Only columns from and to changed.
-				qh := hs
-				qh[from] = colKey(q.p.col(from), q.p.down[from])
-				qh[to] = colKey(q.p.col(to), q.p.down[to])
-				q.k = q.p.sumKey(qh)
-				yield(smove(from|i<<4|to<<12), q)
+				e.move(from, i, to, smove(from|i<<4|to<<12))
 			}
 		}
 		if empties > 0 {
-			expandMacros(p, from, cs, st, empties, tops, hs, yield)
+			expandMacros(&e, from, cs, st, empties)
 		}
 	}
 	if row != nil && p.canDeal() {
-		q := &spos{p: *p}
+		q.p = *p
 		q.p.deal(row(p))
 		q.k = q.p.key()
-		yield(dealMove, q)
+		if seen == nil || seen.add(q.k) {
+			yield(dealMove, q)
+		}
+	}
+}
+
+// expansion is what expand knows of the position it expands.
+type expansion struct {
+	p      *pos
+	tops   [numCols]engine.Card
+	starts [numCols]int
+	hs     [numCols]uint64 // column keys
+	seen   *stampSet
+	q      *spos
+	yield  func(smove, *spos)
+}
+
+// move yields m, the move of column from's cards from index i onto column
+// to. Only columns from and to change, so only their keys are worked out
+// again; unless a run may complete (the moved group ends in an Ace), that
+// is done from the parent's cards, before the child is built.
+func (e *expansion) move(from, i, to int, m smove) {
+	p, q := e.p, e.q
+	n := int(p.n[from])
+	cs := p.cards[e.starts[from] : e.starts[from]+n]
+	h := e.hs
+	if e.seen != nil && cs[n-1].Rank() != engine.Ace {
+		d := p.down[from]
+		if i > 0 && int(d) >= i {
+			d = uint8(i - 1) // the card under the group turns up
+		}
+		h[from] = colKey(cs[:i], nil, d)
+		h[to] = colKey(p.cards[e.starts[to]:e.starts[to]+int(p.n[to])], cs[i:], p.down[to])
+		k := p.sumKey(h)
+		if !e.seen.add(k) {
+			return
+		}
+		q.p = *p
+		q.p.move(from, i, to)
+		q.k = k
+		e.yield(m, q)
+		return
+	}
+	q.p = *p
+	q.p.move(from, i, to)
+	h[from] = colKey(q.p.col(from), nil, q.p.down[from])
+	h[to] = colKey(q.p.col(to), nil, q.p.down[to])
+	q.k = q.p.sumKey(h)
+	if e.seen == nil || e.seen.add(q.k) {
+		e.yield(m, q)
 	}
 }
 

@@ -109,3 +109,79 @@ func TestSolveFourSuitsSecondRound(t *testing.T) {
 	require.Greater(t, res.Nodes, fourSuitFirst)
 	replayWins(t, spec, res.Moves)
 }
+
+// expand with a seen set works a child's key out before building it: the
+// children it yields must be the ones it yields without (each key that of
+// the position built), less those already seen.
+func TestExpandKeysBeforeBuilding(t *testing.T) {
+	var games []*Game
+	for _, v := range variants {
+		games = append(games, playedPositions(t, v, hintDeals[v][:1])...)
+		r := engine.NewRNG(7)
+		g, err := New(engine.Spec{Game: "spider", Variant: v, Seed: 11})
+		require.NoError(t, err)
+		for range 300 {
+			_ = g.Do(randomAction(g, r))
+			games = append(games, g.Clone())
+		}
+	}
+	type kid struct {
+		m smove
+		p spos
+	}
+	var seen stampSet
+	seen.init(1 << 10)
+	children := 0
+	for _, g := range games {
+		row := func(p *pos) []engine.Card {
+			r := numRows - int(p.rows)
+			return g.stock[r*numCols : r*numCols+numCols]
+		}
+		for _, w := range []weights{{}, {splits: true, macros: true}} {
+			var all, fresh []kid
+			expand(&g.p, row, w, nil, &spos{}, func(m smove, q *spos) {
+				require.Equal(t, q.p.key(), q.k)
+				all = append(all, kid{m, *q})
+			})
+			// Half the children seen already; a key yielded twice (the
+			// same position two ways) is new only the first time.
+			seen.clear()
+			had := map[uint64]bool{}
+			for i, k := range all {
+				if i%2 == 1 {
+					seen.add(k.p.k)
+					had[k.p.k] = true
+				}
+			}
+			var want []kid
+			for _, k := range all {
+				if !had[k.p.k] {
+					had[k.p.k] = true
+					want = append(want, k)
+				}
+			}
+			expand(&g.p, row, w, &seen, &spos{}, func(m smove, q *spos) {
+				fresh = append(fresh, kid{m, *q})
+			})
+			require.Equal(t, want, fresh)
+			children += len(all)
+		}
+	}
+	require.Greater(t, children, 5000)
+}
+
+// Four-suit deal 25 is one the first two rounds leave undecided at their
+// 4 million positions; a jittered search of the third round wins it, and
+// the win replays.
+func TestSolveFourSuitsThirdRound(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("two rounds of 4 million positions")
+	}
+	spec := engine.Spec{Game: "spider", Variant: "4suit", Seed: 25}
+	before := Solve(spec, fourSuitFirst+fourSuitSecondNodes)
+	require.Equal(t, engine.Undecided, before.Outcome)
+	res := Solve(spec, fourSuitFirst+fourSuitSecondNodes+len(fourSuitJittered)*fourSuitJitterNodes)
+	require.Equal(t, engine.Solved, res.Outcome)
+	require.Greater(t, res.Nodes, fourSuitFirst+fourSuitSecondNodes)
+	replayWins(t, spec, res.Moves)
+}

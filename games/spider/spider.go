@@ -407,17 +407,21 @@ func (p *pos) key() uint64 {
 	s := 0
 	for c := 0; c < numCols; c++ {
 		n := int(p.n[c])
-		hs[c] = colKey(p.cards[s:s+n], p.down[c])
+		hs[c] = colKey(p.cards[s:s+n], nil, p.down[c])
 		s += n
 	}
 	return p.sumKey(hs)
 }
 
-// colKey hashes one column for key.
-func colKey(cs []engine.Card, down uint8) uint64 {
+// colKey hashes one column for key: the cards a then b, bottom first, so
+// a move's key can be worked out from the cards before the move.
+func colKey(a, b []engine.Card, down uint8) uint64 {
 	const prime = 1099511628211
 	h := (14695981039346656037 ^ uint64(down)) * prime
-	for _, x := range cs {
+	for _, x := range a {
+		h = (h ^ uint64(x)) * prime
+	}
+	for _, x := range b {
 		h = (h ^ uint64(x)) * prime
 	}
 	h ^= h >> 33
