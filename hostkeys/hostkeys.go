@@ -71,18 +71,27 @@ func create(path string) ([]byte, error) {
 		return nil, fmt.Errorf("host key: encode: %w", err)
 	}
 	data := pem.EncodeToMemory(block)
-	// O_EXCL: two servers starting at once must not overwrite each other's key.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// The key is written whole under another name and linked into place:
+	// a server starting beside this one never reads a key half written,
+	// and a link, like O_EXCL, never overwrites a key another server made.
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".host-key-*")
 	if err != nil {
 		return nil, fmt.Errorf("host key: create %s: %w", path, err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("host key: write %s: %w", path, err)
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("host key: write %s: %w", tmp.Name(), err)
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("host key: sync %s: %w", path, err)
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("host key: sync %s: %w", tmp.Name(), err)
 	}
-	return data, f.Close()
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("host key: write %s: %w", tmp.Name(), err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		return nil, fmt.Errorf("host key: create %s: %w", path, err)
+	}
+	return data, nil
 }
