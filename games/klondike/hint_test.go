@@ -1,13 +1,12 @@
 package klondike
 
 import (
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/internal/gametest"
 )
 
 // playedPositions are positions reached in play of deals 1-n: every third
@@ -43,35 +42,14 @@ func playedPositions(tb testing.TB, variant string, n uint64) []*Game {
 	return out
 }
 
-// hintTimes times a fresh hint from each position and reports the 99th
-// percentile and the worst, in ms, and how many positions had none.
-func hintTimes(b *testing.B, games []*Game) {
-	var took []time.Duration
-	empty := 0
-	for b.Loop() {
-		took, empty = took[:0], 0
-		for _, g := range games {
-			t := time.Now()
-			_, _, ok := g.Hint()
-			took = append(took, time.Since(t))
-			if !ok {
-				empty++
-			}
-		}
-	}
-	slices.Sort(took)
-	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-	b.ReportMetric(float64(len(games)), "positions")
-	b.ReportMetric(ms(took[len(took)*99/100]), "p99-ms")
-	b.ReportMetric(ms(took[len(took)-1]), "max-ms")
-	b.ReportMetric(float64(empty), "empty")
-}
-
 // BenchmarkHint times a hint from positions of deals 1-40 in each draw:
 //
 //	go test -run '^$' -bench Hint -benchtime 1x ./games/klondike/
 func BenchmarkHint(b *testing.B) {
 	for _, v := range []string{"draw1", "draw3"} {
-		b.Run(v, func(b *testing.B) { hintTimes(b, playedPositions(b, v, 40)) })
+		b.Run(v, func(b *testing.B) {
+			games := playedPositions(b, v, 40)
+			gametest.HintTimes(b, len(games), func(i int) bool { _, _, ok := games[i].Hint(); return ok })
+		})
 	}
 }

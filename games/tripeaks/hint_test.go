@@ -1,13 +1,12 @@
 package tripeaks
 
 import (
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/engine"
+	"sshuffle/internal/gametest"
 )
 
 // playedPositions are positions reached in play of deals 1-n: every other
@@ -50,23 +49,5 @@ func playedPositions(tb testing.TB, n uint64) []*Game {
 //	go test -run '^$' -bench Hint -benchtime 1x ./games/tripeaks/
 func BenchmarkHint(b *testing.B) {
 	games := playedPositions(b, 40)
-	var took []time.Duration
-	empty := 0
-	for b.Loop() {
-		took, empty = took[:0], 0
-		for _, g := range games {
-			t := time.Now()
-			_, _, ok := g.Hint()
-			took = append(took, time.Since(t))
-			if !ok {
-				empty++
-			}
-		}
-	}
-	slices.Sort(took)
-	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-	b.ReportMetric(float64(len(games)), "positions")
-	b.ReportMetric(ms(took[len(took)*99/100]), "p99-ms")
-	b.ReportMetric(ms(took[len(took)-1]), "max-ms")
-	b.ReportMetric(float64(empty), "empty")
+	gametest.HintTimes(b, len(games), func(i int) bool { _, _, ok := games[i].Hint(); return ok })
 }
