@@ -108,6 +108,10 @@ type Game struct {
 	// counting the positions of all of them; nil where the solver has no
 	// such search.
 	SolveOn func(spec engine.Spec, nodes, threads int) engine.Result[engine.Action]
+	// SolvePaced is Solve calling pause between short stretches of its
+	// search, so that a server can let its screens go first while it
+	// rates a deal aside; nil where the solver has no pauses.
+	SolvePaced func(spec engine.Spec, nodes int, pause func()) engine.Result[engine.Action]
 	// Options are the player's preferences for this game (besides
 	// Winnable, which a Variant brings), each with two values "on"/"off".
 	Options []engine.Setting
@@ -283,7 +287,7 @@ var house = NewCatalogue(
 				Blurb: "Turn three at a time; only the top waste card plays. Unlimited passes."},
 		},
 		New:  adapt(klondike.New),
-		Text: klondike.Text, Solve: klondike.Solve, Nodes: klondike.DefaultNodes, SolveOn: klondike.SolveOn,
+		Text: klondike.Text, Solve: klondike.Solve, Nodes: klondike.DefaultNodes, SolveOn: klondike.SolveOn, SolvePaced: klondike.SolvePaced,
 		Points: true, Deals: seeds,
 		Keys:     Keys{Draw: "turn the stock", Home: "send the card home at once"},
 		Strategy: "Turn up face-down cards first, from the longest columns; empty a column only when a King is ready to fill it; don't rush cards to the foundations that the columns still need to build on.",

@@ -89,7 +89,7 @@ func daily(r Request, name string, args []string) (value, error) {
 			return nil, fail("today's deals", err)
 		}
 		g := dailyGame{Game: e.Key(), Title: e.Title(), Spec: spec.String(), Status: notStarted}
-		if d, ok := r.Pools.Difficulty(e, spec); ok {
+		if d, ok := r.Pools.Difficulty(e, spec, r.ctx().Done()); ok {
 			g.Difficulty = &d
 		}
 		if r.ID != "" {

@@ -3,6 +3,7 @@ package deals
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -71,12 +72,17 @@ func levelOf(moves, nodes int) Level {
 }
 
 // Rate runs the game's solver on spec with its usual budget. It takes
-// up to about two seconds of one core; callers run it aside.
+// up to about two seconds of one core, in short stretches that let the
+// server's other work go first (see solveAside); callers run it aside.
 func Rate(g games.Entry, spec engine.Spec) (Difficulty, bool) {
 	if g.Game == nil || g.Game.Solve == nil {
 		return Difficulty{}, false
 	}
-	r := g.Game.Solve(spec, g.Game.Nodes)
+	return difficultyOf(solveAside(g.Game, spec, g.Game.Nodes)), true
+}
+
+// difficultyOf is the rating of a search's result.
+func difficultyOf(r engine.Result[engine.Action]) Difficulty {
 	d := Difficulty{Positions: r.Nodes, Winnable: r.Outcome != engine.Impossible}
 	switch r.Outcome {
 	case engine.Solved:
@@ -85,7 +91,20 @@ func Rate(g games.Entry, spec engine.Spec) (Difficulty, bool) {
 		d.Level = VeryHard
 	}
 	d.Name = d.Level.String()
-	return d, true
+	return d
+}
+
+// solveAside runs g's solver on spec, pausing between short stretches
+// where the solver can: Go has no priorities, and with one core for the
+// whole server (GOMAXPROCS=1) a search left alone holds it for a whole
+// preemption slice (10 ms) at a time while every screen waits. Yielding
+// puts the search behind whatever else is ready, so it takes only the
+// time the screens leave.
+func solveAside(g *games.Game, spec engine.Spec, nodes int) engine.Result[engine.Action] {
+	if g.SolvePaced != nil {
+		return g.SolvePaced(spec, nodes, runtime.Gosched)
+	}
+	return g.Solve(spec, nodes)
 }
 
 // ratings keeps the difficulty of every deal rated, by spec; today's deals
@@ -112,9 +131,10 @@ func (p *Pools) Rated(spec engine.Spec) (Difficulty, bool) {
 // Difficulty rates spec (once: concurrent callers wait for the one search,
 // and later ones get the kept answer). It runs the search in the server's
 // search slots when the pools share them, so ratings never crowd out the
-// players' hints; ok is false when the game has no solver or the search
-// could not run.
-func (p *Pools) Difficulty(g games.Entry, spec engine.Spec) (Difficulty, bool) {
+// players' hints; ok is false when the game has no solver, or the search
+// did not run because done closed first (the rating is no longer wanted:
+// a race left its lobby before its turn came).
+func (p *Pools) Difficulty(g games.Entry, spec engine.Spec, done <-chan struct{}) (Difficulty, bool) {
 	if p == nil {
 		return Rate(g, spec)
 	}
@@ -127,11 +147,15 @@ func (p *Pools) Difficulty(g games.Entry, spec engine.Spec) (Difficulty, bool) {
 		}
 		if wait, ok := r.busy[spec]; ok {
 			r.mu.Unlock()
-			<-wait
+			select {
+			case <-wait:
+			case <-done:
+				return Difficulty{}, false
+			}
 			continue
 		}
 		if r.busy == nil {
-			r.busy, r.done = map[engine.Spec]chan struct{}{}, map[engine.Spec]Difficulty{}
+			r.busy = map[engine.Spec]chan struct{}{}
 		}
 		ch := make(chan struct{})
 		r.busy[spec] = ch
@@ -141,22 +165,33 @@ func (p *Pools) Difficulty(g games.Entry, spec engine.Spec) (Difficulty, bool) {
 		ok := false
 		run := func() { d, ok = Rate(g, spec) }
 		if p.bg != nil {
-			p.bg.Run("difficulty", nil, run)
+			p.bg.Run("difficulty", done, run)
 		} else {
 			run()
 		}
 		r.mu.Lock()
 		delete(r.busy, spec)
 		if ok {
-			if len(r.done) >= maxRatings {
-				clear(r.done)
-			}
-			r.done[spec] = d
+			r.keepLocked(spec, d)
 		}
 		r.mu.Unlock()
 		close(ch)
 		return d, ok
 	}
+}
+
+// keep keeps the rating of spec.
+func (r *ratings) keep(spec engine.Spec, d Difficulty) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.keepLocked(spec, d)
+}
+
+func (r *ratings) keepLocked(spec engine.Spec, d Difficulty) {
+	if r.done == nil || len(r.done) >= maxRatings {
+		r.done = map[engine.Spec]Difficulty{}
+	}
+	r.done[spec] = d
 }
 
 // RateToday rates today's deal of every game with a solver, one at a time
@@ -171,7 +206,7 @@ func (p *Pools) RateToday(ctx context.Context, st store.Dailies, c *games.Catalo
 			continue
 		}
 		if spec, _, err := Today(ctx, st, p, g, now); err == nil {
-			p.Difficulty(g, spec)
+			p.Difficulty(g, spec, ctx.Done())
 		}
 	}
 }

@@ -36,7 +36,7 @@ func TestRateAndKeep(t *testing.T) {
 	p := NewPools(games.Default(), slog.New(slog.DiscardHandler))
 	_, ok = p.Rated(spec)
 	require.False(t, ok)
-	got, ok := p.Difficulty(g, spec)
+	got, ok := p.Difficulty(g, spec, nil)
 	require.True(t, ok)
 	require.Equal(t, d, got, "the solver is deterministic")
 	kept, ok := p.Rated(spec)
@@ -46,4 +46,44 @@ func TestRateAndKeep(t *testing.T) {
 	fc, _ := games.Default().Entry("freecell")
 	_, ok = Rate(games.Entry{Game: &games.Game{}}, fc.Spec(1))
 	require.False(t, ok, "a game without a solver is not rated")
+}
+
+// slots is one search slot, as the server's: Run gives up once done closes.
+type slots chan struct{}
+
+func (s slots) Run(_ string, done <-chan struct{}, fn func()) bool {
+	select {
+	case s <- struct{}{}:
+	case <-done:
+		return false
+	}
+	defer func() { <-s }()
+	fn()
+	return true
+}
+
+// A rating no longer wanted before its slot comes is not searched, and a
+// later caller who wants it still gets it.
+func TestDifficultyNoLongerWanted(t *testing.T) {
+	g, _ := games.Default().Entry("klondike/draw1")
+	spec := engine.Spec{Game: "klondike", Variant: "draw1", Seed: 3}
+	p := NewPools(games.Default(), slog.New(slog.DiscardHandler))
+	sl := make(slots, 1)
+	p.Share(sl)
+	sl <- struct{}{} // the slot is taken
+	done := make(chan struct{})
+	got := make(chan bool)
+	go func() {
+		_, ok := p.Difficulty(g, spec, done)
+		got <- ok
+	}()
+	close(done)
+	require.False(t, <-got)
+	_, ok := p.Rated(spec)
+	require.False(t, ok)
+	<-sl
+	d, ok := p.Difficulty(g, spec, nil)
+	require.True(t, ok)
+	want, _ := Rate(g, spec)
+	require.Equal(t, want, d)
 }

@@ -58,8 +58,16 @@ type pool struct {
 	spec     engine.Spec // game and variant; the seed varies
 	solve    solveFunc
 	budget   int // positions per try
-	ready    []uint64
+	ready    []readyDeal
 	fallback []uint64
+}
+
+// readyDeal is a deal the solver won, with the rating that search gives it
+// (the search Rate runs), kept for whoever takes the deal: a race on it
+// shows its difficulty at once.
+type readyDeal struct {
+	seed uint64
+	d    Difficulty
 }
 
 // NewPools makes a pool for every entry of the catalogue that deals
@@ -73,7 +81,7 @@ func NewPools(c *games.Catalogue, log *slog.Logger) *Pools {
 		p.pools[g.Key()] = &pool{
 			entry:    g,
 			spec:     engine.Spec{Game: g.Game.Name, Variant: g.Variant.Name, Winnable: true},
-			solve:    g.Game.Solve,
+			solve:    func(s engine.Spec, n int) engine.Result[engine.Action] { return solveAside(g.Game, s, n) },
 			budget:   g.Game.Nodes,
 			fallback: wonSeeds(g.Key()),
 		}
@@ -95,7 +103,8 @@ func (p *Pools) Take(key string) (engine.Spec, bool) {
 	spec := pl.spec
 	switch {
 	case len(pl.ready) > 0:
-		spec.Seed = pl.ready[0]
+		spec.Seed = pl.ready[0].seed
+		p.rate.keep(spec, pl.ready[0].d)
 		pl.ready = pl.ready[1:]
 	case len(pl.fallback) > 0:
 		spec.Seed = pl.fallback[rand.IntN(len(pl.fallback))]
@@ -134,7 +143,7 @@ func (p *Pools) Run(ctx context.Context) {
 			continue
 		}
 		p.mu.Lock()
-		pl.ready = append(pl.ready, spec.Seed)
+		pl.ready = append(pl.ready, readyDeal{seed: spec.Seed, d: difficultyOf(r)})
 		p.mu.Unlock()
 		p.log.Debug("winnable deal found", "key", key, "seed", spec.Seed, "nodes", r.Nodes)
 	}

@@ -29,7 +29,11 @@ func TestPoolFillsInBackground(t *testing.T) {
 	require.GreaterOrEqual(t, p.Ready("tripeaks"), 3)
 	spec, ok := p.Take("tripeaks")
 	require.True(t, ok)
-	require.Equal(t, engine.Solved, tripeaks.Solve(spec, 2_000_000).Outcome)
+	r := tripeaks.Solve(spec, 200_000)
+	require.Equal(t, engine.Solved, r.Outcome)
+	d, ok := p.Rated(spec)
+	require.True(t, ok, "a deal from the pool comes rated by the search that won it")
+	require.Equal(t, difficultyOf(r), d)
 	cancel()
 	<-done
 }

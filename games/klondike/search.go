@@ -272,6 +272,9 @@ func (d *dfs) run(maxNodes int) {
 			continue
 		}
 		d.nodes++
+		if sv.pause != nil && d.nodes%pauseEvery == 0 {
+			sv.pause()
+		}
 		if d.ctl != nil {
 			if d.pending++; d.pending == tick {
 				d.pending = 0
@@ -312,6 +315,9 @@ func (d *dfs) run(maxNodes int) {
 	d.budget = d.budget * restartGrowth / 4
 	d.noise = restartNoise
 }
+
+// pauseEvery is how many positions a paced search visits between pauses.
+const pauseEvery = 256
 
 var (
 	restartUnit   = 20000

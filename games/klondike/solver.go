@@ -94,6 +94,9 @@ type sstate struct {
 
 type solver struct {
 	draw int
+	// pause, when set, is called every pauseEvery positions (see
+	// SolvePaced); it does nothing to the search.
+	pause func()
 }
 
 func fromGame(g *Game) sstate {
@@ -840,11 +843,11 @@ const DefaultNodes = 700_000
 // known, visiting at most maxNodes positions. A solved result's Moves
 // replay through Do from that position to a win.
 func SolveGame(g *Game, maxNodes int) engine.Result[engine.Action] {
-	return solveGame(g, maxNodes, 1)
+	return solveGame(g, maxNodes, 1, nil)
 }
 
-func solveGame(g *Game, maxNodes, threads int) engine.Result[engine.Action] {
-	sv := &solver{draw: g.draw}
+func solveGame(g *Game, maxNodes, threads int, pause func()) engine.Result[engine.Action] {
+	sv := &solver{draw: g.draw, pause: pause}
 	start := fromGame(g)
 	var pre path
 	sv.auto(&start, &pre)
@@ -882,7 +885,7 @@ func solveGame(g *Game, maxNodes, threads int) engine.Result[engine.Action] {
 // to tell positions apart. It stops once it wins, which says nothing
 // about Draw 3.
 func (sv *solver) searchDraw3(start sstate, maxNodes int) (engine.Outcome, []smove, int) {
-	return turns(newDFS(sv, start), newDFS(&solver{draw: 1}, start), maxNodes)
+	return turns(newDFS(sv, start), newDFS(&solver{draw: 1, pause: sv.pause}, start), maxNodes)
 }
 
 // turns lets the Draw 3 search d3 and the Draw 1 search d1 take turns
@@ -926,7 +929,19 @@ func SolveOn(spec engine.Spec, maxNodes, threads int) engine.Result[engine.Actio
 	if err != nil {
 		return engine.Result[engine.Action]{Outcome: engine.Undecided} // a deal that can't be made is not a lost one
 	}
-	return solveGame(g, maxNodes, threads)
+	return solveGame(g, maxNodes, threads, nil)
+}
+
+// SolvePaced is Solve calling pause between stretches of a few hundred
+// positions (well under a millisecond), so that a server running it on a
+// busy core can let other work go first there (runtime.Gosched); the
+// search and its answer are Solve's.
+func SolvePaced(spec engine.Spec, maxNodes int, pause func()) engine.Result[engine.Action] {
+	g, err := New(spec)
+	if err != nil {
+		return engine.Result[engine.Action]{Outcome: engine.Undecided}
+	}
+	return solveGame(g, maxNodes, 1, pause)
 }
 
 // onlyEmpty: column k is empty and no other one is.

@@ -245,3 +245,23 @@ func TestBoundPositionDominated(t *testing.T) {
 	d.seen.Add(k0)
 	require.NotContains(t, kids(d), layMove)
 }
+
+// TestSolvePacedPauses: a paced search is Solve's, pausing in stretches.
+func TestSolvePacedPauses(t *testing.T) {
+	searched := 0
+	for _, v := range []string{"draw1", "draw3"} {
+		for seed := range uint64(6) {
+			spec := engine.Spec{Game: "klondike", Variant: v, Seed: seed}
+			pauses := 0
+			got := SolvePaced(spec, 100_000, func() { pauses++ })
+			want := Solve(spec, 100_000)
+			require.Equal(t, want, got, "%s", spec)
+			if got.Nodes >= 4*pauseEvery {
+				searched++
+				require.GreaterOrEqual(t, pauses, got.Nodes/pauseEvery/2, "%s: %d positions", spec, got.Nodes)
+				require.LessOrEqual(t, pauses, got.Nodes/pauseEvery+1, "%s: %d positions", spec, got.Nodes)
+			}
+		}
+	}
+	require.Positive(t, searched)
+}

@@ -51,6 +51,13 @@ type raceScreen struct {
 	phrases *ui.PhrasePicker
 	sayErr  error // the room's refusal of the phrase just chosen
 
+	// rating is the deal's difficulty for the lobby, once rated; rateDone
+	// closes when the lobby is left, and a rating not yet begun then is
+	// no longer wanted.
+	rating   deals.Difficulty
+	rated    bool
+	rateDone chan struct{}
+
 	frame raceParts // what a frame keeps for the next
 }
 
@@ -144,20 +151,38 @@ func (s *raceScreen) message() (text string, tone ui.Tone) {
 	return s.phrases.Said(s.st.Said), ui.ToneOK
 }
 
-type ratedMsg struct{}
+// ratedMsg is the rating of the race's deal, found aside.
+type ratedMsg struct {
+	d  deals.Difficulty
+	ok bool
+}
 
-// Init rates the race's deal away from the screen, for the lobby.
+// Init rates the race's deal away from the screen, for the lobby: a deal
+// from the pools was rated when the solver won it, and one rated already
+// for another screen is kept; otherwise the search waits for a search
+// slot, and is dropped if the race leaves its lobby first.
 func (s *raceScreen) Init() tea.Cmd {
 	pools, info, spec := s.env.Pools, s.info, s.m.Race().Spec()
 	if pools == nil || info.Game.Solve == nil {
 		return nil
 	}
-	if _, ok := pools.Rated(spec); ok {
+	if d, ok := pools.Rated(spec); ok {
+		s.rating, s.rated = d, true
 		return nil
 	}
+	s.rateDone = make(chan struct{})
+	done := s.rateDone
 	return func() tea.Msg {
-		pools.Difficulty(info, spec)
-		return ratedMsg{}
+		d, ok := pools.Difficulty(info, spec, done)
+		return ratedMsg{d: d, ok: ok}
+	}
+}
+
+// stopRating: the lobby is left, and its rating with it.
+func (s *raceScreen) stopRating() {
+	if s.rateDone != nil {
+		close(s.rateDone)
+		s.rateDone = nil
 	}
 }
 
@@ -181,10 +206,14 @@ func (s *raceScreen) Activity() hub.Activity {
 
 // Save is the session ending under the screen: a racer drops, and may come
 // back while the race runs.
-func (s *raceScreen) Save() { s.live.Drop() }
+func (s *raceScreen) Save() {
+	s.stopRating()
+	s.live.Drop()
+}
 
 // leave is the player choosing to go.
 func (s *raceScreen) leave() tea.Cmd {
+	s.stopRating()
 	s.live.Leave()
 	return s.env.Go(ui.Route{Page: ui.Menu})
 }
@@ -221,6 +250,11 @@ func (s *raceScreen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.LiveMsg[hub.RaceState]:
 		return nil // another screen's room
+	case ratedMsg:
+		if msg.ok {
+			s.rating, s.rated = msg.d, true
+		}
+		return nil
 	case tea.KeyPressMsg:
 		return s.key(msg)
 	case tea.MouseClickMsg, tea.MouseReleaseMsg:
@@ -242,6 +276,9 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	}
 	was := s.st.Phase
 	s.st, s.got, s.have = st, s.env.Now(), true
+	if st.Phase != hub.Lobby && st.Phase != hub.Countdown {
+		s.stopRating()
+	}
 	switch st.Phase {
 	case hub.Closed:
 		s.live.Closed()

@@ -198,8 +198,8 @@ func (s *raceScreen) lobbyView() string {
 		what = "today's deal, ranked"
 	}
 	b.WriteString(ui.TitleStyle.Render("Race "+s.st.Code) + "  " + s.info.Title() + " · " + what + "\n")
-	if d, ok := e.Pools.Rated(s.st.Spec); ok {
-		b.WriteString(ui.FaintStyle.Render("Difficulty: "+d.Text()) + "\n")
+	if s.rated {
+		b.WriteString(ui.FaintStyle.Render("Difficulty: "+s.rating.Text()) + "\n")
 	} else {
 		b.WriteString("\n")
 	}
