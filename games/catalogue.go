@@ -110,8 +110,9 @@ type Game struct {
 	SolveOn func(spec engine.Spec, nodes, threads int) engine.Result[engine.Action]
 	// SolvePaced is Solve calling pause between short stretches of its
 	// search, so that a server can let its screens go first while it
-	// rates a deal aside; nil where the solver has no pauses.
-	SolvePaced func(spec engine.Spec, nodes int, pause func()) engine.Result[engine.Action]
+	// rates a deal aside, and stopping (ok false) once pause says false;
+	// nil where the solver has no pauses.
+	SolvePaced func(spec engine.Spec, nodes int, pause func() bool) (r engine.Result[engine.Action], ok bool)
 	// Options are the player's preferences for this game (besides
 	// Winnable, which a Variant brings), each with two values "on"/"off".
 	Options []engine.Setting

@@ -75,10 +75,20 @@ func levelOf(moves, nodes int) Level {
 // up to about two seconds of one core, in short stretches that let the
 // server's other work go first (see solveAside); callers run it aside.
 func Rate(g games.Entry, spec engine.Spec) (Difficulty, bool) {
+	return rateUnless(g, spec, nil)
+}
+
+// rateUnless is Rate, given up (ok false) once done closes where the
+// solver can stop.
+func rateUnless(g games.Entry, spec engine.Spec, done <-chan struct{}) (Difficulty, bool) {
 	if g.Game == nil || g.Game.Solve == nil {
 		return Difficulty{}, false
 	}
-	return difficultyOf(solveAside(g.Game, spec, g.Game.Nodes)), true
+	r, ok := solveAside(g.Game, spec, g.Game.Nodes, done)
+	if !ok {
+		return Difficulty{}, false
+	}
+	return difficultyOf(r), true
 }
 
 // difficultyOf is the rating of a search's result.
@@ -99,12 +109,16 @@ func difficultyOf(r engine.Result[engine.Action]) Difficulty {
 // whole server (GOMAXPROCS=1) a search left alone holds it for a whole
 // preemption slice (10 ms) at a time while every screen waits. Yielding
 // puts the search behind whatever else is ready, so it takes only the
-// time the screens leave.
-func solveAside(g *games.Game, spec engine.Spec, nodes int) engine.Result[engine.Action] {
+// time the screens leave. Once done closes, a paced search stops there
+// (ok false): nobody wants its answer any more.
+func solveAside(g *games.Game, spec engine.Spec, nodes int, done <-chan struct{}) (engine.Result[engine.Action], bool) {
 	if g.SolvePaced != nil {
-		return g.SolvePaced(spec, nodes, runtime.Gosched)
+		return g.SolvePaced(spec, nodes, func() bool {
+			runtime.Gosched()
+			return !unwanted(done)
+		})
 	}
-	return g.Solve(spec, nodes)
+	return g.Solve(spec, nodes), true
 }
 
 // ratings keeps the difficulty of every deal rated, by spec; today's deals
@@ -132,14 +146,17 @@ func (p *Pools) Rated(spec engine.Spec) (Difficulty, bool) {
 // and later ones get the kept answer). It runs the search in the server's
 // search slots when the pools share them, so ratings never crowd out the
 // players' hints; ok is false when the game has no solver, or the search
-// did not run because done closed first (the rating is no longer wanted:
-// a race left its lobby before its turn came).
+// was given up because done closed first (the rating is no longer
+// wanted: a race left its lobby before it was rated).
 func (p *Pools) Difficulty(g games.Entry, spec engine.Spec, done <-chan struct{}) (Difficulty, bool) {
 	if p == nil {
 		return Rate(g, spec)
 	}
 	r := &p.rate
 	for {
+		if unwanted(done) {
+			return Difficulty{}, false
+		}
 		r.mu.Lock()
 		if d, ok := r.done[spec]; ok {
 			r.mu.Unlock()
@@ -163,7 +180,13 @@ func (p *Pools) Difficulty(g games.Entry, spec engine.Spec, done <-chan struct{}
 
 		var d Difficulty
 		ok := false
-		run := func() { d, ok = Rate(g, spec) }
+		run := func() {
+			// A slot and done may come at once, and select picks
+			// either: done is asked again once the slot is had.
+			if !unwanted(done) {
+				d, ok = rateUnless(g, spec, done)
+			}
+		}
 		if p.bg != nil {
 			p.bg.Run("difficulty", done, run)
 		} else {
@@ -177,6 +200,16 @@ func (p *Pools) Difficulty(g games.Entry, spec engine.Spec, done <-chan struct{}
 		r.mu.Unlock()
 		close(ch)
 		return d, ok
+	}
+}
+
+// unwanted says whether done has closed: the rating is no longer wanted.
+func unwanted(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -87,3 +87,20 @@ func TestDifficultyNoLongerWanted(t *testing.T) {
 	want, _ := Rate(g, spec)
 	require.Equal(t, want, d)
 }
+
+// A search under way stops once its rating is no longer wanted.
+func TestRatingStopsUnwanted(t *testing.T) {
+	g, _ := games.Default().Entry("klondike/draw1")
+	closed := make(chan struct{})
+	close(closed)
+	for seed := range uint64(40) {
+		spec := engine.Spec{Game: "klondike", Variant: "draw1", Seed: seed}
+		if d, _ := Rate(g, spec); d.Positions < 4096 {
+			continue
+		}
+		_, ok := rateUnless(g, spec, closed)
+		require.False(t, ok, "%s", spec)
+		return
+	}
+	t.Fatal("no deal searched long enough to stop")
+}

@@ -79,9 +79,12 @@ func NewPools(c *games.Catalogue, log *slog.Logger) *Pools {
 			continue
 		}
 		p.pools[g.Key()] = &pool{
-			entry:    g,
-			spec:     engine.Spec{Game: g.Game.Name, Variant: g.Variant.Name, Winnable: true},
-			solve:    func(s engine.Spec, n int) engine.Result[engine.Action] { return solveAside(g.Game, s, n) },
+			entry: g,
+			spec:  engine.Spec{Game: g.Game.Name, Variant: g.Variant.Name, Winnable: true},
+			solve: func(s engine.Spec, n int) engine.Result[engine.Action] {
+				r, _ := solveAside(g.Game, s, n, nil)
+				return r
+			},
 			budget:   g.Game.Nodes,
 			fallback: wonSeeds(g.Key()),
 		}

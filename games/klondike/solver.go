@@ -935,14 +935,32 @@ func SolveOn(spec engine.Spec, maxNodes, threads int) engine.Result[engine.Actio
 // SolvePaced is Solve calling pause between stretches of a few hundred
 // positions (well under a millisecond), so that a server running it on a
 // busy core can let other work go first there (runtime.Gosched); the
-// search and its answer are Solve's.
-func SolvePaced(spec engine.Spec, maxNodes int, pause func()) engine.Result[engine.Action] {
+// search and its answer are Solve's. When pause says false the search
+// stops where it is, and ok is false: the deal was not decided.
+func SolvePaced(spec engine.Spec, maxNodes int, pause func() bool) (r engine.Result[engine.Action], ok bool) {
 	g, err := New(spec)
 	if err != nil {
-		return engine.Result[engine.Action]{Outcome: engine.Undecided}
+		return engine.Result[engine.Action]{Outcome: engine.Undecided}, true
 	}
-	return solveGame(g, maxNodes, 1, pause)
+	defer func() {
+		if v := recover(); v != nil {
+			if _, is := v.(stopped); !is {
+				panic(v)
+			}
+			r, ok = engine.Result[engine.Action]{Outcome: engine.Undecided}, false
+		}
+	}()
+	// The search unwinds from wherever it is: it holds nothing that
+	// outlives it.
+	return solveGame(g, maxNodes, 1, func() {
+		if !pause() {
+			panic(stopped{})
+		}
+	}), true
 }
+
+// stopped unwinds a paced search told to stop.
+type stopped struct{}
 
 // onlyEmpty: column k is empty and no other one is.
 func (s *sstate) onlyEmpty(k int) bool {

@@ -246,20 +246,27 @@ func TestBoundPositionDominated(t *testing.T) {
 	require.NotContains(t, kids(d), layMove)
 }
 
-// TestSolvePacedPauses: a paced search is Solve's, pausing in stretches.
+// TestSolvePacedPauses: a paced search is Solve's, pausing in stretches,
+// and stops when a pause says so.
 func TestSolvePacedPauses(t *testing.T) {
 	searched := 0
 	for _, v := range []string{"draw1", "draw3"} {
 		for seed := range uint64(6) {
 			spec := engine.Spec{Game: "klondike", Variant: v, Seed: seed}
 			pauses := 0
-			got := SolvePaced(spec, 100_000, func() { pauses++ })
+			got, ok := SolvePaced(spec, 100_000, func() bool { pauses++; return true })
+			require.True(t, ok)
 			want := Solve(spec, 100_000)
 			require.Equal(t, want, got, "%s", spec)
 			if got.Nodes >= 4*pauseEvery {
 				searched++
 				require.GreaterOrEqual(t, pauses, got.Nodes/pauseEvery/2, "%s: %d positions", spec, got.Nodes)
 				require.LessOrEqual(t, pauses, got.Nodes/pauseEvery+1, "%s: %d positions", spec, got.Nodes)
+				pauses = 0
+				got, ok = SolvePaced(spec, 100_000, func() bool { pauses++; return pauses < 2 })
+				require.False(t, ok, "%s", spec)
+				require.Equal(t, engine.Undecided, got.Outcome)
+				require.Equal(t, 2, pauses, "stopped at the pause that said so")
 			}
 		}
 	}
