@@ -23,13 +23,18 @@ type raceParts struct {
 
 	title string // the game's title, styled
 
-	stateOK   bool
-	version   uint64   // the room's state the panel and fold were made for
-	panelHead string   // "Race CODE", styled
-	panel     []string // the panel's lines under its head
-	foldTail  string   // the folded panel after "Race 0:00"
-	foldTailW int
-	foldWidth int // the width the fold was made for
+	// The panel and the fold are made for the room's state of the
+	// version they were made for (and the fold for its width), each only
+	// when the frame shows it: beside a board, or folded under it.
+	panelOK, foldOK bool
+	panelVersion    uint64
+	foldVersion     uint64
+	headOf          string   // the code panelHead was made for
+	panelHead       string   // "Race CODE", styled
+	panel           []string // the panel's lines under its head
+	foldTail        string   // the folded panel after "Race 0:00"
+	foldTailW       int
+	foldWidth       int // the width the fold was made for
 
 	watching, watchHead string // the header when following someone
 
@@ -94,13 +99,17 @@ func (f *raceParts) draw(dst []string, s *raceScreen, g Board, rest []string, si
 	if f.title == "" {
 		f.title = ui.TitleStyle.Render(s.info.Title())
 	}
-	if !f.stateOK || f.version != s.st.Version || f.foldWidth != e.Width {
-		p := s.panel()
-		f.panelHead = ui.TitleStyle.Render("Race " + s.st.Code)
-		f.panel = p[1:]
+	if f.headOf != s.st.Code || f.panelHead == "" {
+		f.panelHead, f.headOf = ui.TitleStyle.Render("Race "+s.st.Code), s.st.Code
+	}
+	if side && (!f.panelOK || f.panelVersion != s.st.Version) {
+		f.panel = s.panel(f.panel[:0])
+		f.panelOK, f.panelVersion = true, s.st.Version
+	}
+	if !side && (!f.foldOK || f.foldVersion != s.st.Version || f.foldWidth != e.Width) {
 		f.foldTail = s.foldedTail(e.Width - len("Race 0:00:00"))
 		f.foldTailW = lipgloss.Width(f.foldTail)
-		f.stateOK, f.version, f.foldWidth = true, s.st.Version, e.Width
+		f.foldOK, f.foldVersion, f.foldWidth = true, s.st.Version, e.Width
 	}
 	racing := s.racing()
 	if !f.barsOK || f.barsOf != g || f.barsVersion != g.Version() || f.barsWidth != e.Width {

@@ -54,9 +54,9 @@ func (s *raceScreen) who(x hub.Standing) string {
 	return n
 }
 
-// panel is the racers beside the board: two lines each.
-func (s *raceScreen) panel() []string {
-	lines := []string{ui.TitleStyle.Render("Race "+s.st.Code) + " " + format.Duration(s.clock())}
+// panel is the racers beside the board, under its head ("Race CODE" and
+// the clock, which the frame writes): two lines each, appended to lines.
+func (s *raceScreen) panel(lines []string) []string {
 	for i, x := range s.st.Racers {
 		name, state := fmt.Sprintf("%d %s", i+1, s.who(x)), standing(x)
 		if lipgloss.Width(name) > panelWidth-1 {
