@@ -18,13 +18,14 @@ import (
 // key reaching a screen) and back. wake-p99-µs is the 99th percentile of
 // how late that round trip ends past the sleep: "paced" is Rate, whose
 // search yields between short stretches, "whole" the same search left to
-// run until the runtime preempts it.
+// run until the runtime preempts it, "none" the same with no rating (the
+// machine's own lateness).
 func BenchmarkBesideRating(b *testing.B) {
 	g, ok := games.Default().Entry("klondike/draw1")
 	if !ok {
 		b.Fatal("no Klondike")
 	}
-	for _, kind := range []string{"paced", "whole"} {
+	for _, kind := range []string{"none", "paced", "whole"} {
 		b.Run(kind, func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 			var stop atomic.Bool
@@ -32,7 +33,7 @@ func BenchmarkBesideRating(b *testing.B) {
 			finished := make(chan struct{})
 			go func() {
 				defer close(finished)
-				for seed := uint64(1000); !stop.Load(); seed++ {
+				for seed := uint64(1000); kind != "none" && !stop.Load(); seed++ {
 					spec := engine.Spec{Game: "klondike", Variant: "draw1", Seed: seed}
 					if kind == "paced" {
 						Rate(g, spec)
