@@ -278,6 +278,7 @@ func (s *raceScreen) take(st hub.RaceState) tea.Cmd {
 	s.st, s.got, s.have = st, s.env.Now(), true
 	if st.Phase != hub.Lobby && st.Phase != hub.Countdown {
 		s.stopRating()
+		s.frame.lobby = keptLines{} // never drawn again: a room does not go back
 	}
 	switch st.Phase {
 	case hub.Closed:
