@@ -16,6 +16,7 @@ import (
 	"sshuffle/arcade/deals"
 	"sshuffle/arcade/hub"
 	"sshuffle/arcade/ui"
+	"sshuffle/engine"
 	"sshuffle/games"
 	"sshuffle/internal/format"
 	"sshuffle/store"
@@ -151,10 +152,12 @@ func (s *raceScreen) message() (text string, tone ui.Tone) {
 	return s.phrases.Said(s.st.Said), ui.ToneOK
 }
 
-// ratedMsg is the rating of the race's deal, found aside.
+// ratedMsg is the rating of a race's deal, found aside; it may reach the
+// screen of the player's next race, which has another deal.
 type ratedMsg struct {
-	d  deals.Difficulty
-	ok bool
+	spec engine.Spec
+	d    deals.Difficulty
+	ok   bool
 }
 
 // Init rates the race's deal away from the screen, for the lobby: a deal
@@ -174,7 +177,7 @@ func (s *raceScreen) Init() tea.Cmd {
 	done := s.rateDone
 	return func() tea.Msg {
 		d, ok := pools.Difficulty(info, spec, done)
-		return ratedMsg{d: d, ok: ok}
+		return ratedMsg{spec: spec, d: d, ok: ok}
 	}
 }
 
@@ -251,7 +254,7 @@ func (s *raceScreen) Update(msg tea.Msg) tea.Cmd {
 	case ui.LiveMsg[hub.RaceState]:
 		return nil // another screen's room
 	case ratedMsg:
-		if msg.ok {
+		if msg.ok && msg.spec == s.m.Race().Spec() {
 			s.rating, s.rated = msg.d, true
 		}
 		return nil

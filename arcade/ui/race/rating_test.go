@@ -60,7 +60,7 @@ func TestLobbyRating(t *testing.T) {
 	until(t, s, msgs, func() bool { return s.st.Phase == hub.Running })
 	select {
 	case m := <-rated:
-		require.Equal(t, ratedMsg{}, m, "the race left its lobby: not rated")
+		require.Equal(t, ratedMsg{spec: spec}, m, "the race left its lobby: not rated")
 	case <-time.After(10 * time.Second):
 		t.Fatal("the rating still waits for its slot after the race started")
 	}
@@ -79,4 +79,16 @@ func TestLobbyRating(t *testing.T) {
 	s, _, _ = open()
 	require.Nil(t, s.Init(), "rated already")
 	require.Contains(t, screenText(s), "Difficulty: "+want.Text())
+
+	// The rating of the player's race before is not this race's.
+	other := info.Spec(8)
+	e, _, msgs := raceEnv(t)
+	e.Pools = pools
+	sc, err := Open(e, ui.Route{Page: ui.Race, Game: info, Spec: other}, boards)
+	require.NoError(t, err)
+	s = sc.(*raceScreen)
+	until(t, s, msgs, func() bool { return s.have && s.st.Phase == hub.Lobby })
+	require.NotNil(t, s.Init())
+	s.Update(ratedMsg{spec: spec, d: want, ok: true})
+	require.NotContains(t, screenText(s), "Difficulty")
 }
