@@ -2,9 +2,11 @@
 # Compares two reports of `sshuffle solve ... --list-won` over the same
 # deals: a deal the old one won must not be lost in the new one, and a deal
 # the old one proved lost must not be won. Deals neither won nor listed as
-# undecided count as lost; a report without its undecided list (older
-# ones) cannot tell its lost deals from its undecided ones, and is read as
-# having proved none lost.
+# undecided count as lost, so every deal is compared. A report without its
+# undecided list (older ones) cannot tell its lost deals from its undecided
+# ones: of its lost deals only those it names ("impossible deals (first
+# 20)") are compared, and the deals won now but not then are listed for a
+# look.
 #
 #   scripts/solve-diff.sh reports/klondike-draw3.txt /tmp/new-draw3.txt
 #
@@ -16,6 +18,7 @@ range() { sed -n 's/.* deals \([0-9]*\)-\([0-9]*\) .*/\1 \2/p' "$1" | head -1; }
 won() { awk 'NR > 1 && /^[0-9]+$/' "$1" | sort; }
 undecided() { sed -n 's/^undecided deals: \[\(.*\)\]/\1/p' "$1" | tr ' ' '\n' | sed '/^$/d' | sort; }
 hasUndecided() { grep -q '^undecided deals: ' "$1" || grep -q 'undecided 0 ' "$1"; }
+named() { sed -n 's/^impossible deals (first [0-9]*): \[\(.*\)\]/\1/p' "$1" | tr ' ' '\n' | sed '/^$/d' | sort; }
 [ "$(range "$old")" = "$(range "$new")" ] || { echo "the reports cover different deals" >&2; exit 2; }
 read -r lo hi < <(range "$old")
 tmp=$(mktemp -d)
@@ -28,7 +31,7 @@ for r in old new; do
 	if hasUndecided "$f"; then
 		sort "$tmp/$r.won" "$tmp/$r.und" | comm -23 "$tmp/all" - >"$tmp/$r.lost"
 	else
-		: >"$tmp/$r.lost"
+		named "$f" >"$tmp/$r.lost"
 	fi
 done
 c() { comm "$1" "$2" "$3" | sort -n | tr '\n' ' '; }
@@ -40,7 +43,7 @@ for r in old new; do
 	if hasUndecided "${!r}"; then
 		echo "$r: $(wc -l <"$tmp/$r.won") won, $(wc -l <"$tmp/$r.lost") lost, $(wc -l <"$tmp/$r.und") undecided"
 	else
-		echo "$r: $(wc -l <"$tmp/$r.won") won; lost and undecided not told apart (no undecided list)"
+		echo "$r: $(wc -l <"$tmp/$r.won") won; lost and undecided not told apart (no undecided list): $(wc -l <"$tmp/$r.lost") named lost compared"
 	fi
 done
 echo "won before, lost now: ${wonLost:-none}"

@@ -94,5 +94,9 @@ func TestDomSet(t *testing.T) {
 	}
 	require.True(t, d.covers(5*0x10001, 0b011))
 	require.False(t, d.covers(5*0x10001, 0b1000))
+	// A mask within the union of two is covered, though in neither alone.
+	d.put(6*0x10001, 0b1000)
+	require.True(t, d.covers(6*0x10001, 0b1110))
+	require.False(t, d.covers(6*0x10001, 0b1_0000))
 	require.False(t, d.covers(5000*0x10001, 0))
 }

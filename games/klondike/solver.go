@@ -50,8 +50,9 @@ import (
 //     between stock and waste is left out of the key: every talon card is
 //     reachable from any split, so it changes nothing. In Draw 3 the key
 //     holds the set of talon cards the split lets the stock reach instead,
-//     and a position whose set is part of one a searched position with the
-//     same layout had is left out (see keys and domSet). A position bound
+//     and a position whose set lies within the sets of the searched
+//     positions with the same layout is left out (see keys and domSet).
+//     A position bound
 //     by must or lay is left out once the same position free of the rule
 //     has been searched, having only moves that one has.
 //   - a position where some card can never leave its place is proved lost
@@ -485,8 +486,8 @@ func (sv *solver) key(s *sstate) uint64 {
 // (base) and the set of talon cards the stock reaches (mask): which cards
 // it reaches is all the split decides, since a move's result does not
 // depend on it. So splits that reach the same cards are one position, and
-// a position reaching a subset of the cards another reaches with the same
-// base is dominated by it: its successors are some of the other's.
+// a position reaching a subset of the cards others with the same base
+// reach between them is dominated by them (see domSet).
 func (sv *solver) keys(s *sstate) (key, base uint64, mask uint32) {
 	if s.dirty != 0 {
 		for k := range 7 {

@@ -2,7 +2,6 @@ package klondike
 
 import (
 	"math"
-	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -57,8 +56,8 @@ type tables struct {
 
 func (d *dfs) finishing() bool { return d.tab != nil && d.tab.finish.Load() }
 
-// syncDom is domSet for several goroutines at once: for a base, the reach
-// mask of one position with that base that has been searched through.
+// syncDom is domSet for several goroutines at once: for a base, the union
+// of the reach masks of the positions with that base searched through.
 // A reader may find a base whose mask is not stored yet and read 0; that
 // only says a position reaching no talon card is covered, which any
 // searched one with the base does.
@@ -91,8 +90,8 @@ func (t *syncDom) covers(base uint64, mask uint32) bool {
 	return false
 }
 
-// put keeps of two masks for one base the one with more cards; a base
-// that finds no slot within the probe is not recorded.
+// put adds mask to its base's union; a base that finds no slot within
+// the probe is not recorded.
 func (t *syncDom) put(base uint64, mask uint32) {
 	k := fixKey(base)
 	i := k & t.mask
@@ -107,7 +106,7 @@ func (t *syncDom) put(base uint64, mask uint32) {
 		if v == k {
 			for {
 				old := e.m.Load()
-				if bits.OnesCount64(uint64(mask)) <= bits.OnesCount64(old) || e.m.CompareAndSwap(old, uint64(mask)) {
+				if uint64(mask)&^old == 0 || e.m.CompareAndSwap(old, old|uint64(mask)) {
 					return
 				}
 			}

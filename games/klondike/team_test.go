@@ -57,12 +57,11 @@ func TestSyncDom(t *testing.T) {
 	require.True(t, d.covers(7, 0b0011))
 	require.False(t, d.covers(7, 0b0100))
 	require.False(t, d.covers(8, 0b0001))
-	// Of two masks for one base the one with more cards stays.
+	// Two masks for one base cover what lies within their union.
 	d.put(7, 0b1100_0100)
 	require.True(t, d.covers(7, 0b1100_0000))
-	require.False(t, d.covers(7, 0b0011))
-	d.put(7, 0b0001)
-	require.True(t, d.covers(7, 0b1100_0100))
+	require.True(t, d.covers(7, 0b1100_0111))
+	require.False(t, d.covers(7, 0b1_0000_0001))
 
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -74,6 +73,7 @@ func TestSyncDom(t *testing.T) {
 	}
 	wg.Wait()
 	for b := uint64(100); b < 140; b++ {
-		require.True(t, d.covers(b, 1), "base %d", b)
+		require.True(t, d.covers(b, 0b1111), "base %d", b)
+		require.False(t, d.covers(b, 0b1_0000), "base %d", b)
 	}
 }
