@@ -153,7 +153,7 @@ type dfs struct {
 }
 
 func newDFS(sv *solver, start sstate) *dfs {
-	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 16), dom: newDomSet(1 << 12),
+	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 10), dom: newDomSet(1 << 12),
 		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided}
 	if start.won() {
 		d.out, d.nodes = engine.Solved, 1
