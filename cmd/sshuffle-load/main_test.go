@@ -121,3 +121,20 @@ func TestOnlyHostile(t *testing.T) {
 		t.Fatal("an unknown item is refused")
 	}
 }
+
+func TestOpenOrderInterleavesGroups(t *testing.T) {
+	order := openOrder([]roomGroup{{kind: "kings", n: 4}, {kind: "spite", n: 2}})
+	require.Equal(t, []int{0, 1, 0, 0, 1, 0}, order, "two Kings tables to each Spite table, both ramped from the start to the end")
+	require.Equal(t, []int{0, 0, 0}, openOrder([]roomGroup{{n: 3}}))
+	require.Empty(t, openOrder(nil))
+}
+
+func TestParseMix(t *testing.T) {
+	m, err := parseMix("kings:400, spite:200")
+	require.NoError(t, err)
+	require.Equal(t, []tableCount{{"kings", 400}, {"spite", 200}}, m)
+	for _, bad := range []string{"", "kings", "kings:0", "kings:x", "poker:3", "kings:2,kings:3"} {
+		_, err := parseMix(bad)
+		require.Error(t, err, bad)
+	}
+}
