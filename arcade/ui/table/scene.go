@@ -64,6 +64,7 @@ type scene struct {
 	// allocates no grids once the table has been drawn once.
 	canvases []*board.Canvas
 	used     int
+	styles   styleCache
 	// faults are what the last frame could not show as laid out: a text
 	// cut to its room, a piece dropped because it overlapped another or
 	// ran off the edge, or two pieces run together into one word. A frame
@@ -108,7 +109,7 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
 		return 0
 	}
 	w := cells(s)
-	sc.lines[y] = append(sc.lines[y], seg{x: x, text: styled(st, s), w: w})
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: sc.styles.styled(st, s), w: w})
 	return w
 }
 
@@ -122,7 +123,9 @@ func fitTo(s string, width int, unicode bool) string {
 
 // fitCut is fitTo, and whether it had to cut.
 func fitCut(s string, w int, unicode bool) (string, bool) {
-	s = format.Clean(s, 200)
+	if len(s) > 200 || !plainASCII(s) {
+		s = format.Clean(s, 200)
+	}
 	if w <= 0 {
 		return "", s != ""
 	}
@@ -134,7 +137,7 @@ func fitCut(s string, w int, unicode bool) (string, bool) {
 		cut = "~"
 	}
 	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > w {
+	for len(r) > 0 && cells(string(r))+1 > w {
 		r = r[:len(r)-1]
 	}
 	return string(r) + cut, true
@@ -332,7 +335,7 @@ func (sc *scene) writeLine(b *bytes.Buffer, y int) {
 		}
 		w := s.w
 		if w == 0 {
-			w = lipgloss.Width(s.text)
+			w = cells(s.text)
 		}
 		if s.x+w > sc.w {
 			sc.faults = append(sc.faults, "runs off the edge: "+ansi.Strip(s.text))

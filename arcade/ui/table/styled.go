@@ -4,9 +4,9 @@ import (
 	"image/color"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // A table's frame styles some fifty pieces of text, each with one of a
@@ -31,9 +31,17 @@ var styleEndsOf sync.Map // styleKey → styleEnds
 // colour and attributes alone (no width, padding, margin or border: the
 // table's styles are all such).
 func styled(st lipgloss.Style, s string) string {
-	k := styleKey{fg: st.GetForeground(), bg: st.GetBackground(), bold: st.GetBold(), faint: st.GetFaint(),
+	return styleEndsFor(keyOf(st), st).wrap(s)
+}
+
+func keyOf(st lipgloss.Style) styleKey {
+	return styleKey{fg: st.GetForeground(), bg: st.GetBackground(), bold: st.GetBold(), faint: st.GetFaint(),
 		italic: st.GetItalic(), underline: st.GetUnderline(), reverse: st.GetReverse(), blink: st.GetBlink(),
 		strike: st.GetStrikethrough()}
+}
+
+// styleEndsFor is the sequences of st, whose key is k.
+func styleEndsFor(k styleKey, st lipgloss.Style) styleEnds {
 	e, ok := styleEndsOf.Load(k)
 	if !ok {
 		r := st.Render("x")
@@ -41,25 +49,80 @@ func styled(st lipgloss.Style, s string) string {
 		e = styleEnds{open: r[:i], close: r[i+1:]}
 		styleEndsOf.Store(k, e)
 	}
-	ends := e.(styleEnds)
-	if ends.open == "" && ends.close == "" {
+	return e.(styleEnds)
+}
+
+func (e styleEnds) wrap(s string) string {
+	if e.open == "" && e.close == "" {
 		return s
 	}
-	return ends.open + s + ends.close
+	return e.open + s + e.close
+}
+
+// styleCache is one screen's styles as last used, looked up by comparing
+// keys: a frame styles its pieces with a handful of styles, and finding
+// one among them is cheaper than hashing it into styleEndsOf.
+type styleCache struct {
+	keys []styleKey
+	ends []styleEnds
+}
+
+func (c *styleCache) styled(st lipgloss.Style, s string) string {
+	k := keyOf(st)
+	for i := range c.keys {
+		if c.keys[i] == k {
+			return c.ends[i].wrap(s)
+		}
+	}
+	e := styleEndsFor(k, st)
+	if len(c.keys) < 16 {
+		c.keys, c.ends = append(c.keys, k), append(c.ends, e)
+	}
+	return e.wrap(s)
 }
 
 // cells is lipgloss.Width(s) for one line, at once for text of ASCII and
 // the few other characters a table draws most (suits, arrows, marks),
-// each one cell wide.
+// each one cell wide, and the colour and attribute sequences around them
+// (CSI sequences, no cells): a pile drawn by the board package is such.
 func cells(s string) int {
 	n := 0
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		c := s[i]
 		switch {
-		case r >= 0x20 && r < 0x7f, r == '·', r == '…', r == '→', r == '▸', r == '♣', r == '♦', r == '♥', r == '♠':
+		case c >= 0x20 && c < 0x7f:
 			n++
+			i++
+			continue
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			j := skipEscape(s, i)
+			if j <= i+2 || s[j-1] < 0x40 || s[j-1] > 0x7e {
+				return lipgloss.Width(s) // not a whole sequence
+			}
+			i = j
+			continue
+		case c < 0x80:
+			return lipgloss.Width(s)
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '·', '…', '→', '▸', '♣', '♦', '♥', '♠':
+			n++
+			i += size
 		default:
-			return ansi.StringWidth(s)
+			return lipgloss.Width(s)
 		}
 	}
 	return n
+}
+
+// plainASCII reports whether s is printable ASCII alone, which
+// format.Clean leaves as it is when it is no longer than its bound.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sshuffle/arcade/ui"
+	"sshuffle/internal/format"
 )
 
 // The styles a table draws its text in put it between the same sequences
@@ -21,5 +22,43 @@ func TestStyledIsRender(t *testing.T) {
 			require.Equal(t, st.Render(s), styled(st, s), "style %d, %q", i, s)
 			require.Equal(t, lipgloss.Width(s), cells(s), "%q", s)
 		}
+	}
+}
+
+// A screen's own cache of styles styles as lipgloss does, whichever
+// styles come in whatever order, more of them than it keeps too.
+func TestStyleCacheIsRender(t *testing.T) {
+	styles := []lipgloss.Style{plain, turnStyle, ui.TitleStyle, ui.FaintStyle, ui.ErrStyle, ui.OkStyle, ui.WarnStyle,
+		ui.KeyStyle, ui.SelStyle, lipgloss.NewStyle().Bold(true).Reverse(true)}
+	for i := range 20 {
+		styles = append(styles, lipgloss.NewStyle().Foreground(lipgloss.Color(string(rune('0'+i%10)))).Bold(i >= 10))
+	}
+	var c styleCache
+	for round := range 3 {
+		for i, st := range styles {
+			require.Equal(t, st.Render("ann 7♣"), c.styled(st, "ann 7♣"), "round %d, style %d", round, i)
+		}
+	}
+}
+
+// Widths of styled text (a pile as the board package draws it, pieces
+// with their sequences) and of what is not only such: lipgloss's.
+func TestCellsOfStyledText(t *testing.T) {
+	texts := []string{"\x1b[38;5;196m[ 7♥]\x1b[m", "\x1b[1;7m( K♦)\x1b[m…\x1b[2m[ 9♠]\x1b[m", "\x1b[", "\x1b[1", "a\x1b[mb",
+		"\x1b]8;;http://x\x07link\x1b]8;;\x07", "\x1bM", "two\nlines", "tab\there", "\x1b[38;5;21m漢字\x1b[m", "\x7f", "\u0085",
+		ui.FaintStyle.Render("stock 12"), turnStyle.Render("▸ ann · 0:42")}
+	for _, s := range texts {
+		require.Equal(t, lipgloss.Width(s), cells(s), "%q", s)
+	}
+}
+
+// Printable ASCII is what format.Clean leaves alone (fitCut skips it).
+func TestPlainASCIIIsClean(t *testing.T) {
+	for _, s := range []string{"", "ann played", "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./ 0189 AZaz"} {
+		require.True(t, plainASCII(s))
+		require.Equal(t, format.Clean(s, 200), s)
+	}
+	for _, s := range []string{"a\x1bb", "\x7f", "é", "tab\t", "line\n"} {
+		require.False(t, plainASCII(s), "%q", s)
 	}
 }
