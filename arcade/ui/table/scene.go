@@ -88,11 +88,11 @@ func (sc *scene) reset(w, h int, bv board.View, cur, held spot) {
 
 // text puts plain text (our own words, or a name) at x, y in a style,
 // cut to the width left; control bytes never get through.
-func (sc *scene) text(x, y int, s string, st lipgloss.Style) int {
-	return sc.textMax(x, y, s, st, sc.w-x)
+func (sc *scene) text(x, y int, s string, p pen) int {
+	return sc.textMax(x, y, s, p, sc.w-x)
 }
 
-func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
+func (sc *scene) textMax(x, y int, s string, p pen, width int) int {
 	if y < 0 || y >= sc.h || x >= sc.w || width <= 0 {
 		return 0
 	}
@@ -109,7 +109,7 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
 		return 0
 	}
 	w := cells(s)
-	sc.lines[y] = append(sc.lines[y], seg{x: x, text: sc.styles.styled(st, s), w: w})
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: sc.styles.styled(p, s), w: w})
 	return w
 }
 
@@ -277,7 +277,7 @@ func (sc *scene) button(x, y int, label string, at spot) int {
 	if cursor {
 		st = st.Reverse(true)
 	}
-	n := sc.text(x, y, label, st)
+	n := sc.text(x, y, label, penOf(st))
 	if n > 0 {
 		sc.areas = append(sc.areas, area{x: x, y: y, w: n, at: at, nav: true})
 		sc.marks(x, y, n, cursor, false)

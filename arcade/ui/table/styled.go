@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
+
+	"sshuffle/arcade/ui"
 )
 
 // A table's frame styles some fifty pieces of text, each with one of a
@@ -59,6 +61,24 @@ func (e styleEnds) wrap(s string) string {
 	return e.open + s + e.close
 }
 
+// pen is a style with its key, read once: reading a style's key takes a
+// copy of the whole style for each attribute, which for the few styles a
+// table uses everywhere is done once here, not for every piece.
+type pen struct {
+	key styleKey
+	st  lipgloss.Style
+}
+
+func penOf(st lipgloss.Style) pen { return pen{key: keyOf(st), st: st} }
+
+var (
+	faintPen = penOf(ui.FaintStyle)
+	plainPen = penOf(plain)
+	turnPen  = penOf(turnStyle)
+	titlePen = penOf(ui.TitleStyle)
+	keyPen   = penOf(ui.KeyStyle)
+)
+
 // styleCache is one screen's styles as last used, looked up by comparing
 // keys: a frame styles its pieces with a handful of styles, and finding
 // one among them is cheaper than hashing it into styleEndsOf.
@@ -67,14 +87,14 @@ type styleCache struct {
 	ends []styleEnds
 }
 
-func (c *styleCache) styled(st lipgloss.Style, s string) string {
-	k := keyOf(st)
+func (c *styleCache) styled(p pen, s string) string {
+	k := p.key
 	for i := range c.keys {
 		if c.keys[i] == k {
 			return c.ends[i].wrap(s)
 		}
 	}
-	e := styleEndsFor(k, st)
+	e := styleEndsFor(k, p.st)
 	if len(c.keys) < 16 {
 		c.keys, c.ends = append(c.keys, k), append(c.ends, e)
 	}

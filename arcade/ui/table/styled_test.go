@@ -36,7 +36,7 @@ func TestStyleCacheIsRender(t *testing.T) {
 	var c styleCache
 	for round := range 3 {
 		for i, st := range styles {
-			require.Equal(t, st.Render("ann 7♣"), c.styled(st, "ann 7♣"), "round %d, style %d", round, i)
+			require.Equal(t, st.Render("ann 7♣"), c.styled(penOf(st), "ann 7♣"), "round %d, style %d", round, i)
 		}
 	}
 }

@@ -643,23 +643,23 @@ func (c *core) header(sc *scene, right string, style lipgloss.Style) (below bool
 	}
 	title := c.fam.title()
 	below = c.headerBelow(rw)
-	x := sc.text(0, 0, title, ui.TitleStyle)
+	x := sc.text(0, 0, title, titlePen)
 	if !below {
-		x += sc.text(x, 0, settings, ui.FaintStyle)
+		x += sc.text(x, 0, settings, faintPen)
 	}
 	if watching != "" {
-		x += sc.text(x, 0, watching, ui.FaintStyle)
+		x += sc.text(x, 0, watching, faintPen)
 	}
 	// The pace only where it leaves the turn room: whose turn it is
 	// matters more.
 	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw) {
-		x += sc.text(x, 0, pw, ui.FaintStyle)
+		x += sc.text(x, 0, pw, faintPen)
 	}
 	if c.common.Rated && w-rw > x+lipgloss.Width(" · rated") {
-		x += sc.text(x, 0, " · rated", ui.FaintStyle)
+		x += sc.text(x, 0, " · rated", faintPen)
 	}
 	if w-rw > x {
-		sc.text(w-rw, 0, right, style)
+		sc.text(w-rw, 0, right, penOf(style))
 	}
 	return below
 }
@@ -675,7 +675,7 @@ func (c *core) body(sc *scene, below bool, status string) {
 		if c.helpPage+1 < c.helpPages {
 			foot = "? shows the next page of keys; any other key goes back to the table."
 		}
-		sc.text(0, h-1, foot, ui.FaintStyle)
+		sc.text(0, h-1, foot, faintPen)
 		return
 	}
 	// The last lines: the message (two lines, more for a long outcome),
@@ -692,14 +692,14 @@ func (c *core) body(sc *scene, below bool, status string) {
 	stTop := msgTop - len(lines)
 	bottom := stTop - 1
 	if below {
-		sc.text(0, stTop-1, "Settings: "+c.fam.settings(), ui.FaintStyle)
+		sc.text(0, stTop-1, "Settings: "+c.fam.settings(), faintPen)
 	}
 	c.fam.draw(sc, c, 1, bottom)
 	for i, l := range lines {
-		sc.text(0, stTop+i, l, stStyle)
+		sc.text(0, stTop+i, l, penOf(stStyle))
 	}
 	for i, m := range msg {
-		sc.text(0, msgTop+i, m.text, m.st)
+		sc.text(0, msgTop+i, m.text, penOf(m.st))
 	}
 	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
 }
@@ -744,7 +744,7 @@ var helpRows = [][2]string{
 // bottom (not included), wrapped, never cut: what does not fit goes to a
 // next page, which ? turns to.
 func (c *core) drawHelp(sc *scene, y, bottom int) {
-	sc.text(0, 1, "Keys at the table", ui.TitleStyle)
+	sc.text(0, 1, "Keys at the table", titlePen)
 	type line struct {
 		key, text string
 		rule      bool // a line of the game in brief, not of a key
@@ -783,12 +783,12 @@ func (c *core) drawHelp(sc *scene, y, bottom int) {
 	c.helpPage = min(c.helpPage, len(pages)-1)
 	for i, l := range pages[c.helpPage] {
 		if l.key != "" {
-			sc.text(2, y+i, l.key, ui.KeyStyle)
+			sc.text(2, y+i, l.key, keyPen)
 		}
 		if l.rule {
-			sc.text(2, y+i, l.text, ui.FaintStyle)
+			sc.text(2, y+i, l.text, faintPen)
 		} else {
-			sc.text(24, y+i, l.text, plain)
+			sc.text(24, y+i, l.text, plainPen)
 		}
 	}
 }
@@ -969,7 +969,7 @@ func fitLong(s string) string { return format.Clean(s, 1000) }
 // logLines draws the last actions at x, y in at most n lines of width w.
 func (c *core) logLines(sc *scene, x, y, w, n int) {
 	for i, l := range c.logText(w, n) {
-		sc.textMax(x, y+i, l, ui.FaintStyle, w)
+		sc.textMax(x, y+i, l, faintPen, w)
 	}
 }
 
@@ -1049,7 +1049,7 @@ func (c *core) wrapLog(w, n int) []string {
 func (c *core) handRow(sc *scene, x, y, perRow, rows int, hand []engine.Card) int {
 	seat := c.fam.seatNo()
 	if len(hand) == 0 {
-		sc.text(x, y, "(no cards)", ui.FaintStyle)
+		sc.text(x, y, "(no cards)", faintPen)
 		return 1
 	}
 	// A hand too long for its rows shows the part around the cursor.
@@ -1071,7 +1071,7 @@ func (c *core) handRow(sc *scene, x, y, perRow, rows int, hand []engine.Card) in
 	}
 	if start > 0 || start+perRow*rows < len(hand) {
 		// On the line above, beside the hand's label: the rows are full.
-		sc.text(x+40, y-1, fmt.Sprintf("cards %d-%d of %d", start+1, min(start+perRow*rows, len(hand)), len(hand)), ui.FaintStyle)
+		sc.text(x+40, y-1, fmt.Sprintf("cards %d-%d of %d", start+1, min(start+perRow*rows, len(hand)), len(hand)), faintPen)
 	}
 	return used
 }
