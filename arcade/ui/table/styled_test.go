@@ -62,3 +62,17 @@ func TestPlainASCIIIsClean(t *testing.T) {
 		require.False(t, plainASCII(s), "%q", s)
 	}
 }
+
+// fitLines makes ui.FitLines's lines.
+func TestFitLinesIsUIs(t *testing.T) {
+	texts := []string{"", "ann played 7♣ on the 6 stack and then drew three cards from the stock",
+		"a verylongwordthatdoesnotfitanywhereatallinthepanel and more", "漢字 and 🂡 e\u0301 ♥\ufe0f words → ▸ · …",
+		"  spaced   out\ttext\nover lines  ", "x"}
+	for _, s := range texts {
+		for _, w := range []int{0, 1, 3, 8, 20, 38, 80} {
+			for _, n := range []int{1, 2, 3, 6} {
+				require.Equal(t, ui.FitLines(s, w, n), fitLines(s, w, n), "%q in %d x %d", s, w, n)
+			}
+		}
+	}
+}

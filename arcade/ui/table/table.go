@@ -687,7 +687,7 @@ func (c *core) body(sc *scene, below bool, status string) {
 	_, stStyle := c.matchStatus()
 	var lines []string
 	if status != "" {
-		lines = ui.FitLines(fitLong(status), w, 3)
+		lines = fitLines(fitLong(status), w, 3)
 	}
 	stTop := msgTop - len(lines)
 	bottom := stTop - 1
@@ -751,7 +751,7 @@ func (c *core) drawHelp(sc *scene, y, bottom int) {
 	}
 	var lines []line
 	for _, r := range helpRows {
-		for i, l := range ui.FitLines(r[1], sc.w-24, 3) {
+		for i, l := range fitLines(r[1], sc.w-24, 3) {
 			k := ""
 			if i == 0 {
 				k = r[0]
@@ -759,7 +759,7 @@ func (c *core) drawHelp(sc *scene, y, bottom int) {
 			lines = append(lines, line{k, l, false})
 		}
 	}
-	rules := ui.FitLines(c.fam.rules(), sc.w-2, 6)
+	rules := fitLines(c.fam.rules(), sc.w-2, 6)
 	var pages [][]line
 	page := lines
 	room := max(bottom-y, 1)
@@ -865,7 +865,7 @@ func (c *core) message(w int) []msgLine {
 	// after the outcome, comes on top of these.
 	room := msgLines
 	var out []msgLine
-	for _, line := range ui.FitLines(fitLong(msg), w, room) {
+	for _, line := range fitLines(fitLong(msg), w, room) {
 		out = append(out, msgLine{line, st})
 	}
 	if hint != "" {
@@ -1023,7 +1023,7 @@ func (c *core) wrapEntry(entry string) []string {
 	if l.entries == nil {
 		l.entries = map[string][]string{}
 	}
-	ls := ui.FitLines(entry, l.width, l.lines)
+	ls := fitLines(entry, l.width, l.lines)
 	l.entries[entry] = ls
 	return ls
 }
@@ -1036,7 +1036,7 @@ func (c *core) wrapLog(w, n int) []string {
 			if len(lines) > 0 {
 				break
 			}
-			e = ui.FitLines(c.common.Log[i], w, n-len(lines))
+			e = fitLines(c.common.Log[i], w, n-len(lines))
 		}
 		lines = append(slices.Clip(e), lines...)
 	}
