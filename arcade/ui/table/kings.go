@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
@@ -236,7 +235,7 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 			info += fmt.Sprintf(" (%d)", c.common.Totals[seat])
 		}
 		infos[seat] = info
-		two = two || lipgloss.Width(c.who(seat)) > kingsWho || kingsInfo+lipgloss.Width(info) > sc.w-kingsPanel
+		two = two || cells(c.who(seat)) > kingsWho || kingsInfo+cells(info) > sc.w-kingsPanel
 	}
 	sc.text(kingsPanel, top, "Seats", faintPen)
 	if len(c.common.Totals) > 0 {

@@ -123,7 +123,7 @@ func fitTo(s string, width int, unicode bool) string {
 
 // fitCut is fitTo, and whether it had to cut.
 func fitCut(s string, w int, unicode bool) (string, bool) {
-	if len(s) > 200 || !plainASCII(s) {
+	if !clean(s, 200) {
 		s = format.Clean(s, 200)
 	}
 	if w <= 0 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
@@ -278,7 +277,7 @@ func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {
 	if match != "" {
 		info += " · " + match
 	}
-	if lipgloss.Width(who)+lipgloss.Width(info) > room {
+	if cells(who)+cells(info) > room {
 		// Long names leave no room for it all beside the name: the
 		// pay-off pile's count goes under its card, the match total
 		// under that, where the side stacks leave room.

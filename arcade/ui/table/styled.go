@@ -136,11 +136,26 @@ func cells(s string) int {
 	return n
 }
 
-// plainASCII reports whether s is printable ASCII alone, which
-// format.Clean leaves as it is when it is no longer than its bound.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
+// clean reports whether format.Clean(s, max) is s itself: no control
+// character, no invalid UTF-8 (which Clean writes as U+FFFD), at most max
+// runes. Most of what a table writes is so, and is then not copied.
+func clean(s string, max int) bool {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x80 {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if (r == utf8.RuneError && size == 1) || (r >= 0x80 && r < 0xa0) {
+				return false
+			}
+			i += size
+		}
+		if n++; n > max {
 			return false
 		}
 	}

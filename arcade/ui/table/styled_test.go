@@ -1,6 +1,7 @@
 package table
 
 import (
+	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -52,14 +53,15 @@ func TestCellsOfStyledText(t *testing.T) {
 	}
 }
 
-// Printable ASCII is what format.Clean leaves alone (fitCut skips it).
-func TestPlainASCIIIsClean(t *testing.T) {
-	for _, s := range []string{"", "ann played", "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./ 0189 AZaz"} {
-		require.True(t, plainASCII(s))
-		require.Equal(t, format.Clean(s, 200), s)
-	}
-	for _, s := range []string{"a\x1bb", "\x7f", "é", "tab\t", "line\n"} {
-		require.False(t, plainASCII(s), "%q", s)
+// clean says which texts format.Clean leaves as they are (fitCut skips
+// those).
+func TestCleanIsFormatClean(t *testing.T) {
+	long := strings.Repeat("♥", 200)
+	texts := []string{"", "ann played", "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./ 0189 AZaz", "ann played 7♥ → ▸ · … 漢字 🂡",
+		"a\x1bb", "\x7f", "tab\t", "line\n", "bad \xff utf-8", "c1 \u0085 control", "\u00a0 nbsp", long, long + "x",
+		strings.Repeat("x", 201), "e\u0301"}
+	for _, s := range texts {
+		require.Equal(t, format.Clean(s, 200) == s, clean(s, 200), "%q", s)
 	}
 }
 

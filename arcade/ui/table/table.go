@@ -606,7 +606,7 @@ func (c *core) draw(w, h int, right string, style lipgloss.Style, status string)
 func (c *core) redrawHeader(right string, style lipgloss.Style) bool {
 	f := &c.frame
 	sc := &c.sc
-	if len(f.out) == 0 || len(sc.lines) == 0 || c.headerBelow(lipgloss.Width(right)) != f.below {
+	if len(f.out) == 0 || len(sc.lines) == 0 || c.headerBelow(cells(right)) != f.below {
 		return false
 	}
 	sc.lines[0] = sc.lines[0][:0]
@@ -625,9 +625,9 @@ func (c *core) redrawHeader(right string, style lipgloss.Style) bool {
 func (c *core) headerBelow(rw int) bool {
 	watching := 0
 	if n := c.common.Watchers; n > 0 {
-		watching = lipgloss.Width(fmt.Sprintf(" · %d watching", n))
+		watching = cells(fmt.Sprintf(" · %d watching", n))
 	}
-	return lipgloss.Width(c.fam.title())+lipgloss.Width("  "+c.fam.settings())+watching+1+rw > c.sc.w
+	return cells(c.fam.title())+cells("  "+c.fam.settings())+watching+1+rw > c.sc.w
 }
 
 // header draws line 0: the game, its settings, whose turn and the clock.
@@ -635,7 +635,7 @@ func (c *core) headerBelow(rw int) bool {
 // their own over the messages, whole (below).
 func (c *core) header(sc *scene, right string, style lipgloss.Style) (below bool) {
 	w := sc.w
-	rw := lipgloss.Width(right)
+	rw := cells(right)
 	settings := "  " + c.fam.settings()
 	watching := ""
 	if n := c.common.Watchers; n > 0 {
@@ -652,10 +652,10 @@ func (c *core) header(sc *scene, right string, style lipgloss.Style) (below bool
 	}
 	// The pace only where it leaves the turn room: whose turn it is
 	// matters more.
-	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw) {
+	if pw := c.paceWord(); pw != "" && w-rw > x+cells(pw) {
 		x += sc.text(x, 0, pw, faintPen)
 	}
-	if c.common.Rated && w-rw > x+lipgloss.Width(" · rated") {
+	if c.common.Rated && w-rw > x+cells(" · rated") {
 		x += sc.text(x, 0, " · rated", faintPen)
 	}
 	if w-rw > x {
@@ -870,7 +870,7 @@ func (c *core) message(w int) []msgLine {
 	}
 	if hint != "" {
 		// The key and its word together: after the message, or under it.
-		if n := len(out); n > 0 && lipgloss.Width(out[n-1].text)+1+len(hint) <= w {
+		if n := len(out); n > 0 && cells(out[n-1].text)+1+len(hint) <= w {
 			out[n-1].text += " " + hint
 		} else {
 			out = append(out, msgLine{hint, st})
