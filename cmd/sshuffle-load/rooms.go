@@ -27,11 +27,14 @@ type roomGroup struct {
 type groupResult struct {
 	roomTotals
 	lat    []time.Duration
+	sent   []time.Time // of each lat
 	mb, tb []int
+	win    []time.Duration // the lats of keys sent in the measured window
 }
 
 func (g *groupResult) add(r raceResult) {
 	g.lat = append(g.lat, r.lat...)
+	g.sent = append(g.sent, r.sent...)
 	g.mb = append(g.mb, r.moveBytes...)
 	g.tb = append(g.tb, r.tickBytes...)
 	g.missed += r.missed
@@ -41,9 +44,17 @@ func (g *groupResult) add(r raceResult) {
 	}
 }
 
-// sort orders the figures for their quantiles and counts what reached.
-func (g *groupResult) sort() {
+// sort orders the figures for their quantiles and counts what reached;
+// win is the lats of the keys sent from w0 to w1.
+func (g *groupResult) sort(w0, w1 time.Time) {
 	g.reached = len(g.lat)
+	g.win = g.win[:0]
+	for i, at := range g.sent {
+		if !at.Before(w0) && at.Before(w1) {
+			g.win = append(g.win, g.lat[i])
+		}
+	}
+	slices.Sort(g.win)
 	slices.Sort(g.lat)
 	slices.Sort(g.mb)
 	slices.Sort(g.tb)
@@ -51,6 +62,11 @@ func (g *groupResult) sort() {
 
 func (g *groupResult) q(p float64) time.Duration {
 	return q(g.lat, p).Round(100 * time.Microsecond)
+}
+
+// qw is q of the window's lats alone.
+func (g *groupResult) qw(p float64) time.Duration {
+	return q(g.win, p).Round(100 * time.Microsecond)
 }
 
 // openOrder is the group of each room in the order they are opened: the
@@ -133,8 +149,9 @@ func runRooms(groups []roomGroup, ramp, duration time.Duration, pid int, head fu
 	kinds := make([]string, len(groups))
 	people, watchers := 0, 0
 	for k, g := range groups {
-		res[k].sort()
+		res[k].sort(w0, w1)
 		all.lat = append(all.lat, res[k].lat...)
+		all.sent = append(all.sent, res[k].sent...)
 		all.mb = append(all.mb, res[k].mb...)
 		all.tb = append(all.tb, res[k].tb...)
 		all.failed += res[k].failed
@@ -144,7 +161,7 @@ func runRooms(groups []roomGroup, ramp, duration time.Duration, pid int, head fu
 		people += g.n * g.people
 		watchers += g.n * g.watchers
 	}
-	all.sort()
+	all.sort(w0, w1)
 	sessions := people + watchers
 	win := w1.Sub(w0).Seconds()
 	fmt.Printf("%s p50 %v p90 %v p99 %v max %v\n", head(all.roomTotals), all.q(0.5), all.q(0.9), all.q(0.99), all.q(1))
@@ -158,11 +175,15 @@ func runRooms(groups []roomGroup, ramp, duration time.Duration, pid int, head fu
 		(srv2.cpu - srv0.cpu).Seconds(), (srv2.cpu-srv1.cpu).Seconds()/max(win, 1e-3), float64(srv2.rss)/(1<<20),
 		float64(srv2.rss-srv0.rss)/1024/float64(max(sessions, 1)),
 		ms(wait1-wait0)/max(win, 1e-3), ms(stallMax), stalls, win, loadAvg(), stealText(ticks0, ticks1))
+	// The same of the keys sent in the window alone (the quantiles above
+	// have the ramp's moves too, when sessions were still logging in).
+	fmt.Fprintf(&line, " window_reached=%d window_p50_ms=%.1f window_p90_ms=%.1f window_p99_ms=%.1f",
+		len(all.win), ms(all.qw(0.5)), ms(all.qw(0.9)), ms(all.qw(0.99)))
 	if len(groups) > 1 {
 		for k, g := range groups {
 			r := &res[k]
-			fmt.Fprintf(&line, " %[1]s_rooms=%[2]d %[1]s_failed=%[3]d %[1]s_moves=%[4]d %[1]s_reached=%[5]d %[1]s_missed=%[6]d %[1]s_p50_ms=%.1[7]f %[1]s_p90_ms=%.1[8]f %[1]s_p99_ms=%.1[9]f %[1]s_max_ms=%.1[10]f %[1]s_move_bytes_p90=%[11]d %[1]s_tick_bytes_p90=%[12]d",
-				g.kind, g.n, r.failed, r.moves, r.reached, r.missed, ms(r.q(0.5)), ms(r.q(0.9)), ms(r.q(0.99)), ms(r.q(1)), qi(r.mb, 0.9), qi(r.tb, 0.9))
+			fmt.Fprintf(&line, " %[1]s_rooms=%[2]d %[1]s_failed=%[3]d %[1]s_moves=%[4]d %[1]s_reached=%[5]d %[1]s_missed=%[6]d %[1]s_p50_ms=%.1[7]f %[1]s_p90_ms=%.1[8]f %[1]s_p99_ms=%.1[9]f %[1]s_max_ms=%.1[10]f %[1]s_move_bytes_p90=%[11]d %[1]s_tick_bytes_p90=%[12]d %[1]s_window_p99_ms=%.1[13]f",
+				g.kind, g.n, r.failed, r.moves, r.reached, r.missed, ms(r.q(0.5)), ms(r.q(0.9)), ms(r.q(0.99)), ms(r.q(1)), qi(r.mb, 0.9), qi(r.tb, 0.9), ms(r.qw(0.99)))
 		}
 	}
 	fmt.Println(line.String())

@@ -97,7 +97,7 @@ func runTable(addr string, g tableGame, n, watchers int, think time.Duration, st
 				for j, c := range cs {
 					select {
 					case d := <-c.seen:
-						res.lat = append(res.lat, d)
+						res.lat, res.sent = append(res.lat, d), append(res.sent, sent)
 						res.moveBytes = append(res.moveBytes, others[j].read()-b0[j])
 					case <-timeout.C:
 						res.missed++
