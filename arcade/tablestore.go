@@ -1,6 +1,7 @@
 package arcade
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -65,13 +66,44 @@ func (s *Server) saveTable(code string, snap *hub.TableSnapshot) {
 		}
 		return
 	}
-	data, err := json.Marshal(snap)
+	data, err := encodeSnapshot(snap)
 	if err == nil {
 		err = s.store.PutTable(ctx, code, data)
 	}
 	if err != nil {
 		s.log.Error("saving a table's snapshot", "code", code, "error", err.Error())
 	}
+}
+
+// recordNull is how a snapshot without its record marshals the record.
+var recordNull = []byte(`"record":null`)
+
+// encodeSnapshot is json.Marshal(snap), byte for byte, without
+// encoding/json scanning and copying the record again (RawMessage is
+// checked and compacted as it is written): the hub made the record with
+// json.Marshal, and it is most of a snapshot's bytes. The rest is
+// marshalled with the record left out, and the record put in its place;
+// no other "record" key is in a snapshot, and a string's quotes are
+// escaped, so its place is found by its key.
+func encodeSnapshot(snap *hub.TableSnapshot) ([]byte, error) {
+	if len(snap.Record) == 0 {
+		return json.Marshal(snap)
+	}
+	rest := *snap
+	rest.Record = nil
+	b, err := json.Marshal(&rest)
+	if err != nil {
+		return nil, err
+	}
+	i := bytes.Index(b, recordNull)
+	if i < 0 || bytes.Contains(b[i+1:], recordNull) {
+		return json.Marshal(snap) // not reached: the form has one record
+	}
+	at := i + len(recordNull) - len("null")
+	out := make([]byte, 0, len(b)-len("null")+len(snap.Record))
+	out = append(out, b[:at]...)
+	out = append(out, snap.Record...)
+	return append(out, b[i+len(recordNull):]...), nil
 }
 
 // tableRevisions are the revisions of the table snapshots this node
@@ -141,7 +173,7 @@ func (s *Server) saveTableAt(ctx context.Context, g store.GuardedTables, code st
 		}
 		return
 	}
-	data, err := json.Marshal(snap)
+	data, err := encodeSnapshot(snap)
 	var rev uint64
 	if err == nil {
 		rev, err = g.PutTableAt(ctx, code, data, at.rev)

@@ -2,23 +2,29 @@
 # Live play under load: races of four, Kings tables of two load people and
 # two computers, and Spite tables of two load people, the tables with
 # watchers, each ramped in steps until a move's p99
-# to the other screens passes 50 ms; then still tables (IDLE_STEPS), seated
-# and started with nobody moving, for the server's idle CPU per person and
-# memory per session. Every step runs against a fresh
-# server (tables whose people left keep their computers playing, and would
-# load the next step), pinned to one core with GOMAXPROCS=1 as capacity.sh
-# does, the load generator pinned to the other. Each step's result line
-# says whose CPU was what (the server's, the generator's) and the host's
-# steal per core. Writes reports/liveload.md (or OUT), headed by the
-# command and the commit. Not part of `make test`.
+# to the other screens passes 50 ms; then both kinds of table at once
+# (MIXED_STEPS, K:S a step: K Kings and S Spite tables opened interleaved
+# over one ramp against one server and measured over one window, the row
+# giving the p99 over every move and each kind's, and failing when either
+# kind's p99 passes the goal or any table fails); then still tables
+# (IDLE_STEPS), seated and started with nobody moving, for the server's
+# idle CPU per person and memory per session. Every step runs against a
+# fresh server (tables whose people left keep their computers playing, and
+# would load the next step), pinned to one core with GOMAXPROCS=1 as
+# capacity.sh does, the load generator pinned to the other. Each step's
+# result line says whose CPU was what (the server's, the generator's) and
+# the host's steal per core. Writes reports/liveload.md (or OUT), headed by
+# the command and the commit. Not part of `make test`.
 #   bash scripts/liveload.sh
-#   RACE_STEPS=10,20 TABLE_STEPS=5,10 SPITE_STEPS=5 DURATION=10s bash scripts/liveload.sh
-#   RACE_STEPS= TABLE_STEPS= SPITE_STEPS= IDLE_STEPS=100,400 bash scripts/liveload.sh   (the still tables alone)
+#   RACE_STEPS=10,20 TABLE_STEPS=5,10 SPITE_STEPS=5 MIXED_STEPS=10:5 DURATION=10s bash scripts/liveload.sh
+#   RACE_STEPS= TABLE_STEPS= SPITE_STEPS= IDLE_STEPS= MIXED_STEPS=400:200 bash scripts/liveload.sh   (the table goal alone)
+#   RACE_STEPS= TABLE_STEPS= SPITE_STEPS= MIXED_STEPS= IDLE_STEPS=100,400 bash scripts/liveload.sh   (the still tables alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RACE_STEPS=${RACE_STEPS-50,100,200,300,400,500}  # races of RACERS
 TABLE_STEPS=${TABLE_STEPS-40,80,160,240,320,400} # Kings tables
 SPITE_STEPS=${SPITE_STEPS-50,100,200}            # Spite tables
+MIXED_STEPS=${MIXED_STEPS-200:100,300:150,400:200} # Kings:Spite tables at once on one server
 IDLE_STEPS=${IDLE_STEPS-100,400}   # still tables (two people each, and WATCHERS): 200 and 800 people
 IDLE_GAME=${IDLE_GAME:-spite}      # spite, or kings (two computers at each table too, whose first turns may reach into the window)
 IDLE_SETTLE=${IDLE_SETTLE:-$([ "$IDLE_GAME" = kings ] && echo 8s || echo 2s)} # after the last table starts (Kings: the computers' first turns)
@@ -83,14 +89,16 @@ step() {
   line=$(grep '^result ' "$work/out" || echo "result kind=$kind rooms=$n no-result")
   echo "$line" | tee -a "$work/lines"
   if [ -s "$work/err" ]; then echo "  ($(grep -c . "$work/err") error lines; first: $(head -1 "$work/err"))" | tee -a "$work/lines"; fi
-  # Past the goal, or broken: stop ramping this kind.
-  local p99
-  p99=$(echo "$line" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')
-  [ -n "$p99" ] && awk -v p="$p99" -v s="$STOP_P99_MS" 'BEGIN { exit !(p <= s) }' && ! echo "$line" | grep -q 'failed=[1-9]\|missed=[1-9]'
+  # Past the goal (over every move, or any kind's own in a mixed step), or
+  # broken: stop ramping this kind.
+  local p99s
+  p99s=$(echo "$line" | grep -o '[a-z_]*p99_ms=[0-9.]*' | sed 's/.*=//')
+  [ -n "$p99s" ] && echo "$p99s" | awk -v s="$STOP_P99_MS" '$1 > s { bad = 1 } END { exit bad }' &&
+    ! echo "$line" | grep -q 'failed=[1-9]\|missed=[1-9]'
 }
 
 {
-  echo "$ bash scripts/liveload.sh   (RACE_STEPS=$RACE_STEPS TABLE_STEPS=$TABLE_STEPS SPITE_STEPS=$SPITE_STEPS RACERS=$RACERS WATCHERS=$WATCHERS THINK=$THINK EVERY=$EVERY RAMP_PER_ROOM=$RAMP_PER_ROOM DURATION=$DURATION IDLE_STEPS=$IDLE_STEPS IDLE_GAME=$IDLE_GAME IDLE_SETTLE=$IDLE_SETTLE IDLE_DURATION=$IDLE_DURATION)"
+  echo "$ bash scripts/liveload.sh   (RACE_STEPS=$RACE_STEPS TABLE_STEPS=$TABLE_STEPS SPITE_STEPS=$SPITE_STEPS MIXED_STEPS=$MIXED_STEPS RACERS=$RACERS WATCHERS=$WATCHERS THINK=$THINK EVERY=$EVERY RAMP_PER_ROOM=$RAMP_PER_ROOM DURATION=$DURATION IDLE_STEPS=$IDLE_STEPS IDLE_GAME=$IDLE_GAME IDLE_SETTLE=$IDLE_SETTLE IDLE_DURATION=$IDLE_DURATION)"
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)'), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "server on core $SERVER_CPU (GOMAXPROCS=1 GOGC=$GOGC_SERVER GOMEMLIMIT=$GOMEMLIMIT_SERVER), a fresh one each step; load generator on core $LOAD_CPU"
 } | tee "$work/head"
@@ -104,6 +112,11 @@ for n in ${TABLE_STEPS//,/ }; do
 done
 for n in ${SPITE_STEPS//,/ }; do
   step spite "$n" -tables "$n" -game spite -watchers "$WATCHERS" -think "$THINK" || break
+done
+for ks in ${MIXED_STEPS//,/ }; do
+  [[ $ks =~ ^([0-9]+):([0-9]+)$ ]] || { echo "liveload.sh: MIXED_STEPS wants Kings:Spite table counts such as 400:200, not $ks" >&2; exit 2; }
+  k=${BASH_REMATCH[1]} s=${BASH_REMATCH[2]}
+  step kings+spite "$(( k + s ))" -mix "kings:$k,spite:$s" -watchers "$WATCHERS" -think "$THINK" || break
 done
 
 # idle_step N: N still tables on a fresh server with its debug listener
@@ -139,18 +152,33 @@ mkdir -p "$(dirname "$OUT")"
     echo "steal_pct: the host's steal per core over that window; server run-queue wait: time a second the server's threads were ready"
     echo "but waited for their core (other work on it, or its own threads); loadgen worst stall: the generator's own worst hold-up (a"
     echo "5 ms timer's lateness), by which any latency timed then is late without the server being slow. A step past p99 $STOP_P99_MS ms,"
-    echo "or with a failure, ends its kind's ramp."
+    echo "or with a failure, ends its kind's ramp. kings+spite (MIXED_STEPS): both kinds of table on one server at once, opened interleaved"
+    echo "over one ramp; its p99 is over every move, each kind's own in brackets, and it fails when either does. window p99: the same"
+    echo "of the keys sent in the measured window alone (p50/p90/p99 have the ramp's moves too, while sessions log in). People: load sessions"
+    echo "seated or racing (the Kings tables' two computers are not sessions); RSS a session: the server's resident memory at the"
+    echo "window's end above a fresh server's, over the sessions (GOGC=$GOGC_SERVER: garbage not yet collected is in it too)."
     echo
     awk '
     function val(line, key) { if (match(line, " " key "=[^ ]+")) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
-    BEGIN { print "| kind | rooms | sessions | p50 / p90 / p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB | server run-queue wait ms/s | loadgen worst stall ms | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
+    BEGIN { print "| kind | rooms | people / watchers / sessions | p50 / p90 / p99 ms | window p99 ms | move bytes p50/p90 | tick bytes p50/p90 | server cores | loadgen cores | server RSS MiB (KiB a session) | server run-queue wait ms/s | loadgen worst stall ms | steal % | failed / missed |"; print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
     /^result / {
-      k = val($0, "kind"); n = val($0, "rooms")
-      printf "| %s | %s | %s | %s / %s / %s | %s / %s | %s / %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", k, n, (k == "race" ? n * racers : n * (2 + watchers)),
-        val($0, "p50_ms"), val($0, "p90_ms"), val($0, "p99_ms"), val($0, "move_bytes_p50"), val($0, "move_bytes_p90"),
+      k = val($0, "kind"); n = val($0, "rooms"); p99 = val($0, "p99_ms"); wp99 = val($0, "window_p99_ms")
+      nk = split(k, kinds, "+")
+      if (nk > 1) {
+        rooms = ""; each = ""; weach = ""
+        for (i = 1; i <= nk; i++) {
+          rooms = rooms (i > 1 ? " + " : "") val($0, kinds[i] "_rooms")
+          each = each (i > 1 ? ", " : "") kinds[i] " " val($0, kinds[i] "_p99_ms")
+          weach = weach (i > 1 ? ", " : "") kinds[i] " " val($0, kinds[i] "_window_p99_ms")
+        }
+        n = rooms; p99 = p99 " (" each ")"; wp99 = wp99 " (" weach ")"
+      }
+      printf "| %s | %s | %s / %s / %s | %s / %s / %s | %s | %s / %s | %s / %s | %s | %s | %s (%s) | %s | %s | %s | %s / %s |\n", k, n,
+        val($0, "people"), val($0, "watchers"), val($0, "sessions"),
+        val($0, "p50_ms"), val($0, "p90_ms"), p99, wp99, val($0, "move_bytes_p50"), val($0, "move_bytes_p90"),
         val($0, "tick_bytes_p50"), val($0, "tick_bytes_p90"), val($0, "server_cores_window"), val($0, "loadgen_cores_window"),
-        val($0, "server_rss_mib"), val($0, "server_runq_wait_ms_per_s"), val($0, "loadgen_stall_max_ms"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
-    }' racers="$RACERS" watchers="$WATCHERS" "$work/lines"
+        val($0, "server_rss_mib"), val($0, "server_rss_per_session_kib"), val($0, "server_runq_wait_ms_per_s"), val($0, "loadgen_stall_max_ms"), val($0, "steal_pct"), val($0, "failed"), val($0, "missed")
+    }' "$work/lines"
     echo
   fi
   if [ -s "$work/idle" ]; then

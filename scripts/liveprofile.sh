@@ -3,9 +3,11 @@
 # with GOMAXPROCS=1 (as scripts/liveload.sh runs it) under the load
 # generator on the other core, a CPU profile and an allocation profile
 # taken over the measured window from --debug-addr, and their top
-# functions written out. One kind a run (race, kings, spite). Not part of
-# `make test`.
+# functions written out. One kind a run (race, kings, spite), or mixed:
+# Kings and Spite tables at once (ROOMS=K:S, as liveload.sh's MIXED_STEPS).
+# Not part of `make test`.
 #   KIND=kings ROOMS=80 bash scripts/liveprofile.sh
+#   KIND=mixed ROOMS=400:200 bash scripts/liveprofile.sh
 #   KIND=race ROOMS=200 OUT=/tmp/race.txt bash scripts/liveprofile.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,11 +41,14 @@ for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && brea
 sleep 1
 
 ms=${RAMP_PER_ROOM%ms}
-ramp_s=$(( ROOMS * ms / 1000 + 1 ))
+rooms=$ROOMS
+[ "$KIND" = mixed ] && rooms=$(( ${ROOMS%%:*} + ${ROOMS#*:} ))
+ramp_s=$(( rooms * ms / 1000 + 1 ))
 case $KIND in
   race) mode=(-races "$ROOMS" -racers 4 -every "$EVERY") ;;
   kings | spite) mode=(-tables "$ROOMS" -game "$KIND" -watchers "$WATCHERS" -think "$THINK") ;;
-  *) echo "KIND is race, kings or spite" >&2; exit 2 ;;
+  mixed) mode=(-mix "kings:${ROOMS%%:*},spite:${ROOMS#*:}" -watchers "$WATCHERS" -think "$THINK") ;;
+  *) echo "KIND is race, kings, spite or mixed" >&2; exit 2 ;;
 esac
 taskset -c "$LOAD_CPU" "$work/sshuffle-load" -addr "127.0.0.1:$port" -pid "$pid" -ramp "$(( ramp_s ))s" \
   -duration "$(( SECONDS_PROFILED + 5 ))s" "${mode[@]}" >"$work/load.out" 2>"$work/load.err" &

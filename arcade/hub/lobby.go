@@ -21,6 +21,16 @@ type TableList struct {
 // per change.
 const relistEvery = 50 * time.Millisecond
 
+// relistBusy is relistEvery once relistMany tables or more are listed:
+// every lobby screen walks the whole list at each relisting, so on a busy
+// server (tables changing all the time) the lobbies' cost grows with the
+// tables times the relistings; a list a quarter of a second old is still
+// as good as a new one to a person reading it.
+const (
+	relistBusy = 250 * time.Millisecond
+	relistMany = 100
+)
+
 // lobby is the hub's listing of tables and who watches it. It has a lock
 // of its own, never the hub's, so that tables changing (and their list
 // being rebuilt) never hold up a connection or a presence.
@@ -189,7 +199,11 @@ func (l *lobby) schedule() {
 		return
 	}
 	l.scheduled = true
-	time.AfterFunc(relistEvery, l.rebuild)
+	every := relistEvery
+	if len(l.tables)+len(l.remote) >= relistMany {
+		every = relistBusy
+	}
+	time.AfterFunc(every, l.rebuild)
 }
 
 // rebuild sorts a new list, off every lock, and puts it in every watcher's

@@ -71,6 +71,7 @@ func main() {
 	racersPer := flag.Int("racers", 4, "racers in each race (with --races)")
 	tablesN := flag.Int("tables", 0, "seat the sessions at this many Kings tables instead (two load people and two computers each), and time a move reaching the other person's screen")
 	game := flag.String("game", "kings", "with --tables: kings (two load people, two computers) or spite (two load people)")
+	mixFlag := flag.String("mix", "", "seat tables of several games at once instead of --tables/--game, each as game:tables (kings:400,spite:200): opened interleaved over one ramp, measured over one window, reported together and per game")
 	think := flag.Duration("think", 0, "with --tables: a person waits up to this long (at random) before ending a turn, so the turn clocks tick meanwhile")
 	watchers := flag.Int("watchers", 0, "with --tables: this many more sessions watch each table, and a move is timed to their screens too")
 	still := flag.Bool("still", false, "with --tables: seat and start the tables, then nobody moves; measure the server's idle CPU per person and memory per session (see -debug)")
@@ -90,11 +91,24 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *mixFlag != "" && *still {
+		fmt.Fprintln(os.Stderr, "sshuffle-load: --still takes --tables and --game, not --mix")
+		os.Exit(2)
+	}
 	if *tablesN > 0 && *still {
 		os.Exit(stillMode(o.addr, *game, *tablesN, *watchers, *ramp, o.settle, o.duration, o.pid, *debugURL, *cpuProfile))
 	}
-	if *tablesN > 0 {
-		os.Exit(tableMode(o.addr, *game, *tablesN, *watchers, *think, *ramp, o.duration, o.pid))
+	if *mixFlag != "" || *tablesN > 0 {
+		spec := *mixFlag
+		if spec == "" {
+			spec = fmt.Sprintf("%s:%d", *game, *tablesN)
+		}
+		mix, err := parseMix(spec)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "sshuffle-load:", err)
+			os.Exit(2)
+		}
+		os.Exit(tableMode(o.addr, mix, *watchers, *think, *ramp, o.duration, o.pid))
 	}
 	if *races > 0 {
 		os.Exit(raceMode(o.addr, *races, *racersPer, *ramp, o.duration, o.every, o.pid))
@@ -366,90 +380,10 @@ func raceMode(addr string, n, size int, ramp, duration, every time.Duration, pid
 		fmt.Fprintln(os.Stderr, "sshuffle-load: --racers is 2 to 8")
 		return 2
 	}
-	return runRooms("race", n, ramp, duration, pid, func(i int, stopAt time.Time) raceResult {
+	return runRooms([]roomGroup{{kind: "race", n: n, people: size, run: func(i int, stopAt time.Time) raceResult {
 		return runRace(addr, i, size, stopAt, every)
-	}, func(r roomTotals) string {
+	}}}, ramp, duration, pid, func(r roomTotals) string {
 		return fmt.Sprintf("races %d of %d (%d failed); moves %d, reached other screens %d times, missed %d; move to other screens",
 			n, size, r.failed, r.moves, r.reached, r.missed)
 	})
-}
-
-// roomTotals is what a run of races or tables measured, summed.
-type roomTotals struct{ failed, moves, reached, missed int }
-
-// runRooms opens n rooms spread over ramp, each playing until ramp+duration
-// is over, and prints what head says, the latency quantiles of every move
-// reaching another screen, the bytes each other screen read for a move
-// and for a clock tick, and whose CPU it took: the server's (pid, when
-// given) and this generator's own, each over the whole run and over the
-// window after the ramp, so that a figure can be read as the server's or
-// the generator's. Its exit status is 1 when a room failed or a move never
-// reached a screen.
-func runRooms(kind string, n int, ramp, duration time.Duration, pid int, run func(i int, stopAt time.Time) raceResult,
-	head func(roomTotals) string) int {
-	start := time.Now()
-	stopAt := start.Add(ramp + duration)
-	gap := ramp / time.Duration(n)
-	var (
-		mu          sync.Mutex
-		lat         []time.Duration
-		mb, tb      []int
-		t           roomTotals
-		wg          sync.WaitGroup
-		self0, srv0 = procStat(os.Getpid()), procStat(pid)
-	)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := run(i, stopAt)
-			mu.Lock()
-			defer mu.Unlock()
-			if r.err != nil {
-				t.failed++
-				fmt.Fprintln(os.Stderr, kind, i, r.err)
-			}
-			lat = append(lat, r.lat...)
-			mb = append(mb, r.moveBytes...)
-			tb = append(tb, r.tickBytes...)
-			t.missed += r.missed
-			t.moves += r.moves
-		}()
-		time.Sleep(gap)
-	}
-	// The window: every room open, none closing yet.
-	probe := &stallProbe{}
-	quit := make(chan struct{})
-	go probe.run(quit)
-	time.Sleep(time.Until(start.Add(ramp + time.Second)))
-	probe.take()
-	w0, self1, srv1, ticks0, wait0 := time.Now(), procStat(os.Getpid()), procStat(pid), readCPUTicks(), runqWait(pid)
-	time.Sleep(time.Until(stopAt))
-	w1, self2, srv2, ticks1, wait1 := time.Now(), procStat(os.Getpid()), procStat(pid), readCPUTicks(), runqWait(pid)
-	stallMax, stalls := probe.take()
-	close(quit)
-	wg.Wait()
-	t.reached = len(lat)
-	slices.Sort(lat)
-	slices.Sort(mb)
-	slices.Sort(tb)
-	q := func(p float64) time.Duration {
-		if len(lat) == 0 {
-			return 0
-		}
-		return lat[min(int(p*float64(len(lat))), len(lat)-1)].Round(100 * time.Microsecond)
-	}
-	win := w1.Sub(w0).Seconds()
-	fmt.Printf("%s p50 %v p90 %v p99 %v max %v\n", head(t), q(0.5), q(0.9), q(0.99), q(1))
-	fmt.Printf("result kind=%s rooms=%d failed=%d moves=%d reached=%d missed=%d p50_ms=%.1f p90_ms=%.1f p99_ms=%.1f max_ms=%.1f "+
-		"move_bytes_p50=%d move_bytes_p90=%d ticks=%d tick_bytes_p50=%d tick_bytes_p90=%d "+
-		"loadgen_cpu_s=%.2f loadgen_cores_window=%.3f server_cpu_s=%.2f server_cores_window=%.3f server_rss_mib=%.1f server_runq_wait_ms_per_s=%.1f loadgen_stall_max_ms=%.1f loadgen_stalls_20ms=%d window_s=%.1f load_avg=%s steal_pct=%s\n",
-		kind, n, t.failed, t.moves, t.reached, t.missed, ms(q(0.5)), ms(q(0.9)), ms(q(0.99)), ms(q(1)),
-		qi(mb, 0.5), qi(mb, 0.9), len(tb), qi(tb, 0.5), qi(tb, 0.9),
-		(procStat(os.Getpid()).cpu - self0.cpu).Seconds(), (self2.cpu-self1.cpu).Seconds()/max(win, 1e-3),
-		(srv2.cpu - srv0.cpu).Seconds(), (srv2.cpu-srv1.cpu).Seconds()/max(win, 1e-3), float64(srv2.rss)/(1<<20), ms(wait1-wait0)/max(win, 1e-3), ms(stallMax), stalls, win, loadAvg(), stealText(ticks0, ticks1))
-	if t.failed > 0 || t.missed > 0 {
-		return 1
-	}
-	return 0
 }

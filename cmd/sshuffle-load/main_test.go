@@ -88,6 +88,7 @@ func tableTimesMoves(t *testing.T, game string) {
 	require.Positive(t, r.moves)
 	require.Len(t, r.lat, 2*r.moves, "every move reached the other seat's and the watcher's screen")
 	require.Len(t, r.moveBytes, len(r.lat))
+	require.Len(t, r.sent, len(r.lat), "each latency has its key's time")
 	for _, b := range r.moveBytes {
 		require.Positive(t, b, "a move's frame has bytes")
 	}
@@ -120,4 +121,33 @@ func TestOnlyHostile(t *testing.T) {
 	if err := onlyHostile("99"); err == nil {
 		t.Fatal("an unknown item is refused")
 	}
+}
+
+func TestOpenOrderInterleavesGroups(t *testing.T) {
+	order := openOrder([]roomGroup{{kind: "kings", n: 4}, {kind: "spite", n: 2}})
+	require.Equal(t, []int{0, 1, 0, 0, 1, 0}, order, "two Kings tables to each Spite table, both ramped from the start to the end")
+	require.Equal(t, []int{0, 0, 0}, openOrder([]roomGroup{{n: 3}}))
+	require.Empty(t, openOrder(nil))
+}
+
+func TestParseMix(t *testing.T) {
+	m, err := parseMix("kings:400, spite:200")
+	require.NoError(t, err)
+	require.Equal(t, []tableCount{{"kings", 400}, {"spite", 200}}, m)
+	for _, bad := range []string{"", "kings", "kings:0", "kings:x", "poker:3", "kings:2,kings:3"} {
+		_, err := parseMix(bad)
+		require.Error(t, err, bad)
+	}
+}
+
+// The window's quantiles are of the keys sent in it alone.
+func TestWindowLatencies(t *testing.T) {
+	t0 := time.Now()
+	var g groupResult
+	g.add(raceResult{lat: []time.Duration{900 * time.Millisecond, 5 * time.Millisecond, 7 * time.Millisecond, 800 * time.Millisecond},
+		sent: []time.Time{t0, t0.Add(2 * time.Second), t0.Add(3 * time.Second), t0.Add(9 * time.Second)}})
+	g.sort(t0.Add(time.Second), t0.Add(8*time.Second))
+	require.Equal(t, []time.Duration{5 * time.Millisecond, 7 * time.Millisecond}, g.win, "the ramp's and the closing's keys are out")
+	require.Equal(t, 7*time.Millisecond, g.qw(0.99))
+	require.Equal(t, 900*time.Millisecond, g.q(0.99), "the whole run's has them")
 }

@@ -200,6 +200,9 @@ var runPrefix = func() string {
 // raceResult is what one race measured.
 type raceResult struct {
 	lat []time.Duration
+	// sent is when the key of each lat was sent, to tell the moves of the
+	// measured window from the ramp's.
+	sent []time.Time
 	// moveBytes is what each other screen read from a move's key to the
 	// write that showed it; tickBytes the writes that only ticked a clock.
 	moveBytes, tickBytes []int
@@ -280,7 +283,7 @@ func runRace(addr string, n, size int, stopAt time.Time, every time.Duration) ra
 		for j, c := range cs {
 			select {
 			case d := <-c.seen:
-				res.lat = append(res.lat, d)
+				res.lat, res.sent = append(res.lat, d), append(res.sent, sent)
 				res.moveBytes = append(res.moveBytes, on[j].read()-b0[j])
 			case <-timeout:
 				res.missed++

@@ -6,8 +6,9 @@ import (
 	"io"
 	mrand "math/rand/v2"
 	"net"
-	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -96,7 +97,7 @@ func runTable(addr string, g tableGame, n, watchers int, think time.Duration, st
 				for j, c := range cs {
 					select {
 					case d := <-c.seen:
-						res.lat = append(res.lat, d)
+						res.lat, res.sent = append(res.lat, d), append(res.sent, sent)
 						res.moveBytes = append(res.moveBytes, others[j].read()-b0[j])
 					case <-timeout.C:
 						res.missed++
@@ -163,18 +164,47 @@ func seatTable(addr string, g tableGame, n, watchers int) (people, lookers []*ra
 	return people, lookers, nil
 }
 
-// tableMode runs the tables and prints what they measured; its exit
-// status is 1 when a table failed or a move never reached the other screen.
-func tableMode(addr, game string, n, watchers int, think, ramp, duration time.Duration, pid int) int {
-	g, ok := tableGames[game]
-	if !ok {
-		fmt.Fprintln(os.Stderr, "sshuffle-load: --game is kings or spite")
-		return 2
+// tableCount is how many tables of one game a run opens.
+type tableCount struct {
+	game string
+	n    int
+}
+
+// parseMix reads --mix: game:tables pairs, comma-separated (kings:400,spite:200).
+func parseMix(s string) ([]tableCount, error) {
+	var out []tableCount
+	for _, f := range strings.Split(s, ",") {
+		game, count, ok := strings.Cut(strings.TrimSpace(f), ":")
+		n, err := strconv.Atoi(count)
+		if _, known := tableGames[game]; !ok || !known || err != nil || n <= 0 {
+			return nil, fmt.Errorf("--mix wants game:tables pairs such as kings:400,spite:200 (games: kings, spite), not %q", f)
+		}
+		if slices.ContainsFunc(out, func(c tableCount) bool { return c.game == game }) {
+			return nil, fmt.Errorf("--mix names %s twice", game)
+		}
+		out = append(out, tableCount{game, n})
 	}
-	return runRooms(game, n, ramp, duration, pid, func(i int, stopAt time.Time) raceResult {
-		return runTable(addr, g, i, watchers, think, stopAt)
-	}, func(r roomTotals) string {
-		return fmt.Sprintf("%s tables %d (%s, %d watchers each; %d failed); moves %d, reached another screen %d times, missed %d; move to the other screens",
-			game, n, map[string]string{"kings": "2 people, 2 computers", "spite": "2 people"}[game], watchers, r.failed, r.moves, r.reached, r.missed)
+	return out, nil
+}
+
+// tableMode runs the tables of every game in mix against the server at
+// once, opened interleaved over one ramp and measured over one window, and
+// prints what they measured, together and (with more than one game) each
+// game's own; its exit status is 1 when a table failed or a move never
+// reached the other screen.
+func tableMode(addr string, mix []tableCount, watchers int, think, ramp, duration time.Duration, pid int) int {
+	groups := make([]roomGroup, len(mix))
+	var what []string
+	for k, c := range mix {
+		g := tableGames[c.game]
+		groups[k] = roomGroup{kind: c.game, n: c.n, people: 2, watchers: watchers, run: func(i int, stopAt time.Time) raceResult {
+			return runTable(addr, g, i, watchers, think, stopAt)
+		}}
+		what = append(what, fmt.Sprintf("%s tables %d (%s)", c.game, c.n,
+			map[string]string{"kings": "2 people, 2 computers", "spite": "2 people"}[c.game]))
+	}
+	return runRooms(groups, ramp, duration, pid, func(r roomTotals) string {
+		return fmt.Sprintf("%s, %d watchers each; %d failed; moves %d, reached another screen %d times, missed %d; move to the other screens",
+			strings.Join(what, " and "), watchers, r.failed, r.moves, r.reached, r.missed)
 	})
 }

@@ -56,6 +56,8 @@ type Store struct {
 	dirty      chan struct{} // a write happened since the markers were written
 	markerDone chan struct{}
 	observe    atomic.Pointer[func(time.Duration, error)]
+
+	snaps snapBatch // the table snapshots' rounds
 }
 
 // ObserveWrites has fn called after every write with its time and error
@@ -180,6 +182,9 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	}
 	s := newStore(db, logger)
 	s.dir, s.opts = dir, o
+	if bo.SyncWrites {
+		s.snaps.gather = snapGather // an unsynced store has nothing to save by gathering
+	}
 	switch {
 	case inside != nil && !adopt:
 		s.id, s.seq = inside.ID, max(inside.Seq, beside.Seq)
@@ -242,6 +247,7 @@ func newStore(db *badger.DB, logger *slog.Logger) *Store {
 // compaction under way) and closes the database. It is safe to call more
 // than once; later calls return nil.
 func (s *Store) Close() error {
+	s.flushSnapshots()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

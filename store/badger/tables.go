@@ -174,9 +174,9 @@ func (s *Store) PutTable(ctx context.Context, code string, snapshot []byte) erro
 	if len(snapshot) == 0 || len(snapshot) > store.MaxTableRecord {
 		return fmt.Errorf("%w: snapshot of table %s", store.ErrInvalid, code)
 	}
-	return s.update(ctx, func(txn *badger.Txn) error {
-		return txn.Set(dbKey(kTableSnap, code), slices.Clone(snapshot))
-	})
+	// Written with the other tables' snapshots of the moment, in one
+	// synced transaction (putSnapshot says why).
+	return s.putSnapshot(ctx, dbKey(kTableSnap, code), slices.Clone(snapshot))
 }
 
 // DeleteTable forgets a table's snapshot.
@@ -184,7 +184,9 @@ func (s *Store) DeleteTable(ctx context.Context, code string) error {
 	if err := store.CheckTableCode(code); err != nil {
 		return err
 	}
-	return s.update(ctx, func(txn *badger.Txn) error { return txn.Delete(dbKey(kTableSnap, code)) })
+	// In the same rounds as the snapshots, so that a deletion is never
+	// overtaken by a snapshot of the table handed over before it.
+	return s.putSnapshot(ctx, dbKey(kTableSnap, code), nil)
 }
 
 // SavedTables returns every snapshot by code.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
@@ -218,9 +217,9 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 		if n := len(cards); n > 2 {
 			label += fmt.Sprintf(" (%d)", n)
 		}
-		sc.text(x+1, y+1, label, ui.FaintStyle)
+		sc.text(x+1, y+1, label, faintPen)
 	}
-	sc.text(kingsLeft+kingsCol, y0+3, fmt.Sprintf("stock %d", s.v.Stock), ui.FaintStyle)
+	sc.text(kingsLeft+kingsCol, y0+3, fmt.Sprintf("stock %d", s.v.Stock), faintPen)
 
 	// The seats, whose turn it is marked in the text as well as in colour:
 	// each on a line with its cards beside the name, or, when a name is
@@ -236,15 +235,15 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 			info += fmt.Sprintf(" (%d)", c.common.Totals[seat])
 		}
 		infos[seat] = info
-		two = two || lipgloss.Width(c.who(seat)) > kingsWho || kingsInfo+lipgloss.Width(info) > sc.w-kingsPanel
+		two = two || cells(c.who(seat)) > kingsWho || kingsInfo+cells(info) > sc.w-kingsPanel
 	}
-	sc.text(kingsPanel, top, "Seats", ui.FaintStyle)
+	sc.text(kingsPanel, top, "Seats", faintPen)
 	if len(c.common.Totals) > 0 {
 		legend := kingsInfo
 		if two {
 			legend = 6
 		}
-		sc.text(kingsPanel+legend, top, "(match total)", ui.FaintStyle)
+		sc.text(kingsPanel+legend, top, "(match total)", faintPen)
 	}
 	for seat := range s.v.Hands {
 		y := top + 1 + seat
@@ -255,7 +254,7 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 		if s.turn() == seat {
 			mark = c.sym("▸ ", "> ")
 		}
-		x := kingsPanel + sc.text(kingsPanel, y, mark, turnStyle)
+		x := kingsPanel + sc.text(kingsPanel, y, mark, turnPen)
 		if two {
 			// The rating goes under the name with the cards: a long
 			// name with what it is fills the line.
@@ -263,17 +262,17 @@ func (s *KingsScreen) draw(sc *scene, c *core, top, bottom int) {
 			if seat < len(c.common.Seats) && c.common.Seats[seat].Rating != "" {
 				info += " · " + fit(c.common.Seats[seat].Rating, 6)
 			}
-			sc.text(x, y, c.whoOnly(seat), plain)
-			sc.text(x+2, y+1, info, ui.FaintStyle)
+			sc.text(x, y, c.whoOnly(seat), plainPen)
+			sc.text(x+2, y+1, info, faintPen)
 			continue
 		}
-		sc.textMax(x, y, c.who(seat), plain, kingsWho)
-		sc.text(kingsPanel+kingsInfo, y, infos[seat], ui.FaintStyle)
+		sc.textMax(x, y, c.who(seat), plainPen, kingsWho)
+		sc.text(kingsPanel+kingsInfo, y, infos[seat], faintPen)
 	}
 
 	y := y0 + 9
 	if s.v.Seat >= 0 {
-		x := sc.text(0, y, fmt.Sprintf("Your hand (%d)", len(s.v.Hand)), ui.FaintStyle)
+		x := sc.text(0, y, fmt.Sprintf("Your hand (%d)", len(s.v.Hand)), faintPen)
 		if !s.v.Over {
 			sc.button(x+3, y, "[end turn]", spot{kind: spEnd})
 		}

@@ -64,6 +64,7 @@ type scene struct {
 	// allocates no grids once the table has been drawn once.
 	canvases []*board.Canvas
 	used     int
+	styles   styleCache
 	// faults are what the last frame could not show as laid out: a text
 	// cut to its room, a piece dropped because it overlapped another or
 	// ran off the edge, or two pieces run together into one word. A frame
@@ -87,11 +88,11 @@ func (sc *scene) reset(w, h int, bv board.View, cur, held spot) {
 
 // text puts plain text (our own words, or a name) at x, y in a style,
 // cut to the width left; control bytes never get through.
-func (sc *scene) text(x, y int, s string, st lipgloss.Style) int {
-	return sc.textMax(x, y, s, st, sc.w-x)
+func (sc *scene) text(x, y int, s string, p pen) int {
+	return sc.textMax(x, y, s, p, sc.w-x)
 }
 
-func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
+func (sc *scene) textMax(x, y int, s string, p pen, width int) int {
 	if y < 0 || y >= sc.h || x >= sc.w || width <= 0 {
 		return 0
 	}
@@ -108,7 +109,7 @@ func (sc *scene) textMax(x, y int, s string, st lipgloss.Style, width int) int {
 		return 0
 	}
 	w := cells(s)
-	sc.lines[y] = append(sc.lines[y], seg{x: x, text: styled(st, s), w: w})
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: sc.styles.styled(p, s), w: w})
 	return w
 }
 
@@ -122,7 +123,9 @@ func fitTo(s string, width int, unicode bool) string {
 
 // fitCut is fitTo, and whether it had to cut.
 func fitCut(s string, w int, unicode bool) (string, bool) {
-	s = format.Clean(s, 200)
+	if !clean(s, 200) {
+		s = format.Clean(s, 200)
+	}
 	if w <= 0 {
 		return "", s != ""
 	}
@@ -134,7 +137,7 @@ func fitCut(s string, w int, unicode bool) (string, bool) {
 		cut = "~"
 	}
 	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > w {
+	for len(r) > 0 && cells(string(r))+1 > w {
 		r = r[:len(r)-1]
 	}
 	return string(r) + cut, true
@@ -274,7 +277,7 @@ func (sc *scene) button(x, y int, label string, at spot) int {
 	if cursor {
 		st = st.Reverse(true)
 	}
-	n := sc.text(x, y, label, st)
+	n := sc.text(x, y, label, penOf(st))
 	if n > 0 {
 		sc.areas = append(sc.areas, area{x: x, y: y, w: n, at: at, nav: true})
 		sc.marks(x, y, n, cursor, false)
@@ -332,7 +335,7 @@ func (sc *scene) writeLine(b *bytes.Buffer, y int) {
 		}
 		w := s.w
 		if w == 0 {
-			w = lipgloss.Width(s.text)
+			w = cells(s.text)
 		}
 		if s.x+w > sc.w {
 			sc.faults = append(sc.faults, "runs off the edge: "+ansi.Strip(s.text))

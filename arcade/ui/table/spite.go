@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sshuffle/arcade/ui"
 	"sshuffle/engine"
@@ -219,7 +218,7 @@ func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
 	s.seatPiles(sc, other, y+1, false)
 	y += 5
 
-	sc.text(2, y, "centre", ui.FaintStyle)
+	sc.text(2, y, "centre", faintPen)
 	for i, st := range s.v.Stacks {
 		x := spiteSides + i*spiteGap
 		sc.pile(x, y, engine.Pile{Kind: engine.Foundation, Cards: st}, spot{kind: spCentre, i: i}, true)
@@ -227,19 +226,19 @@ func (s *SpiteScreen) draw(sc *scene, c *core, top, bottom int) {
 		if n := len(st); n < 12 {
 			need = c.sym("→", "->") + engine.Rank(n+1).Short()
 		}
-		sc.text(x+1, y+1, need, ui.FaintStyle)
+		sc.text(x+1, y+1, need, faintPen)
 	}
 	// Under the label, left of the stacks: the last actions use the
 	// right of the screen down to the hand.
-	sc.text(2, y+1, fmt.Sprintf("stock %d", s.v.Stock), ui.FaintStyle)
-	sc.text(2, y+2, fmt.Sprintf("done %d", len(s.v.Recycle)), ui.FaintStyle)
+	sc.text(2, y+1, fmt.Sprintf("stock %d", s.v.Stock), faintPen)
+	sc.text(2, y+2, fmt.Sprintf("done %d", len(s.v.Recycle)), faintPen)
 	y += 3
 
 	s.seatLine(sc, c, me, y)
 	s.seatPiles(sc, me, y+1, true)
 	y += 5
 	if s.v.Seat >= 0 {
-		sc.text(2, y, "hand", ui.FaintStyle)
+		sc.text(2, y, "hand", faintPen)
 		c.handRow(sc, spiteSides, y, 5, 1, s.v.Hand)
 		if len(s.v.Hand) == 0 {
 			sc.button(spiteSides+12, y, "[pass]", spot{kind: spEnd})
@@ -267,7 +266,7 @@ func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {
 	if s.turn() == seat {
 		mark = c.sym("▸ ", "> ")
 	}
-	x := sc.text(0, y, mark, turnStyle)
+	x := sc.text(0, y, mark, turnPen)
 	who := c.who(seat)
 	info := fmt.Sprintf("  %d in hand · pay-off %s, %d left", p.HandCount, cardWord(p.PayoffTop), p.PayoffLeft)
 	match := ""
@@ -278,18 +277,18 @@ func (s *SpiteScreen) seatLine(sc *scene, c *core, seat, y int) {
 	if match != "" {
 		info += " · " + match
 	}
-	if lipgloss.Width(who)+lipgloss.Width(info) > room {
+	if cells(who)+cells(info) > room {
 		// Long names leave no room for it all beside the name: the
 		// pay-off pile's count goes under its card, the match total
 		// under that, where the side stacks leave room.
 		info = fmt.Sprintf("  %d in hand", p.HandCount)
-		sc.text(1, y+2, fmt.Sprintf("%d left", p.PayoffLeft), ui.FaintStyle)
+		sc.text(1, y+2, fmt.Sprintf("%d left", p.PayoffLeft), faintPen)
 		if match != "" {
-			sc.text(1, y+3, match, ui.FaintStyle)
+			sc.text(1, y+3, match, faintPen)
 		}
 	}
-	x += sc.textMax(x, y, who, plain, room)
-	sc.textMax(x, y, info, ui.FaintStyle, spiteLog-1-x)
+	x += sc.textMax(x, y, who, plainPen, room)
+	sc.textMax(x, y, info, faintPen, spiteLog-1-x)
 }
 
 // seatPiles draws a seat's pay-off top and its four side stacks, fanned
@@ -303,7 +302,7 @@ func (s *SpiteScreen) seatPiles(sc *scene, seat, y int, mine bool) {
 	}
 	nav := mine && s.v.Seat == seat
 	sc.pile(2, y, engine.Pile{Kind: engine.Waste, Cards: top, Label: ""}, spot{kind: spPayoff, seat: seat}, nav)
-	sc.text(9, y, "sides", ui.FaintStyle)
+	sc.text(9, y, "sides", faintPen)
 	for i := range spite.SideStacks {
 		sc.pileH(spiteSides+i*spiteGap, y, 3, engine.Pile{Kind: engine.Tableau, Cards: p.Sides[i], Fan: engine.FanDown},
 			spot{kind: spSide, seat: seat, i: i}, nav, false)

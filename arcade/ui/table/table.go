@@ -606,7 +606,7 @@ func (c *core) draw(w, h int, right string, style lipgloss.Style, status string)
 func (c *core) redrawHeader(right string, style lipgloss.Style) bool {
 	f := &c.frame
 	sc := &c.sc
-	if len(f.out) == 0 || len(sc.lines) == 0 || c.headerBelow(lipgloss.Width(right)) != f.below {
+	if len(f.out) == 0 || len(sc.lines) == 0 || c.headerBelow(cells(right)) != f.below {
 		return false
 	}
 	sc.lines[0] = sc.lines[0][:0]
@@ -625,9 +625,9 @@ func (c *core) redrawHeader(right string, style lipgloss.Style) bool {
 func (c *core) headerBelow(rw int) bool {
 	watching := 0
 	if n := c.common.Watchers; n > 0 {
-		watching = lipgloss.Width(fmt.Sprintf(" · %d watching", n))
+		watching = cells(fmt.Sprintf(" · %d watching", n))
 	}
-	return lipgloss.Width(c.fam.title())+lipgloss.Width("  "+c.fam.settings())+watching+1+rw > c.sc.w
+	return cells(c.fam.title())+cells("  "+c.fam.settings())+watching+1+rw > c.sc.w
 }
 
 // header draws line 0: the game, its settings, whose turn and the clock.
@@ -635,7 +635,7 @@ func (c *core) headerBelow(rw int) bool {
 // their own over the messages, whole (below).
 func (c *core) header(sc *scene, right string, style lipgloss.Style) (below bool) {
 	w := sc.w
-	rw := lipgloss.Width(right)
+	rw := cells(right)
 	settings := "  " + c.fam.settings()
 	watching := ""
 	if n := c.common.Watchers; n > 0 {
@@ -643,23 +643,23 @@ func (c *core) header(sc *scene, right string, style lipgloss.Style) (below bool
 	}
 	title := c.fam.title()
 	below = c.headerBelow(rw)
-	x := sc.text(0, 0, title, ui.TitleStyle)
+	x := sc.text(0, 0, title, titlePen)
 	if !below {
-		x += sc.text(x, 0, settings, ui.FaintStyle)
+		x += sc.text(x, 0, settings, faintPen)
 	}
 	if watching != "" {
-		x += sc.text(x, 0, watching, ui.FaintStyle)
+		x += sc.text(x, 0, watching, faintPen)
 	}
 	// The pace only where it leaves the turn room: whose turn it is
 	// matters more.
-	if pw := c.paceWord(); pw != "" && w-rw > x+lipgloss.Width(pw) {
-		x += sc.text(x, 0, pw, ui.FaintStyle)
+	if pw := c.paceWord(); pw != "" && w-rw > x+cells(pw) {
+		x += sc.text(x, 0, pw, faintPen)
 	}
-	if c.common.Rated && w-rw > x+lipgloss.Width(" · rated") {
-		x += sc.text(x, 0, " · rated", ui.FaintStyle)
+	if c.common.Rated && w-rw > x+cells(" · rated") {
+		x += sc.text(x, 0, " · rated", faintPen)
 	}
 	if w-rw > x {
-		sc.text(w-rw, 0, right, style)
+		sc.text(w-rw, 0, right, penOf(style))
 	}
 	return below
 }
@@ -675,7 +675,7 @@ func (c *core) body(sc *scene, below bool, status string) {
 		if c.helpPage+1 < c.helpPages {
 			foot = "? shows the next page of keys; any other key goes back to the table."
 		}
-		sc.text(0, h-1, foot, ui.FaintStyle)
+		sc.text(0, h-1, foot, faintPen)
 		return
 	}
 	// The last lines: the message (two lines, more for a long outcome),
@@ -687,19 +687,19 @@ func (c *core) body(sc *scene, below bool, status string) {
 	_, stStyle := c.matchStatus()
 	var lines []string
 	if status != "" {
-		lines = ui.FitLines(fitLong(status), w, 3)
+		lines = fitLines(fitLong(status), w, 3)
 	}
 	stTop := msgTop - len(lines)
 	bottom := stTop - 1
 	if below {
-		sc.text(0, stTop-1, "Settings: "+c.fam.settings(), ui.FaintStyle)
+		sc.text(0, stTop-1, "Settings: "+c.fam.settings(), faintPen)
 	}
 	c.fam.draw(sc, c, 1, bottom)
 	for i, l := range lines {
-		sc.text(0, stTop+i, l, stStyle)
+		sc.text(0, stTop+i, l, penOf(stStyle))
 	}
 	for i, m := range msg {
-		sc.text(0, msgTop+i, m.text, m.st)
+		sc.text(0, msgTop+i, m.text, penOf(m.st))
 	}
 	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
 }
@@ -744,14 +744,14 @@ var helpRows = [][2]string{
 // bottom (not included), wrapped, never cut: what does not fit goes to a
 // next page, which ? turns to.
 func (c *core) drawHelp(sc *scene, y, bottom int) {
-	sc.text(0, 1, "Keys at the table", ui.TitleStyle)
+	sc.text(0, 1, "Keys at the table", titlePen)
 	type line struct {
 		key, text string
 		rule      bool // a line of the game in brief, not of a key
 	}
 	var lines []line
 	for _, r := range helpRows {
-		for i, l := range ui.FitLines(r[1], sc.w-24, 3) {
+		for i, l := range fitLines(r[1], sc.w-24, 3) {
 			k := ""
 			if i == 0 {
 				k = r[0]
@@ -759,7 +759,7 @@ func (c *core) drawHelp(sc *scene, y, bottom int) {
 			lines = append(lines, line{k, l, false})
 		}
 	}
-	rules := ui.FitLines(c.fam.rules(), sc.w-2, 6)
+	rules := fitLines(c.fam.rules(), sc.w-2, 6)
 	var pages [][]line
 	page := lines
 	room := max(bottom-y, 1)
@@ -783,12 +783,12 @@ func (c *core) drawHelp(sc *scene, y, bottom int) {
 	c.helpPage = min(c.helpPage, len(pages)-1)
 	for i, l := range pages[c.helpPage] {
 		if l.key != "" {
-			sc.text(2, y+i, l.key, ui.KeyStyle)
+			sc.text(2, y+i, l.key, keyPen)
 		}
 		if l.rule {
-			sc.text(2, y+i, l.text, ui.FaintStyle)
+			sc.text(2, y+i, l.text, faintPen)
 		} else {
-			sc.text(24, y+i, l.text, plain)
+			sc.text(24, y+i, l.text, plainPen)
 		}
 	}
 }
@@ -865,12 +865,12 @@ func (c *core) message(w int) []msgLine {
 	// after the outcome, comes on top of these.
 	room := msgLines
 	var out []msgLine
-	for _, line := range ui.FitLines(fitLong(msg), w, room) {
+	for _, line := range fitLines(fitLong(msg), w, room) {
 		out = append(out, msgLine{line, st})
 	}
 	if hint != "" {
 		// The key and its word together: after the message, or under it.
-		if n := len(out); n > 0 && lipgloss.Width(out[n-1].text)+1+len(hint) <= w {
+		if n := len(out); n > 0 && cells(out[n-1].text)+1+len(hint) <= w {
 			out[n-1].text += " " + hint
 		} else {
 			out = append(out, msgLine{hint, st})
@@ -969,7 +969,7 @@ func fitLong(s string) string { return format.Clean(s, 1000) }
 // logLines draws the last actions at x, y in at most n lines of width w.
 func (c *core) logLines(sc *scene, x, y, w, n int) {
 	for i, l := range c.logText(w, n) {
-		sc.textMax(x, y+i, l, ui.FaintStyle, w)
+		sc.textMax(x, y+i, l, faintPen, w)
 	}
 }
 
@@ -1023,7 +1023,7 @@ func (c *core) wrapEntry(entry string) []string {
 	if l.entries == nil {
 		l.entries = map[string][]string{}
 	}
-	ls := ui.FitLines(entry, l.width, l.lines)
+	ls := fitLines(entry, l.width, l.lines)
 	l.entries[entry] = ls
 	return ls
 }
@@ -1036,7 +1036,7 @@ func (c *core) wrapLog(w, n int) []string {
 			if len(lines) > 0 {
 				break
 			}
-			e = ui.FitLines(c.common.Log[i], w, n-len(lines))
+			e = fitLines(c.common.Log[i], w, n-len(lines))
 		}
 		lines = append(slices.Clip(e), lines...)
 	}
@@ -1049,7 +1049,7 @@ func (c *core) wrapLog(w, n int) []string {
 func (c *core) handRow(sc *scene, x, y, perRow, rows int, hand []engine.Card) int {
 	seat := c.fam.seatNo()
 	if len(hand) == 0 {
-		sc.text(x, y, "(no cards)", ui.FaintStyle)
+		sc.text(x, y, "(no cards)", faintPen)
 		return 1
 	}
 	// A hand too long for its rows shows the part around the cursor.
@@ -1071,7 +1071,7 @@ func (c *core) handRow(sc *scene, x, y, perRow, rows int, hand []engine.Card) in
 	}
 	if start > 0 || start+perRow*rows < len(hand) {
 		// On the line above, beside the hand's label: the rows are full.
-		sc.text(x+40, y-1, fmt.Sprintf("cards %d-%d of %d", start+1, min(start+perRow*rows, len(hand)), len(hand)), ui.FaintStyle)
+		sc.text(x+40, y-1, fmt.Sprintf("cards %d-%d of %d", start+1, min(start+perRow*rows, len(hand)), len(hand)), faintPen)
 	}
 	return used
 }

@@ -76,7 +76,7 @@ func (s *highCardScreen) turn() int {
 
 func (s *highCardScreen) draw(sc *scene, c *core, top, bottom int) {
 	for seat := range 2 {
-		sc.text(0, top+seat, fmt.Sprintf("%s: %d tricks, %d cards", c.who(seat), s.v.Tricks[seat], s.v.Held[seat]), plain)
+		sc.text(0, top+seat, fmt.Sprintf("%s: %d tricks, %d cards", c.who(seat), s.v.Tricks[seat], s.v.Held[seat]), plainPen)
 	}
 	var trick []engine.Card
 	for _, cd := range s.v.Trick {
@@ -84,7 +84,7 @@ func (s *highCardScreen) draw(sc *scene, c *core, top, bottom int) {
 			trick = append(trick, cd)
 		}
 	}
-	sc.text(2, top+3, "trick", plain)
+	sc.text(2, top+3, "trick", plainPen)
 	sc.pile(10, top+3, engine.Pile{Kind: engine.Foundation, Cards: trick}, spot{kind: spCentre}, false)
 	if s.v.Seat >= 0 {
 		c.handRow(sc, 10, top+6, 5, 1, s.v.Hand)
