@@ -193,16 +193,37 @@ func (c *guardedChannel) Write(p []byte) (int, error) {
 // of arcade/render end their lines with "\r\n", so the pty writer would
 // send them unchanged; a write with a bare "\n" goes through the session
 // as before.
+//
+// A frame longer than maxChannelWrite goes to the channel in pieces of at
+// most that: the SSH library keeps a packet buffer (and its cipher keeps
+// another) as large as the largest write its channel was given, for as
+// long as the connection lasts, and a session's first frame (a whole
+// screen) would otherwise leave every session holding buffers of a whole
+// screen's bytes, tens of KiB at a large window. Only whole-screen frames
+// are that long: a move or a clock turn is one write as before.
 type frameWriter struct {
 	ch   io.Writer // the session's channel
 	sess io.Writer // the session, through the pty writer
 }
 
+// maxChannelWrite is the most bytes a frame hands the channel at once.
+const maxChannelWrite = 1024
+
 func (w frameWriter) Write(p []byte) (int, error) {
 	if bareLF(p) {
 		return w.sess.Write(p)
 	}
-	return w.ch.Write(p)
+	n := 0
+	for len(p) > 0 {
+		k := min(len(p), maxChannelWrite)
+		m, err := w.ch.Write(p[:k])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
+	}
+	return n, nil
 }
 
 // frames is where a session's frames are written: its channel past the
