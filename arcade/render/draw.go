@@ -20,6 +20,7 @@ func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 		b = append(b, "\x1b[H\x1b[2J"...)
 		s.cx, s.cy = 0, 0
 		s.clusters = s.clusters[:0]
+		s.hotY = -1
 		s.full = false
 	}
 	if len(s.lines) != s.height {
@@ -43,9 +44,12 @@ func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 			s.lines[y] = line
 			continue
 		}
-		if full {
+		switch {
+		case full:
 			fillBlank(sc.cur)
-		} else {
+		case y == s.hotY:
+			copy(sc.cur, s.hot)
+		default:
 			s.shown(sc.cur, s.lines[y], s.penIn[y])
 		}
 		s.curY = y
@@ -54,7 +58,13 @@ func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 		s.penOut[y] = pen
 		b = s.diffRow(b, y)
 	}
-	s.curY = -1
+	if s.curY >= 0 {
+		// sc.cur stays the row's cells until the frame ends (the plain
+		// runs still waiting may lie on it).
+		s.hot = cellsOf(s.hot, s.width)
+		copy(s.hot, sc.cur)
+		s.hotY = s.curY
+	}
 	clear(s.pieces)
 	s.pieces = append(s.pieces[:0], pieces...)
 	return b
@@ -123,6 +133,7 @@ func (s *Screen) scroll(b []byte) []byte {
 	}
 	b = append(b, "\x1b[r"...)
 	s.cx = -1 // the region's set and reset home the cursor: moved from anew
+	s.hotY = -1
 	for y := top; y <= bottom-k; y++ {
 		s.lines[y], s.penIn[y], s.penOut[y] = s.lines[y+k], s.penIn[y+k], s.penOut[y+k]
 	}

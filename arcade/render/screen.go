@@ -60,8 +60,14 @@ type Screen struct {
 	penOut   []styleID
 	clusters []string // multi-rune grapheme clusters, indexed by -r-1
 
+	// The cells of the row drawn last (hotY; -1: none), kept so that a
+	// clock turn, which draws the same row each time, compares with them
+	// instead of parsing the row's last line again.
+	hot  []cell
+	hotY int
+
 	sc     *scratch // while a frame is made
-	curY   int      // the row being drawn, whose cells are sc.cur; -1: none
+	curY   int      // the row drawn last in this frame, whose cells are sc.cur; -1: none
 	out    *[]byte  // the buffer of the frame made and not yet sent
 	leftOn int      // plain runs still waiting when the last frame ended: none
 
@@ -170,7 +176,7 @@ func (s *Screen) releaseOut() {
 
 // NewScreen draws for a width x height terminal writing to w.
 func NewScreen(w io.Writer, width, height int, profile colorprofile.Profile) *Screen {
-	s := &Screen{w: w, profile: profile, full: true, cx: -1}
+	s := &Screen{w: w, profile: profile, full: true, cx: -1, hotY: -1}
 	s.Resize(width, height)
 	return s
 }
