@@ -14,13 +14,18 @@ import (
 	"sshuffle/arcade/render"
 )
 
-// countingWriter counts the writes that reach it.
+// countingWriter counts the writes that reach it, and the longest.
 type countingWriter struct {
 	bytes.Buffer
-	writes int
+	writes  int
+	longest int
 }
 
-func (w *countingWriter) Write(p []byte) (int, error) { w.writes++; return w.Buffer.Write(p) }
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	w.longest = max(w.longest, len(p))
+	return w.Buffer.Write(p)
+}
 
 // Whatever is written, the client receives what the SSH library's pty
 // writer would have sent.
@@ -74,4 +79,23 @@ func TestGameFramesSkipThePtyWriter(t *testing.T) {
 	require.NoError(t, scr.Close())
 	require.Zero(t, viaPty.writes, "a frame went through the pty writer:\n%q", viaPty.String())
 	require.Greater(t, direct.writes, 20, "the frames were written")
+	require.LessOrEqual(t, direct.longest, maxChannelWrite, "a write the SSH library keeps a buffer of")
+}
+
+// A frame longer than the channel takes at once arrives whole, in order,
+// in writes of at most maxChannelWrite.
+func TestFrameWriterCutsLongFrames(t *testing.T) {
+	for _, n := range []int{0, 1, maxChannelWrite - 1, maxChannelWrite, maxChannelWrite + 1, 5*maxChannelWrite + 17} {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte('a' + i%26)
+		}
+		var got countingWriter
+		m, err := frameWriter{ch: &got, sess: &got}.Write(p)
+		require.NoError(t, err)
+		require.Equal(t, n, m)
+		require.Equal(t, string(p), got.String())
+		require.LessOrEqual(t, got.longest, maxChannelWrite)
+		require.Equal(t, (n+maxChannelWrite-1)/maxChannelWrite, got.writes, "%d bytes", n)
+	}
 }

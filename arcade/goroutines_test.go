@@ -21,7 +21,8 @@ func createdBy(fn string) int {
 }
 
 // An idle session in a game holds one goroutine of the program middleware
-// (the input reader), not a window watcher beside it for its whole life:
+// (the input reader), not a window watcher beside it for its whole life,
+// and one request loop, not the guard's beside the library's:
 // goroutines a session are memory at thousands of sessions; a resize starts
 // a sender that ends once the size is taken.
 func TestIdleSessionHoldsNoWindowWatcher(t *testing.T) {
@@ -48,6 +49,10 @@ func TestIdleSessionHoldsNoWindowWatcher(t *testing.T) {
 		return got
 	}
 	require.Equal(t, n, settled(n), "goroutines of the program middleware for %d sessions", n)
+	// Once the shell is handed over, the channel's requests are answered
+	// on the goroutine that ran the library's request loop: no second
+	// loop beside it for the session's life.
+	require.Zero(t, createdBy("arcade.(*guardedNewChannel).Accept"), "a request filter beside the library's request loop")
 
 	require.NoError(t, terms[0].Sess.WindowChange(30, 100))
 	require.Eventually(t, func() bool {

@@ -70,6 +70,7 @@ type guard struct {
 	keyAt   atomic.Int64    // unix ns of the oldest input not yet answered by a write
 	ch      *guardedChannel // the channel, once accepted (before its handler runs)
 	ended   latch.Latch     // the channel's requests ended
+	rest    func()          // answers the requests after the shell's, until they end; nil: none left
 
 	mu       sync.Mutex
 	sendSize func(ssh.Window) // set once the program takes sizes
@@ -193,16 +194,37 @@ func (c *guardedChannel) Write(p []byte) (int, error) {
 // of arcade/render end their lines with "\r\n", so the pty writer would
 // send them unchanged; a write with a bare "\n" goes through the session
 // as before.
+//
+// A frame longer than maxChannelWrite goes to the channel in pieces of at
+// most that: the SSH library keeps a packet buffer (and its cipher keeps
+// another) as large as the largest write its channel was given, for as
+// long as the connection lasts, and a session's first frame (a whole
+// screen) would otherwise leave every session holding buffers of a whole
+// screen's bytes, tens of KiB at a large window. Only whole-screen frames
+// are that long: a move or a clock turn is one write as before.
 type frameWriter struct {
 	ch   io.Writer // the session's channel
 	sess io.Writer // the session, through the pty writer
 }
 
+// maxChannelWrite is the most bytes a frame hands the channel at once.
+const maxChannelWrite = 1024
+
 func (w frameWriter) Write(p []byte) (int, error) {
 	if bareLF(p) {
 		return w.sess.Write(p)
 	}
-	return w.ch.Write(p)
+	n := 0
+	for len(p) > 0 {
+		k := min(len(p), maxChannelWrite)
+		m, err := w.ch.Write(p[:k])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
+	}
+	return n, nil
 }
 
 // frames is where a session's frames are written: its channel past the
@@ -241,41 +263,71 @@ func copyReq(typ string, payload []byte) *gossh.Request {
 // shell or exec. Window changes never reach the library: its resize
 // channel holds one value, so a resize before the shell blocked the
 // shell's reply forever. They go to the guard's own newest-wins slot.
+//
+// Once the shell or exec is handed over, nothing more ever is (every later
+// request is answered here and refused or kept by the guard), so the
+// library's request loop is let go and this loop stops too: the rest of
+// the channel's requests are answered by the goroutine that ran the
+// library's loop, which has nothing else to do until the channel ends
+// (sessionChannel). A session holds one goroutine for its requests, not
+// two.
 func (s *Server) filterRequests(g *guard, in <-chan *gossh.Request, out chan<- *gossh.Request) {
-	defer close(out)
-	defer g.end()
-	defer s.dropGuard(g)
-	envs, pty, handled := 0, false, false
-	var pending []*gossh.Request
+	f := &reqFilter{s: s, g: g}
+	if !f.run(in, out) {
+		g.rest = func() {
+			f.run(in, nil)
+			f.finish()
+		}
+		close(out)
+		return
+	}
+	f.finish()
+	close(out)
+}
+
+// reqFilter is what the guard knows of one channel's requests so far.
+type reqFilter struct {
+	s       *Server
+	g       *guard
+	envs    int
+	pty     bool
+	handled bool // a shell or exec was handed over
+	pending []*gossh.Request
+}
+
+// run answers the requests from in until it ends (true) or, when out is
+// not nil, until a shell or exec has been handed to out (false).
+func (f *reqFilter) run(in <-chan *gossh.Request, out chan<- *gossh.Request) bool {
+	s, g := f.s, f.g
 	// The reply goes first: once a shell or exec is handed over, its
 	// handler may finish and close the channel before a later reply.
-	forward := func(r *gossh.Request) { pending = append(pending, r) }
+	forward := func(r *gossh.Request) { f.pending = append(f.pending, r) }
 	for req := range in {
 		ok := false
-		pending = pending[:0]
+		f.pending = f.pending[:0]
 		switch req.Type {
 		case "env":
 			var kv struct{ Key, Value string }
-			if handled || envs >= maxEnvVars || gossh.Unmarshal(req.Payload, &kv) != nil ||
+			if f.handled || f.envs >= maxEnvVars || gossh.Unmarshal(req.Payload, &kv) != nil ||
 				len(kv.Key) > maxEnvKeyLen || len(kv.Value) > maxEnvValueLen || !envAllowed(kv.Key) {
 				break
 			}
-			envs++
+			f.envs++
 			ok = true
 			forward(copyReq("env", req.Payload))
 		case "pty-req":
-			if handled || pty {
+			if f.handled || f.pty {
 				break
 			}
 			payload, w, h, good := s.clampPtyReq(req.Payload)
 			if !good {
 				break
 			}
-			pty, ok = true, true
+			f.pty, ok = true, true
 			g.latest(ssh.Window{Width: w, Height: h})
 			forward(copyReq("pty-req", payload))
 		case "window-change":
-			if !pty || len(req.Payload) < 8 {
+			if !f.pty || len(req.Payload) < 8 {
 				break
 			}
 			w, h := s.cfg.clampWindow(int(binary.BigEndian.Uint32(req.Payload)), int(binary.BigEndian.Uint32(req.Payload[4:])))
@@ -284,10 +336,10 @@ func (s *Server) filterRequests(g *guard, in <-chan *gossh.Request, out chan<- *
 				g.latest(ssh.Window{Width: w, Height: h})
 			}
 		case "shell", "exec":
-			if handled {
+			if f.handled {
 				break
 			}
-			handled, ok = true, true
+			f.handled, ok = true, true
 			// The tag comes last, so no client env can follow it.
 			forward(copyReq("env", gossh.Marshal(struct{ Key, Value string }{guardEnv, strconv.FormatUint(g.id, 10)})))
 			s.mu.Lock()
@@ -300,10 +352,24 @@ func (s *Server) filterRequests(g *guard, in <-chan *gossh.Request, out chan<- *
 		// Everything else (subsystems, agent forwarding, signals, breaks)
 		// is refused: sshuffle uses none of them.
 		_ = req.Reply(ok, nil)
-		for _, r := range pending {
+		if out == nil {
+			continue
+		}
+		for _, r := range f.pending {
 			out <- r
 		}
+		if f.handled {
+			f.pending = nil
+			return false
+		}
 	}
+	return true
+}
+
+// finish ends the guard once the channel's requests have ended.
+func (f *reqFilter) finish() {
+	f.s.dropGuard(f.g)
+	f.g.end()
 }
 
 // clampPtyReq parses a pty-req and rewrites its size within the server's
@@ -429,8 +495,13 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		s.dropGuard(g)
 	}()
 	wrapped := &guardedNewChannel{NewChannel: nc, s: s, g: g}
-	// The library's handler returns once the channel's requests end.
+	// The library's handler returns once the channel's requests end, or
+	// once the guard has handed it the shell: the guard's own loop then
+	// goes on here (filterRequests).
 	ssh.DefaultSessionHandler(srv, conn, wrapped, ctx)
+	if g.rest != nil {
+		g.rest()
+	}
 }
 
 func reasonLabel(reason string) string {

@@ -19,10 +19,8 @@ func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 		b = s.resetPen(b)
 		b = append(b, "\x1b[H\x1b[2J"...)
 		s.cx, s.cy = 0, 0
-		for i := range s.front {
-			s.front[i] = blank
-		}
 		s.clusters = s.clusters[:0]
+		s.hotY = -1
 		s.full = false
 	}
 	if len(s.lines) != s.height {
@@ -31,27 +29,42 @@ func (s *Screen) drawAlt(b []byte, pieces []string) []byte {
 		s.penOut = make([]styleID, s.height)
 		full = true
 	}
+	sc := s.sc
 	lr := lineReader{rest: pieces}
-	s.next = s.next[:0]
 	for range s.height {
-		s.next = append(s.next, lr.next(&s.join))
+		sc.next = append(sc.next, lr.next(&sc.join))
 	}
 	if !full {
 		b = s.scroll(b)
 	}
 	var pen styleID
-	for y, line := range s.next {
+	for y, line := range sc.next {
 		if !full && line == s.lines[y] && pen == s.penIn[y] {
 			pen = s.penOut[y]
 			s.lines[y] = line
 			continue
 		}
+		switch {
+		case full:
+			fillBlank(sc.cur)
+		case y == s.hotY:
+			copy(sc.cur, s.hot)
+		default:
+			s.shown(sc.cur, s.lines[y], s.penIn[y])
+		}
+		s.curY = y
 		s.lines[y], s.penIn[y] = line, pen
 		pen = s.parse(line, pen)
 		s.penOut[y] = pen
 		b = s.diffRow(b, y)
 	}
-	clear(s.next)
+	if s.curY >= 0 {
+		// sc.cur stays the row's cells until the frame ends (the plain
+		// runs still waiting may lie on it).
+		s.hot = cellsOf(s.hot, s.width)
+		copy(s.hot, sc.cur)
+		s.hotY = s.curY
+	}
 	clear(s.pieces)
 	s.pieces = append(s.pieces[:0], pieces...)
 	return b
@@ -70,7 +83,7 @@ const scrollOverhead = 24
 // costs less than writing over each row what differs (lines much alike,
 // as a log's often are, differ in a few cells): a scroll region around
 // the block (DECSTBM) scrolled up by line feeds on its last line, and the
-// rows the block and front hold follow. The rows scrolled in are blank (the pen is reset first,
+// lines of the last view follow. The rows scrolled in are blank (the pen is reset first,
 // so they take no background) and are drawn as any changed row.
 func (s *Screen) scroll(b []byte) []byte {
 	bestK, bestTop, bestN, bestSaving := 0, 0, 0, 0
@@ -78,7 +91,7 @@ func (s *Screen) scroll(b []byte) []byte {
 	for k := 1; k <= maxScroll; k++ {
 		for top := 0; top+k < s.height; {
 			n := 0
-			for y := top; y+k < s.height && s.next[y] == s.lines[y+k] && s.next[y] != s.lines[y]; y++ {
+			for y := top; y+k < s.height && s.sc.next[y] == s.lines[y+k] && s.sc.next[y] != s.lines[y]; y++ {
 				n++
 			}
 			if n < 2 {
@@ -94,7 +107,7 @@ func (s *Screen) scroll(b []byte) []byte {
 				without += stay[y]
 			}
 			for y := bottom - k + 1; y <= bottom; y++ {
-				with += len(s.next[y])
+				with += len(s.sc.next[y])
 			}
 			if saving := without - with; saving > bestSaving {
 				bestK, bestTop, bestN, bestSaving = k, top, n, saving
@@ -120,16 +133,12 @@ func (s *Screen) scroll(b []byte) []byte {
 	}
 	b = append(b, "\x1b[r"...)
 	s.cx = -1 // the region's set and reset home the cursor: moved from anew
-	w := s.width
+	s.hotY = -1
 	for y := top; y <= bottom-k; y++ {
-		copy(s.front[y*w:(y+1)*w], s.front[(y+k)*w:(y+k+1)*w])
 		s.lines[y], s.penIn[y], s.penOut[y] = s.lines[y+k], s.penIn[y+k], s.penOut[y+k]
 	}
 	for y := bottom - k + 1; y <= bottom; y++ {
-		for i := y * w; i < (y+1)*w; i++ {
-			s.front[i] = blank
-		}
-		s.lines[y] = "\n" // never a line of a view: the row is drawn
+		s.lines[y] = blankLine // never a line of a view: the row is drawn
 	}
 	return b
 }
@@ -147,10 +156,27 @@ func (s *Screen) samePieces(pieces []string) bool {
 	return true
 }
 
-// diffRow sends the cells of s.row that differ from row y of the screen.
+// shown puts in dst the cells the terminal shows for a row last drawn
+// from line, starting with pen: the line parsed again.
+func (s *Screen) shown(dst []cell, line string, pen styleID) {
+	if line == blankLine {
+		fillBlank(dst)
+		return
+	}
+	s.parseInto(dst, line, pen)
+}
+
+func fillBlank(row []cell) {
+	for i := range row {
+		row[i] = blank
+	}
+}
+
+// diffRow sends the cells of the new row (sc.row) that differ from what
+// the terminal shows of row y (sc.cur), which becomes the new row.
 func (s *Screen) diffRow(b []byte, y int) []byte {
-	front := s.front[y*s.width : (y+1)*s.width]
-	row := s.row
+	front := s.sc.cur
+	row := s.sc.row
 	w := len(row)
 	// A tail gone blank is erased in one sequence.
 	tail := w
@@ -210,7 +236,7 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 			// Written when the pen is next reset (see resetPen), so that
 			// a card, a blank where a card was and the next card do not
 			// cost a reset and the card's whole style again.
-			s.plain = append(s.plain, plainRun{y: y, x0: start, x1: end})
+			s.sc.plain = append(s.sc.plain, plainRun{y: y, x0: start, x1: end})
 		} else {
 			b = s.writeRun(b, y, start, end)
 		}
@@ -221,7 +247,7 @@ func (s *Screen) diffRow(b []byte, y int) []byte {
 			front[x] = blank
 		}
 		if s.pen != 0 {
-			s.plain = append(s.plain, plainRun{y: y, x0: tail, x1: -1})
+			s.sc.plain = append(s.sc.plain, plainRun{y: y, x0: tail, x1: -1})
 		} else {
 			b = s.moveTo(b, tail, y)
 			b = append(b, ansi.EraseLineRight...)
@@ -240,14 +266,15 @@ const shiftOverhead = 16
 // shift moves part of row y's text left or right in the terminal when the
 // new row is mostly the old one moved by a few cells (a count in the
 // header gained or lost a digit and the rest of it follows): DCH at p and
-// ICH at r further on (or DCH further on, then ICH at p), and front becomes what the terminal then
-// shows, so that diffRow sends only the cells that still differ. The
+// ICH at r further on (or DCH further on, then ICH at p), and the row's
+// cells (sc.cur) become what the terminal then shows, so that diffRow
+// sends only the cells that still differ. The
 // blanks DCH and ICH bring in take the pen's background, so the pen is
 // reset first. Rows with wide characters from the change on are left as
 // they are.
 func (s *Screen) shift(b []byte, y, x0, limit int) ([]byte, bool) {
-	front := s.front[y*s.width : (y+1)*s.width]
-	row := s.row
+	front := s.sc.cur
+	row := s.sc.row
 	w := len(row)
 	moving := false // anything in the terminal to move
 	for i := x0; i < w; i++ {
@@ -269,10 +296,10 @@ func (s *Screen) shift(b []byte, y, x0, limit int) ([]byte, bool) {
 		}
 	}
 	best, bestN, bestP, bestR, bestDel := naive-shiftOverhead, 0, 0, 0, false
-	if cap(s.sums) < 2*(limit+1) {
-		s.sums = make([]int, 2*(limit+1))
+	if cap(s.sc.sums) < 2*(limit+1) {
+		s.sc.sums = make([]int, 2*(limit+1))
 	}
-	aligned, moved := s.sums[:limit+1], s.sums[limit+1:2*(limit+1)] // prefix sums of the costs
+	aligned, moved := s.sc.sums[:limit+1], s.sc.sums[limit+1:2*(limit+1)] // prefix sums of the costs
 	aligned[x0], moved[x0] = 0, 0
 	for i := x0; i < limit; i++ {
 		aligned[i+1] = aligned[i]
@@ -362,15 +389,16 @@ type plainRun struct{ y, x0, x1 int }
 // over instead of moving past: past it a move is always shorter.
 const maxBridge = 8
 
-// writeRun sends the cells x0 to x1 of row y, which front holds already.
+// writeRun sends the cells x0 to x1 of row y, the row being drawn, whose
+// cells (sc.cur) hold them already.
 func (s *Screen) writeRun(b []byte, y, x0, x1 int) []byte {
-	front := s.front[y*s.width : (y+1)*s.width]
+	front := s.sc.cur
 	to := front[x0].st
-	if len(s.plain) > 0 && to != s.pen {
+	if len(s.sc.plain) > 0 && to != s.pen {
 		// The plain runs waiting are written now, before the pen leaves
 		// the style they were kept back to save, unless keeping them
 		// (a move back to them later) is the cheaper of the two.
-		p := s.plain[0]
+		p := s.sc.plain[0]
 		if len(ansi.ResetStyle)+len(transition(0, to, s.profile)) <= len(transition(s.pen, to, s.profile))+cupLen(p.x0, p.y) {
 			b = s.flushPlain(b)
 		}
@@ -453,8 +481,18 @@ func (s *Screen) flushPlain(b []byte) []byte {
 		b = append(b, ansi.ResetStyle...)
 		s.pen = 0
 	}
-	for _, p := range s.plain {
-		front := s.front[p.y*s.width : (p.y+1)*s.width]
+	shownY := -1
+	for _, p := range s.sc.plain {
+		// The row being drawn has its cells; an earlier one is parsed
+		// again from its line, drawn already.
+		front := s.sc.cur
+		if p.y != s.curY {
+			if p.y != shownY {
+				s.shown(s.sc.tmp, s.lines[p.y], s.penIn[p.y])
+				shownY = p.y
+			}
+			front = s.sc.tmp
+		}
 		if p.x1 < 0 {
 			b = s.moveTo(b, p.x0, p.y)
 			b = append(b, ansi.EraseLineRight...)
@@ -463,7 +501,7 @@ func (s *Screen) flushPlain(b []byte) []byte {
 		b = s.reach(b, front, p.x0, p.y, 0)
 		b = s.emit(b, front, p.x0, p.x1)
 	}
-	s.plain = s.plain[:0]
+	s.sc.plain = s.sc.plain[:0]
 	return b
 }
 
@@ -507,7 +545,7 @@ func (s *Screen) drawInline(b []byte, content string) []byte {
 			b = append(b, "\r\n"...)
 		}
 		// Not cut to the width: the terminal wraps a long line.
-		row := s.row
+		row := s.sc.row
 		if w := ansi.StringWidth(line); w > len(row) {
 			row = make([]cell, w)
 		}
@@ -538,11 +576,11 @@ func (s *Screen) drawInline(b []byte, content string) []byte {
 // line for line: the bytes that differ in place, and a cursor move for
 // each run of them.
 func (s *Screen) scrollCosts() []int {
-	if cap(s.costs) < s.height {
-		s.costs = make([]int, s.height)
+	if cap(s.sc.costs) < s.height {
+		s.sc.costs = make([]int, s.height)
 	}
-	out := s.costs[:s.height]
-	for y, line := range s.next {
+	out := s.sc.costs[:s.height]
+	for y, line := range s.sc.next {
 		old := s.lines[y]
 		cost, in := 0, false
 		for i := range max(len(line), len(old)) {

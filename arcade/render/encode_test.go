@@ -258,7 +258,7 @@ func TestSmallChangesShowTheView(t *testing.T) {
 				v := tea.NewView(content)
 				v.AltScreen = true
 				require.NoError(t, scr.Draw(v))
-				require.Empty(t, scr.plain, "runs left waiting after a frame")
+				require.Zero(t, scr.leftOn, "runs left waiting after a frame")
 				drawWhole(ref, content, w, h, p)
 				sameCells(t, ref, emu, w, h, fmt.Sprintf("frame %d", i))
 			}

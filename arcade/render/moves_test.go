@@ -75,10 +75,13 @@ func TestMovesArrive(t *testing.T) {
 	// is absolute.
 	_, _ = emu.WriteString("\x1b[4H")
 	s.cx, s.cy = 0, 3
-	for i := range s.row {
-		s.row[i] = cell{r: 'z', w: 1}
+	sc := s.borrow()
+	clear(sc.cur)
+	for i := range sc.row {
+		sc.row[i] = cell{r: 'z', w: 1}
 	}
 	b := s.diffRow(nil, 3)
+	s.giveBack()
 	require.Equal(t, -1, s.cx)
 	b = s.moveTo(b, 2, 4)
 	_, _ = emu.Write(b)

@@ -50,11 +50,11 @@ func (r *lineReader) next(join *[]byte) string {
 	return line
 }
 
-// parse reads one line of styled text into s.row and returns the pen at
-// its end. Text past the width is cut; escape sequences other than SGR are
-// dropped, as Bubble Tea's renderer drops them.
+// parse reads one line of styled text into the frame's row (sc.row) and
+// returns the pen at its end. Text past the width is cut; escape sequences
+// other than SGR are dropped, as Bubble Tea's renderer drops them.
 func (s *Screen) parse(line string, pen styleID) styleID {
-	return s.parseInto(s.row, line, pen)
+	return s.parseInto(s.sc.row, line, pen)
 }
 
 func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {

@@ -11,14 +11,19 @@
 //     that changed. A clock tick re-reads one line, not the screen. Whole
 //     lines that moved up a few rows (a log gaining an entry) are
 //     scrolled in the terminal, not sent again.
-//   - A session keeps one compact screen buffer (8 bytes a cell) and the
-//     previous view string; styles, their SGR transitions and downsampled
-//     colours live in one table for the whole server.
+//   - A session keeps the previous view's lines (strings its screens keep
+//     anyway) and the pen at each line's ends, not a buffer of cells: a
+//     line that changed is compared with the cells its last line parses
+//     to. What a frame is made with (its rows of cells, its bytes) is
+//     borrowed for the frame and handed back, so an idle session holds
+//     none of it. Styles, their SGR transitions and downsampled colours
+//     live in one table for the whole server.
 package render
 
 import (
 	"io"
 	"strings"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -43,21 +48,28 @@ type Screen struct {
 	width   int
 	height  int
 
-	front []cell // what the terminal shows, width*height (alt screen)
-	row   []cell // the line being parsed
-
 	// The last view drawn, and for each of its lines the pen at its start
 	// and end: a line equal to last time's, starting with the same pen, is
-	// not parsed again.
+	// not parsed again. The terminal shows each row as its line parses
+	// (a changed row is always drawn whole), or blank (blankLine).
 	content  string   // the last inline view
 	pieces   []string // the last alternate-screen view, in its pieces
 	one      [1]string
 	lines    []string
-	next     []string // the new view's lines, while it is drawn
-	costs    []int    // scroll's scratch
 	penIn    []styleID
 	penOut   []styleID
 	clusters []string // multi-rune grapheme clusters, indexed by -r-1
+
+	// The cells of the row drawn last (hotY; -1: none), kept so that a
+	// clock turn, which draws the same row each time, compares with them
+	// instead of parsing the row's last line again.
+	hot  []cell
+	hotY int
+
+	sc     *scratch // while a frame is made
+	curY   int      // the row drawn last in this frame, whose cells are sc.cur; -1: none
+	out    *[]byte  // the buffer of the frame made and not yet sent
+	leftOn int      // plain runs still waiting when the last frame ended: none
 
 	started bool // the terminal modes are set
 	full    bool // the next frame redraws everything
@@ -71,17 +83,100 @@ type Screen struct {
 	inlineH int  // lines drawn by the last inline (non-alt) frame
 
 	pen    styleID // the terminal's current SGR pen
-	plain  []plainRun
-	sums   []int  // shift's scratch
-	join   []byte // a line across pieces, while it is put together
-	cx, cy int    // the terminal's cursor; cx -1 when unknown
-	buf    []byte
-	wrote  int64 // bytes written in all, for tests and the load generator
+	cx, cy int     // the terminal's cursor; cx -1 when unknown
+	wrote  int64   // bytes written in all, for tests and the load generator
+}
+
+// blankLine stands in the lines of the last view for a row the terminal
+// shows blank (one scrolled in): never a line of a view, which holds no
+// newline.
+const blankLine = "\n"
+
+// scratch is what a frame is made with and nothing needs between frames:
+// rows of cells, the new view's lines, the plain runs held back.
+type scratch struct {
+	row   []cell // the new line, parsed
+	cur   []cell // what the terminal shows of the row being drawn
+	tmp   []cell // an earlier row of this frame, for the plain runs
+	next  []string
+	costs []int // scroll's
+	sums  []int // shift's
+	plain []plainRun
+	join  []byte // a line across pieces, while it is put together
+}
+
+// scratches and frameBufs lend every session's frames the same few
+// scratches and byte buffers: a frame borrows them while it is made (and
+// its bytes until they are sent), so what a thousand idle sessions hold
+// between their clock turns is their lines, not a frame's worth each.
+var (
+	scratches = sync.Pool{New: func() any { return new(scratch) }}
+	frameBufs = sync.Pool{New: func() any { return new([]byte) }}
+)
+
+// maxKeptBuf is the largest frame buffer given back for reuse: a full
+// redraw of a huge window is left to the collector.
+const maxKeptBuf = 64 << 10
+
+// borrow takes a scratch for a frame, its rows width cells long.
+func (s *Screen) borrow() *scratch {
+	sc := scratches.Get().(*scratch)
+	sc.row = cellsOf(sc.row, s.width)
+	sc.cur = cellsOf(sc.cur, s.width)
+	sc.tmp = cellsOf(sc.tmp, s.width)
+	s.sc, s.curY = sc, -1
+	return sc
+}
+
+// giveBack returns the frame's scratch, holding no string of the view.
+func (s *Screen) giveBack() {
+	sc := s.sc
+	s.sc = nil
+	s.leftOn = len(sc.plain)
+	clear(sc.next)
+	sc.next, sc.plain = sc.next[:0], sc.plain[:0]
+	scratches.Put(sc)
+}
+
+func cellsOf(c []cell, n int) []cell {
+	if cap(c) >= n {
+		return c[:n]
+	}
+	return make([]cell, n)
+}
+
+// frameBuf is a buffer for a frame's bytes, the screen's until the frame
+// is sent (or the next is made).
+func (s *Screen) frameBuf() []byte {
+	s.releaseOut()
+	s.out = frameBufs.Get().(*[]byte)
+	return (*s.out)[:0]
+}
+
+// keepOut records b, grown from frameBuf's, as the frame's buffer.
+func (s *Screen) keepOut(b []byte) {
+	if s.out != nil {
+		*s.out = b
+	}
+}
+
+// releaseOut gives the buffer of the frame last made back.
+func (s *Screen) releaseOut() {
+	p := s.out
+	if p == nil {
+		return
+	}
+	s.out = nil
+	if cap(*p) > maxKeptBuf {
+		*p = nil
+	}
+	*p = (*p)[:0]
+	frameBufs.Put(p)
 }
 
 // NewScreen draws for a width x height terminal writing to w.
 func NewScreen(w io.Writer, width, height int, profile colorprofile.Profile) *Screen {
-	s := &Screen{w: w, profile: profile, full: true, cx: -1}
+	s := &Screen{w: w, profile: profile, full: true, cx: -1, hotY: -1}
 	s.Resize(width, height)
 	return s
 }
@@ -93,16 +188,6 @@ func (s *Screen) Resize(width, height int) {
 		return
 	}
 	s.width, s.height = width, height
-	if n := width * height; cap(s.front) >= n {
-		s.front = s.front[:n]
-	} else {
-		s.front = make([]cell, n)
-	}
-	if cap(s.row) >= width {
-		s.row = s.row[:width]
-	} else {
-		s.row = make([]cell, width)
-	}
 	s.full = true
 }
 
@@ -139,7 +224,8 @@ func (s *Screen) Frame(v tea.View) []byte {
 // board beside it, instead of a new string of the whole screen (2.6 KB of
 // garbage a second for every idle game at 80x24).
 func (s *Screen) FramePieces(v tea.View, pieces []string) []byte {
-	b := s.buf[:0]
+	b := s.frameBuf()
+	s.borrow()
 	if !s.started {
 		b = s.start(b, v)
 	}
@@ -153,28 +239,32 @@ func (s *Screen) FramePieces(v tea.View, pieces []string) []byte {
 	// the terminal might have lost.
 	b = s.resetPen(b)
 	b = s.placeCursor(b, v)
-	s.buf = b[:0]
-	if cap(b) > 64<<10 {
-		s.buf = nil // a full redraw of a huge window: do not keep it
-	}
+	s.giveBack()
 	if len(b) == 0 {
+		s.keepOut(b)
+		s.releaseOut()
 		return nil
 	}
 	if s.sync {
 		// Wrapped in place: the buffer is small and reused.
+		n := len(ansi.SetModeSynchronizedOutput)
 		b = append(b, ansi.ResetModeSynchronizedOutput...)
-		b = append([]byte(ansi.SetModeSynchronizedOutput), b...)
+		b = append(b, make([]byte, n)...)
+		copy(b[n:], b[:len(b)-n])
+		copy(b, ansi.SetModeSynchronizedOutput)
 	}
+	s.keepOut(b)
 	return b
 }
 
-// Send writes a frame Frame made.
+// Send writes a frame Frame made, and gives its buffer back for the next.
 func (s *Screen) Send(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
 	n, err := s.w.Write(b)
 	s.wrote += int64(n)
+	s.releaseOut()
 	return err
 }
 
@@ -283,7 +373,7 @@ func (s *Screen) Close() error {
 	if !s.started {
 		return nil
 	}
-	b := s.buf[:0]
+	b := s.frameBuf()
 	if s.kitty {
 		b = append(b, ansi.ResetModifyOtherKeys...)
 		b = append(b, ansi.PopKittyKeyboard(1)...)
@@ -308,14 +398,14 @@ func (s *Screen) Close() error {
 		b = append(b, ansi.SetWindowTitle("")...)
 	}
 	s.started, s.sync = false, false
-	s.buf = b[:0]
+	s.keepOut(b)
 	return s.Send(b)
 }
 
 // resetPen leaves the pen plain, and writes the plain runs diffRow kept
 // back for this moment.
 func (s *Screen) resetPen(b []byte) []byte {
-	if len(s.plain) > 0 {
+	if s.sc != nil && len(s.sc.plain) > 0 {
 		return s.flushPlain(b)
 	}
 	if s.pen != 0 {
