@@ -44,6 +44,7 @@ type dealOutcome struct {
 	outcome engine.Outcome
 	nodes   int
 	took    time.Duration
+	cpu     time.Duration // the deal's CPU time, if cpuMeasure says how
 	moves   []engine.Action
 	// With --check: the solution's length in the notation, and why it
 	// failed to replay as a win, if it did.
@@ -114,7 +115,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 		return printMoves(stdout, stderr, j.specOf(j.lo), r.moves, j.fcs)
 	}
-	report(stdout, j.specOf(j.lo), j.lo, j.hi, results, total, j.nodes, j.workers, j.threads)
+	report(stdout, j.specOf(j.lo), j.lo, j.hi, results, total, j.nodes, j.workers, j.threads, j.cpuMeasure())
 	if j.check {
 		checkReport(stdout, results)
 	}
@@ -219,6 +220,27 @@ func parseSolve(args []string, stderr io.Writer) (solveJob, int) {
 	}, 0
 }
 
+// cpuMeasure says how a deal's CPU time is measured, or "" if it is not.
+// With one worker the whole process's CPU between a deal's start and end
+// is the deal's: its search, the collector's work on what the search made
+// and the runtime beside them. With several workers each searching alone,
+// a worker's goroutine is locked to an OS thread and the deal's CPU is
+// that thread's, which leaves out the collector's background work on other
+// threads. Several workers of several threads each are not measured.
+func (j solveJob) cpuMeasure() string {
+	switch {
+	case j.workers <= 1:
+		if _, ok := processCPU(); ok {
+			return "process CPU, one worker"
+		}
+	case j.threads == 1:
+		if _, ok := threadCPU(); ok {
+			return "the worker thread's CPU"
+		}
+	}
+	return ""
+}
+
 // keepMoves: a single deal's moves are asked for.
 func (j solveJob) keepMoves() bool { return j.single != "" && j.lo == j.hi && j.showMoves }
 
@@ -232,19 +254,36 @@ func (j solveJob) run() []dealOutcome {
 	// fifth of the CPU of a range of fast deals.
 	var next atomic.Uint64
 	next.Store(j.lo)
+	measure := j.cpuMeasure()
+	cpuNow := processCPU
+	if j.workers > 1 {
+		cpuNow = threadCPU
+	}
 	var wg sync.WaitGroup
 	for range max(j.workers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if measure != "" {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			for {
 				seed := next.Add(1) - 1
 				if seed > j.hi || seed < j.lo {
 					return
 				}
 				t := time.Now()
+				var c0 time.Duration
+				if measure != "" {
+					c0, _ = cpuNow()
+				}
 				r := j.solveOne(j.specOf(seed), j.nodes)
 				o := dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t)}
+				if measure != "" {
+					c1, _ := cpuNow()
+					o.cpu = c1 - c0
+				}
 				// Keeping every solution of a long range would cost more
 				// memory than the search.
 				if keepMoves {
