@@ -128,7 +128,7 @@ func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Actio
 	return 0
 }
 
-func checkReport(w io.Writer, rs []dealOutcome) {
+func checkReport(w io.Writer, rs []dealOutcome, unit string) {
 	checked, length, failed := 0, 0, 0
 	for _, r := range rs {
 		if r.outcome != engine.Solved {
@@ -146,6 +146,6 @@ func checkReport(w io.Writer, rs []dealOutcome) {
 	if checked == 0 {
 		return
 	}
-	fmt.Fprintf(w, "checked %d solutions: %d replay as wins, %d fail; mean length %.1f moves in the notation\n",
-		checked, checked-failed, failed, float64(length)/float64(checked))
+	fmt.Fprintf(w, "checked %d solutions: %d replay as wins, %d fail; mean length %.1f %s\n",
+		checked, checked-failed, failed, float64(length)/float64(checked), unit)
 }
