@@ -322,12 +322,13 @@ var house = NewCatalogue(
 		New:  adapt(spider.New),
 		Text: spider.Text, Solve: spider.Solve, Nodes: spider.DefaultNodes,
 		Points: true, Deals: seeds,
-		// Spider's check searches the reachable positions and can take a
-		// noticeable moment.
-		StuckAside: true,
-		Keys:       Keys{Draw: "deal a row", Home: "send the card home at once"},
-		Strategy:   "Build in suit whenever you can: only same-suit runs move together. Turn face-down cards and empty columns before dealing a row, and keep an empty column for shuffling runs around rather than parking a lone card in it.",
-		Rules:      "Build down regardless of suit; only same-suit runs move together; any card or same-suit run fills an empty column. Deal a row of ten from the stock when no column is empty. A full King-to-Ace run of one suit leaves the table. Score: 500 to start, -1 per move or row, +100 per finished run.",
+		// Spider's hint may look ahead over thousands of positions and its
+		// check searches the reachable ones: both can take a noticeable
+		// moment.
+		HintAside: true, StuckAside: true,
+		Keys:     Keys{Draw: "deal a row", Home: "send the card home at once"},
+		Strategy: "Build in suit whenever you can: only same-suit runs move together. Turn face-down cards and empty columns before dealing a row, and keep an empty column for shuffling runs around rather than parking a lone card in it.",
+		Rules:    "Build down regardless of suit; only same-suit runs move together; any card or same-suit run fills an empty column. Deal a row of ten from the stock when no column is empty. A full King-to-Ace run of one suit leaves the table. Score: 500 to start, -1 per move or row, +100 per finished run.",
 	},
 	&Game{
 		Name: "tripeaks", Title: "TriPeaks", Kind: Solitaire,

@@ -16,7 +16,7 @@ import (
 
 // report is the outcome of a range of deals: how many were solved, found
 // impossible or left undecided, and how long they took.
-func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, total time.Duration, nodes, workers, threads int) {
+func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, total time.Duration, nodes, workers, threads int, cpuMeasure string) {
 	var counts [3]int
 	var times []time.Duration
 	within2 := 0
@@ -59,6 +59,9 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 	fmt.Fprintf(w, "decided within 2 s each: %d (%.3f%%)\n", within2, pct(within2))
 	fmt.Fprintf(w, "time per deal: p50 %s  p99 %s  max %s (deal %d)\n", q(0.5).Round(time.Microsecond),
 		q(0.99).Round(time.Microsecond), slowest.took.Round(time.Microsecond), slowest.seed)
+	if cpuMeasure != "" {
+		cpuReport(w, rs, cpuMeasure)
+	}
 	fmt.Fprintf(w, "total %s\n", total.Round(time.Millisecond))
 	if len(impossible) > 0 {
 		fmt.Fprintf(w, "impossible deals (first %d): %v\n", len(impossible), impossible)
@@ -67,6 +70,33 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 		slices.Sort(undecided)
 		fmt.Fprintf(w, "undecided deals: %v\n", undecided)
 	}
+}
+
+// cpuReport gives each deal's CPU time: what the deal costs on one core,
+// whatever else the machine runs (the clock time is that plus waiting).
+func cpuReport(w io.Writer, rs []dealOutcome, measure string) {
+	var cpus []time.Duration
+	var within2, within10 int
+	var slowest dealOutcome
+	for _, r := range rs {
+		cpus = append(cpus, r.cpu)
+		if r.outcome != engine.Undecided && r.cpu <= 2*time.Second {
+			within2++
+		}
+		if r.outcome != engine.Undecided && r.cpu <= 10*time.Second {
+			within10++
+		}
+		if r.cpu > slowest.cpu {
+			slowest = r
+		}
+	}
+	slices.Sort(cpus)
+	n := len(rs)
+	q := func(p float64) time.Duration { return cpus[min(int(p*float64(n)), n-1)].Round(time.Millisecond) }
+	fmt.Fprintf(w, "CPU per deal (%s): p50 %s  p99 %s  max %s (deal %d)\n", measure, q(0.5), q(0.99),
+		slowest.cpu.Round(time.Millisecond), slowest.seed)
+	fmt.Fprintf(w, "decided within 2 s of CPU each: %d (%.3f%%); within 10 s: %d (%.3f%%)\n",
+		within2, 100*float64(within2)/float64(n), within10, 100*float64(within10)/float64(n))
 }
 
 // printMoves prints a solution: FreeCell in standard notation, the others
@@ -98,7 +128,7 @@ func printMoves(stdout, stderr io.Writer, spec engine.Spec, moves []engine.Actio
 	return 0
 }
 
-func checkReport(w io.Writer, rs []dealOutcome) {
+func checkReport(w io.Writer, rs []dealOutcome, unit string) {
 	checked, length, failed := 0, 0, 0
 	for _, r := range rs {
 		if r.outcome != engine.Solved {
@@ -116,6 +146,6 @@ func checkReport(w io.Writer, rs []dealOutcome) {
 	if checked == 0 {
 		return
 	}
-	fmt.Fprintf(w, "checked %d solutions: %d replay as wins, %d fail; mean length %.1f moves in the notation\n",
-		checked, checked-failed, failed, float64(length)/float64(checked))
+	fmt.Fprintf(w, "checked %d solutions: %d replay as wins, %d fail; mean length %.1f %s\n",
+		checked, checked-failed, failed, float64(length)/float64(checked), unit)
 }

@@ -44,11 +44,32 @@ type dealOutcome struct {
 	outcome engine.Outcome
 	nodes   int
 	took    time.Duration
+	cpu     time.Duration // the deal's CPU time, if cpuMeasure says how
 	moves   []engine.Action
-	// With --check: the solution's length in the notation, and why it
-	// failed to replay as a win, if it did.
+	// With --check: the solution's length (FreeCell: in the notation;
+	// other games: in actions), and why it failed to replay as a win, if
+	// it did.
 	length    int
 	replayErr error
+}
+
+// checkWin replays a solution through the game's rules (its default
+// options) from a fresh deal: every action must be legal, and the last
+// must leave the game won.
+func checkWin(newGame func(engine.Spec, games.Options) (engine.Solitaire, error), spec engine.Spec, moves []engine.Action) (int, error) {
+	g, err := newGame(spec, nil)
+	if err != nil {
+		return 0, err
+	}
+	for i, a := range moves {
+		if err := g.Do(a); err != nil {
+			return len(moves), fmt.Errorf("action %d: %w", i+1, err)
+		}
+	}
+	if !g.Won() {
+		return len(moves), fmt.Errorf("the replay does not win")
+	}
+	return len(moves), nil
 }
 
 // checkFreecell writes a solution in the notation and replays it.
@@ -79,6 +100,7 @@ type solveJob struct {
 	fcs       bool // --notation fcs
 	listWon   bool
 	check     bool
+	newGame   func(engine.Spec, games.Options) (engine.Solitaire, error)
 }
 
 // Run solves a range of deals (or one) with the game's solver and
@@ -114,9 +136,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 		return printMoves(stdout, stderr, j.specOf(j.lo), r.moves, j.fcs)
 	}
-	report(stdout, j.specOf(j.lo), j.lo, j.hi, results, total, j.nodes, j.workers, j.threads)
+	report(stdout, j.specOf(j.lo), j.lo, j.hi, results, total, j.nodes, j.workers, j.threads, j.cpuMeasure())
 	if j.check {
-		checkReport(stdout, results)
+		unit := "actions"
+		if j.game == "freecell" {
+			unit = "moves in the notation"
+		}
+		checkReport(stdout, results, unit)
 	}
 	if j.listWon {
 		for _, r := range results {
@@ -163,7 +189,7 @@ func parseSolve(args []string, stderr io.Writer) (solveJob, int) {
 	showMoves := fs.Bool("moves", false, "print the solution of a single deal")
 	notation := fs.String("notation", "", "FreeCell --moves: \"fcs\" lays the moves out as fc-solve -m -snx does, ten to a line")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
-	check := fs.Bool("check", false, "FreeCell: write every solution in the notation and replay it (automatic moves off); report failures and the mean length")
+	check := fs.Bool("check", false, "replay every win through the game's rules (FreeCell: written in the notation, automatic moves off); report failures and the mean length")
 	if err := fs.Parse(args); err != nil {
 		return j, 2
 	}
@@ -216,7 +242,29 @@ func parseSolve(args []string, stderr io.Writer) (solveJob, int) {
 	return solveJob{
 		game: game, single: single, specOf: specOf, lo: lo, hi: hi, nodes: *nodes, workers: *workers, threads: *threads,
 		solveOne: solveOne, showMoves: *showMoves, fcs: *notation == "fcs", listWon: *listWon, check: *check,
+		newGame: entry.New,
 	}, 0
+}
+
+// cpuMeasure says how a deal's CPU time is measured, or "" if it is not.
+// With one worker the whole process's CPU between a deal's start and end
+// is the deal's: its search, the collector's work on what the search made
+// and the runtime beside them. With several workers each searching alone,
+// a worker's goroutine is locked to an OS thread and the deal's CPU is
+// that thread's, which leaves out the collector's background work on other
+// threads. Several workers of several threads each are not measured.
+func (j solveJob) cpuMeasure() string {
+	switch {
+	case j.workers <= 1:
+		if _, ok := processCPU(); ok {
+			return "process CPU, one worker"
+		}
+	case j.threads == 1:
+		if _, ok := threadCPU(); ok {
+			return "the worker thread's CPU"
+		}
+	}
+	return ""
 }
 
 // keepMoves: a single deal's moves are asked for.
@@ -232,26 +280,47 @@ func (j solveJob) run() []dealOutcome {
 	// fifth of the CPU of a range of fast deals.
 	var next atomic.Uint64
 	next.Store(j.lo)
+	measure := j.cpuMeasure()
+	cpuNow := processCPU
+	if j.workers > 1 {
+		cpuNow = threadCPU
+	}
 	var wg sync.WaitGroup
 	for range max(j.workers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if measure != "" {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			for {
 				seed := next.Add(1) - 1
 				if seed > j.hi || seed < j.lo {
 					return
 				}
 				t := time.Now()
+				var c0 time.Duration
+				if measure != "" {
+					c0, _ = cpuNow()
+				}
 				r := j.solveOne(j.specOf(seed), j.nodes)
 				o := dealOutcome{seed: seed, outcome: r.Outcome, nodes: r.Nodes, took: time.Since(t)}
+				if measure != "" {
+					c1, _ := cpuNow()
+					o.cpu = c1 - c0
+				}
 				// Keeping every solution of a long range would cost more
 				// memory than the search.
 				if keepMoves {
 					o.moves = r.Moves
 				}
-				if j.check && j.game == "freecell" && r.Outcome == engine.Solved {
+				switch {
+				case !j.check || r.Outcome != engine.Solved:
+				case j.game == "freecell":
 					o.length, o.replayErr = checkFreecell(j.specOf(seed), r.Moves)
+				default:
+					o.length, o.replayErr = checkWin(j.newGame, j.specOf(seed), r.Moves)
 				}
 				results[seed-j.lo] = o
 			}

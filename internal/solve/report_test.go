@@ -1,0 +1,44 @@
+package solve
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"sshuffle/engine"
+	"sshuffle/games"
+)
+
+// The CPU lines count a deal as decided within a limit only if it was
+// decided, and name the deal that took the most CPU.
+func TestCPUReport(t *testing.T) {
+	rs := []dealOutcome{
+		{seed: 1, outcome: engine.Solved, cpu: 500 * time.Millisecond},
+		{seed: 2, outcome: engine.Solved, cpu: 3 * time.Second},
+		{seed: 3, outcome: engine.Undecided, cpu: 9 * time.Second},
+		{seed: 4, outcome: engine.Impossible, cpu: 11 * time.Second},
+	}
+	var b bytes.Buffer
+	cpuReport(&b, rs, "test")
+	require.Equal(t, "CPU per deal (test): p50 9s  p99 11s  max 11s (deal 4)\n"+
+		"decided within 2 s of CPU each: 1 (25.000%); within 10 s: 2 (50.000%)\n", b.String())
+}
+
+// --check replays a win through the game's rules: the solver's moves win,
+// the same moves less the last do not, and an illegal action is named.
+func TestCheckWin(t *testing.T) {
+	entry, ok := games.Default().Game("spider")
+	require.True(t, ok)
+	spec := engine.Spec{Game: "spider", Variant: "1suit", Seed: 1}
+	res := entry.Solve(spec, 50_000)
+	require.Equal(t, engine.Solved, res.Outcome)
+	n, err := checkWin(entry.New, spec, res.Moves)
+	require.NoError(t, err)
+	require.Equal(t, len(res.Moves), n)
+	_, err = checkWin(entry.New, spec, res.Moves[:len(res.Moves)-1])
+	require.ErrorContains(t, err, "does not win")
+	bad := append([]engine.Action{{Kind: engine.Move, From: 0, Index: 0, To: 0}}, res.Moves...)
+	_, err = checkWin(entry.New, spec, bad)
+	require.ErrorContains(t, err, "action 1")
+}
