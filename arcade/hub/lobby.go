@@ -116,6 +116,9 @@ func (w *LobbyWatch) Close() {
 // Done is closed once the subscription's goroutine has returned.
 func (w *LobbyWatch) Done() <-chan struct{} { return w.out.Done() }
 
+// TableList is the list as the lobby watchers get it, shared: read only.
+func (h *Hub) TableList() TableList { return *h.lobby.snap.Load() }
+
 // Tables lists the open (not private) tables, oldest first, as of the last
 // rebuild of the list: on a node of several, the other nodes' too.
 func (h *Hub) Tables() []TableInfo {

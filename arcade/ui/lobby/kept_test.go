@@ -175,3 +175,29 @@ func TestPageRelistConvertsOnlyChangedTables(t *testing.T) {
 	require.Equal(t, 1, pg.tables[2].Watchers)
 	require.NotContains(t, pg.View(), "AAAAA")
 }
+
+// Lobbies given the same list share its conversion: the second takes the
+// first one's tables, and a list from another hub is converted anew.
+func TestPagesShareOneConversion(t *testing.T) {
+	env := func() *ui.Env {
+		return &ui.Env{Width: 80, Height: 24, Unicode: true, Player: &ui.Player{ID: "k", Name: "ann"}}
+	}
+	a := &Page{Screen: New(env(), &asked{}, GamesOf(games.Default()), nil)}
+	b := &Page{Screen: New(env(), &asked{}, GamesOf(games.Default()), nil)}
+	info := func(code string) hub.TableInfo {
+		return hub.TableInfo{Code: code, Game: spite.Name, Host: hub.Person{ID: "b", Name: "bob"},
+			Seats: []hub.SeatInfo{{Name: "bob", Person: hub.Person{ID: "b", Name: "bob"}}, {}}}
+	}
+	list := hub.TableList{Tables: []hub.TableInfo{info("AAAAA"), info("BBBBB")}, Version: 7}
+	a.Update(lobbyMsg{list: list})
+	b.Update(lobbyMsg{list: list})
+	require.Len(t, b.Screen.tables, 2)
+	require.Same(t, unsafe.SliceData(a.Screen.tables), unsafe.SliceData(b.Screen.tables), "the second lobby converted the list again")
+
+	other := hub.TableList{Tables: []hub.TableInfo{info("CCCCC")}, Version: 7}
+	b.Update(lobbyMsg{list: other})
+	require.Equal(t, "CCCCC", b.Screen.tables[0].Code)
+	require.Equal(t, "AAAAA", a.Screen.tables[0].Code, "a lobby's list changed under it")
+	require.Contains(t, b.View(), "CCCCC")
+	require.NotContains(t, b.View(), "AAAAA")
+}

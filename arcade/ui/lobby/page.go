@@ -79,18 +79,41 @@ type listedTable struct {
 	t  Table
 }
 
+// converted is the hub's last list as the lobbies show it. The hub hands
+// every lobby the same list at each relisting (its tables never written
+// after): the first lobby to take a list converts it, and the others share
+// that work and its memory, read only. On a busy server the people at the
+// tables pass through the lobby at each game's end, and a conversion per
+// lobby per relisting made the lobbies the server's largest allocator.
+var converted struct {
+	mu     sync.Mutex
+	first  *hub.TableInfo // the list's identity: its first table
+	n      int
+	listed []*listedTable
+	tables []Table
+}
+
 // tablesOf is the list l as the lobby shows it, each table converted
 // (lobbyTable) again only when the hub lists it otherwise than in the
-// last list: on a busy server the list comes every twentieth of a second
-// to every lobby, with most of its tables as they were. The list keeps its
-// order (oldest first), so a table is found where it was in the last
-// list, or a little further on when tables before it closed; one not
-// found so (a new one, or one after many that closed at once) is
+// list converted last: most tables of a relisting are as they were. The
+// list keeps its order (oldest first), so a table is found where it was in
+// the last list, or a little further on when tables before it closed; one
+// not found so (a new one, or one after many that closed at once) is
 // converted anew.
-func (pg *Page) tablesOf(l hub.TableList) Tables {
+func tablesOf(l hub.TableList) Tables {
+	if len(l.Tables) == 0 {
+		return Tables{}
+	}
+	c := &converted
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.first == &l.Tables[0] && c.n == len(l.Tables) {
+		return Tables{List: c.tables}
+	}
 	const ahead = 4
-	prev, next := pg.listed, pg.older[:0]
-	out := pg.tables[:0]
+	prev := c.listed
+	next := make([]*listedTable, 0, len(l.Tables))
+	out := make([]Table, 0, len(l.Tables))
 	j := 0
 	for i := range l.Tables {
 		in := &l.Tables[i]
@@ -107,8 +130,7 @@ func (pg *Page) tablesOf(l hub.TableList) Tables {
 		next = append(next, x)
 		out = append(out, x.t)
 	}
-	clear(prev)
-	pg.listed, pg.older, pg.tables = next, prev[:0], out
+	c.first, c.n, c.listed, c.tables = &l.Tables[0], len(l.Tables), next, out
 	return Tables{List: out}
 }
 
@@ -185,13 +207,6 @@ type Page struct {
 	gone   bool
 	joined []*ui.TableHold
 
-	// listed is the tables of the last list, as the hub listed them and
-	// as converted, in its order (older: scratch for the next): a
-	// relisting converts only the tables that changed. tables is the list
-	// handed to the screen, made again in place.
-	listed, older []*listedTable
-	tables        []Table
-
 	// The invite line as last drawn, and what for.
 	inviteOK    bool
 	inviteCode  string
@@ -227,11 +242,7 @@ func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error
 		return nil, errors.New("Tables need a player name: connect with a key and pick one.")
 	}
 	pg := &Page{env: e, hub: e.Hub, defaults: defaults}
-	var first []Table
-	for _, t := range pg.hub.Tables() {
-		first = append(first, lobbyTable(t))
-	}
-	pg.Screen = New(e, pg, GamesOf(e.Games), first)
+	pg.Screen = New(e, pg, GamesOf(e.Games), tablesOf(pg.hub.TableList()).List)
 	if r.Game.Game != nil {
 		pg.ComeFor(r.Game.Game.Name)
 	}
@@ -252,7 +263,7 @@ func OpenPage(e *ui.Env, r ui.Route, defaults hub.TableConfig) (ui.Screen, error
 func (pg *Page) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case lobbyMsg:
-		return pg.Screen.Update(pg.tablesOf(msg.list))
+		return pg.Screen.Update(tablesOf(msg.list))
 	case joinedMsg:
 		if msg.page != pg {
 			return nil
