@@ -41,13 +41,20 @@ func Wrap(text string, width int) string {
 // FitLines word-wraps text into at most n lines of width cells, ending
 // with an ellipsis when it had to cut.
 func FitLines(text string, width, n int) []string {
+	return FitLinesBy(text, width, n, lipgloss.Width)
+}
+
+// FitLinesBy is FitLines with widths counted by cells, which must count as
+// lipgloss.Width does for the text given: a screen that knows its text
+// (no escapes, no wide graphemes to walk) counts faster.
+func FitLinesBy(text string, width, n int, cells func(string) int) []string {
 	if text == "" || width <= 0 {
 		return nil
 	}
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(text) {
-		if line != "" && lipgloss.Width(line)+1+lipgloss.Width(w) > width {
+		if line != "" && cells(line)+1+cells(w) > width {
 			lines = append(lines, line)
 			line = ""
 		}
@@ -60,14 +67,17 @@ func FitLines(text string, width, n int) []string {
 	if len(lines) > n {
 		lines = lines[:n]
 		last := []rune(lines[n-1])
-		for lipgloss.Width(string(last))+1 > width && len(last) > 0 {
+		for cells(string(last))+1 > width && len(last) > 0 {
 			last = last[:len(last)-1]
 		}
 		lines[n-1] = string(last) + "…"
 	}
 	for i, l := range lines {
+		if cells(l) <= width {
+			continue
+		}
 		r := []rune(l)
-		for lipgloss.Width(string(r)) > width {
+		for cells(string(r)) > width {
 			r = r[:len(r)-1]
 		}
 		lines[i] = string(r)

@@ -165,40 +165,4 @@ func clean(s string, max int) bool {
 // fitLines is ui.FitLines with widths counted by cells: the same lines,
 // without lipgloss's grapheme walk for each word of the log, the notes
 // and the rules.
-func fitLines(text string, width, n int) []string {
-	if text == "" || width <= 0 {
-		return nil
-	}
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && cells(line)+1+cells(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	lines = append(lines, line)
-	if len(lines) > n {
-		lines = lines[:n]
-		last := []rune(lines[n-1])
-		for cells(string(last))+1 > width && len(last) > 0 {
-			last = last[:len(last)-1]
-		}
-		lines[n-1] = string(last) + "…"
-	}
-	for i, l := range lines {
-		if cells(l) <= width {
-			continue
-		}
-		r := []rune(l)
-		for cells(string(r)) > width {
-			r = r[:len(r)-1]
-		}
-		lines[i] = string(r)
-	}
-	return lines
-}
+func fitLines(text string, width, n int) []string { return ui.FitLinesBy(text, width, n, cells) }
