@@ -27,6 +27,9 @@ const (
 	// every few seconds, not one a move. A racer finishing is written at
 	// once (it says their game is no longer one to keep).
 	keepEvery = 3 * time.Second
+	// keepRounds is how many times in keepEvery the keeper looks for
+	// races due.
+	keepRounds = 12
 	// endedFor is how long a lost race's code answers as ended, as long
 	// as the hub remembers the codes of rooms that ended under it.
 	endedFor = 24 * time.Hour
@@ -131,7 +134,10 @@ func (k *raceKeeper) poke() {
 
 func (k *raceKeeper) run() {
 	defer close(k.done)
-	t := time.NewTicker(k.every)
+	// Each race is written when its own keepEvery has passed, so the
+	// keeper looks often: races started at different times keep their
+	// writes apart instead of all falling due on one tick.
+	t := time.NewTicker(max(k.every/keepRounds, time.Millisecond))
 	defer t.Stop()
 	for {
 		select {
@@ -145,13 +151,13 @@ func (k *raceKeeper) run() {
 	}
 }
 
-// write writes what is due: every race's record when all is set.
+// write writes what is due, every race's record when all is set, in one
+// call to the store.
 func (k *raceKeeper) write(all bool) {
-	type job struct {
-		rec  store.LiveRace
-		drop bool
-	}
-	var jobs []job
+	var (
+		puts []store.LiveRace
+		gone []string
+	)
 	now := time.Now()
 	k.mu.Lock()
 	for code, r := range k.races {
@@ -159,29 +165,25 @@ func (k *raceKeeper) write(all bool) {
 		case r.ended:
 			delete(k.races, code)
 			if !r.last.IsZero() {
-				jobs = append(jobs, job{rec: store.LiveRace{Code: code}, drop: true})
+				gone = append(gone, code)
 			}
 		case r.dirty && (all || r.urgent || now.Sub(r.last) >= k.every):
 			rec := r.rec
 			rec.Racers = slices.Clone(r.rec.Racers)
-			jobs = append(jobs, job{rec: rec})
+			puts = append(puts, rec)
 			r.dirty, r.urgent, r.last = false, false, now
 		}
 	}
 	k.mu.Unlock()
-	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.rec.Code, b.rec.Code) })
+	if len(puts) == 0 && len(gone) == 0 {
+		return
+	}
+	slices.SortFunc(puts, func(a, b store.LiveRace) int { return strings.Compare(a.Code, b.Code) })
+	slices.Sort(gone)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, j := range jobs {
-		if j.drop {
-			if err := k.st.DeleteLiveRace(ctx, j.rec.Code); err != nil {
-				k.log.Error("forgetting a race's record", "code", j.rec.Code, "error", err.Error())
-			}
-			continue
-		}
-		if err := k.st.PutLiveRace(ctx, j.rec); err != nil {
-			k.log.Error("keeping a race's record", "code", j.rec.Code, "error", err.Error())
-		}
+	if err := k.st.KeepLiveRaces(ctx, puts, gone); err != nil {
+		k.log.Error("keeping the records of live races", "races", len(puts), "ended", len(gone), "error", err.Error())
 	}
 }
 

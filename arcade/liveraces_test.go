@@ -1,7 +1,10 @@
 package arcade
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,4 +62,45 @@ func TestRaceKeeperKeepsAndForgets(t *testing.T) {
 	rs = live()
 	require.Len(t, rs, 1)
 	require.Equal(t, 3, rs[0].Racers[0].Moves)
+}
+
+type liveRaces = store.LiveRaces
+
+// countingRaces counts the keeper's writes to the store.
+type countingRaces struct {
+	liveRaces
+	mu    sync.Mutex
+	calls []int // races in each KeepLiveRaces
+}
+
+func (c *countingRaces) KeepLiveRaces(ctx context.Context, races []store.LiveRace, gone []string) error {
+	c.mu.Lock()
+	c.calls = append(c.calls, len(races))
+	c.mu.Unlock()
+	return c.liveRaces.KeepLiveRaces(ctx, races, gone)
+}
+
+// The races due in a round go to the store in one write: written one by
+// one, hundreds of synced writes in a row held a busy server's core.
+func TestRaceKeeperWritesARoundAtOnce(t *testing.T) {
+	st, err := badger.OpenInMemory()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	c := &countingRaces{liveRaces: st}
+	k := newRaceKeeper(c, slog.New(slog.DiscardHandler), time.Hour)
+	spec := engine.Spec{Game: "klondike", Variant: "draw1", Seed: 7}
+	k.mu.Lock() // every race noted before the keeper looks
+	for i := range 40 {
+		code := fmt.Sprintf("KQ%03d", i)
+		k.races[code] = &keptRace{rec: store.LiveRace{Code: code, Spec: spec.String(), Key: "klondike/draw1", Started: time.Unix(0, 0).UTC(),
+			Racers: []store.LiveRacer{{Account: "a", Save: []byte("x"), Moves: 1}}}, dirty: true}
+	}
+	k.mu.Unlock()
+	k.close()
+	rs, err := st.LiveRaces(t.Context())
+	require.NoError(t, err)
+	require.Len(t, rs, 40)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	require.Equal(t, []int{40}, c.calls, "one write for the 40 races")
 }

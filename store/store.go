@@ -471,6 +471,11 @@ type LiveRaces interface {
 	// DeleteLiveRace forgets a race that ended as races end; none is no
 	// error.
 	DeleteLiveRace(ctx context.Context, code string) error
+	// KeepLiveRaces puts races and forgets the races of gone at once, as
+	// PutLiveRace and DeleteLiveRace would one by one but in as few
+	// writes as the store takes. A race that fails its checks is left
+	// out and its error returned (joined) after the others are written.
+	KeepLiveRaces(ctx context.Context, races []LiveRace, gone []string) error
 	// LiveRaces returns the races kept, in code order. A record that
 	// cannot be read is logged and left out.
 	LiveRaces(ctx context.Context) ([]LiveRace, error)

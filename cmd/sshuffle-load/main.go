@@ -76,6 +76,7 @@ func main() {
 	watchers := flag.Int("watchers", 0, "with --tables: this many more sessions watch each table, and a move is timed to their screens too")
 	still := flag.Bool("still", false, "with --tables: seat and start the tables, then nobody moves; measure the server's idle CPU per person and memory per session (see -debug)")
 	debugURL := flag.String("debug", "", "with --still: the server's debug listener (http://127.0.0.1:PORT, sshuffle serve --debug-addr), for its live heap and goroutines per session")
+	flag.StringVar(&movesOut, "moves-out", "", "with --races, --tables or --mix: write every move reaching a screen to this file, one a line: the key's send time (Unix ms), the latency (ms) and the room's kind, to find when the slow ones happened")
 	cpuProfile := flag.String("cpuprofile", "", "with --still and -debug: write the server's CPU profile over the window to this file")
 	flag.Parse()
 	if *listHostile {

@@ -9,6 +9,30 @@ import (
 	"time"
 )
 
+// movesOut is the file runRooms writes every move to (-moves-out).
+var movesOut string
+
+// writeMoves writes each group's moves to movesOut, in the order sent.
+func writeMoves(groups []roomGroup, res []groupResult) error {
+	type move struct {
+		at   time.Time
+		lat  time.Duration
+		kind string
+	}
+	var all []move
+	for k, g := range groups {
+		for i, at := range res[k].sent {
+			all = append(all, move{at, res[k].lat[i], g.kind})
+		}
+	}
+	slices.SortFunc(all, func(a, b move) int { return a.at.Compare(b.at) })
+	var b strings.Builder
+	for _, m := range all {
+		fmt.Fprintf(&b, "%d %.2f %s\n", m.at.UnixMilli(), ms(m.lat), m.kind)
+	}
+	return os.WriteFile(movesOut, []byte(b.String()), 0o644)
+}
+
 // roomTotals is what a run of races or tables measured, summed.
 type roomTotals struct{ failed, moves, reached, missed int }
 
@@ -145,6 +169,12 @@ func runRooms(groups []roomGroup, ramp, duration time.Duration, pid int, head fu
 	close(quit)
 	wg.Wait()
 
+	if movesOut != "" {
+		// Before sort, which orders each group's lats apart from their sent.
+		if err := writeMoves(groups, res); err != nil {
+			fmt.Fprintln(os.Stderr, "writing the moves:", err)
+		}
+	}
 	var all groupResult
 	kinds := make([]string, len(groups))
 	people, watchers := 0, 0

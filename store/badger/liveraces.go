@@ -77,56 +77,145 @@ func checkLiveRace(r store.LiveRace) error {
 // that is the same as the one kept is not written again, so that its
 // version stays the time it last changed.
 func (s *Store) PutLiveRace(ctx context.Context, r store.LiveRace) error {
-	if err := checkLiveRace(r); err != nil {
+	p, err := prepareLiveRace(r)
+	if err != nil {
 		return err
 	}
-	head := liveHead{Code: r.Code, Spec: r.Spec, Key: r.Key, Started: r.Started.UTC()}
-	lines := make(map[string][]byte, len(r.Racers))
-	for _, x := range r.Racers {
-		b, err := json.Marshal(x)
+	return s.update(ctx, func(txn *badger.Txn) error { return putLiveRace(txn, p) })
+}
+
+// KeepLiveRaces puts races and forgets the races of gone in as few
+// transactions as Badger takes (one, unless it is too big), each synced
+// once: a server with hundreds of races writes them all every few
+// seconds, and a synced write a race held the server's one core in the
+// kernel a few hundred microseconds each, hundreds of times in a row. A
+// race that fails its checks is left out and its error returned, joined,
+// after the others are written.
+func (s *Store) KeepLiveRaces(ctx context.Context, races []store.LiveRace, gone []string) error {
+	var bad []error
+	ps := make([]preparedRace, 0, len(races))
+	for _, r := range races {
+		p, err := prepareLiveRace(r)
 		if err != nil {
-			return fmt.Errorf("store: encode a racer of live race %s: %w", r.Code, err)
+			bad = append(bad, err)
+			continue
 		}
-		lines[x.Account] = b
+		ps = append(ps, p)
 	}
-	return s.update(ctx, func(txn *badger.Txn) error {
-		if err := setJSON(txn, dbKey(kLiveRace, r.Code), "live race "+r.Code, head); err != nil {
-			return err
+	codes := make([]string, 0, len(gone))
+	for _, c := range gone {
+		if err := checkRaceCode(c); err != nil {
+			bad = append(bad, err)
+			continue
 		}
-		// Racers no longer listed go; listed ones are written if changed.
-		p := prefix(kLiveRacer, r.Code)
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
-		kept := map[string][]byte{}
-		var gone [][]byte
-		for it.Rewind(); it.Valid(); it.Next() {
-			acc := string(it.Item().Key()[len(p):])
-			if _, ok := lines[acc]; !ok {
-				gone = append(gone, it.Item().KeyCopy(nil))
-				continue
-			}
-			v, err := it.Item().ValueCopy(nil)
-			if err != nil {
-				it.Close()
+		codes = append(codes, c)
+	}
+	if err := s.keepLive(ctx, ps, codes); err != nil {
+		return errors.Join(append(bad, err)...)
+	}
+	return errors.Join(bad...)
+}
+
+// keepLive writes ps and forgets gone in one transaction, or in halves
+// when that is more than Badger takes at once.
+func (s *Store) keepLive(ctx context.Context, ps []preparedRace, gone []string) error {
+	if len(ps) == 0 && len(gone) == 0 {
+		return nil
+	}
+	err := s.update(ctx, func(txn *badger.Txn) error {
+		for _, c := range gone {
+			if err := deleteLiveRace(txn, c); err != nil {
 				return err
 			}
-			kept[acc] = v
 		}
-		it.Close()
-		for _, k := range gone {
-			if err := txn.Delete(k); err != nil {
-				return err
-			}
-		}
-		for acc, b := range lines {
-			if old, ok := kept[acc]; ok && bytes.Equal(old, b) {
-				continue
-			}
-			if err := txn.Set(dbKey(kLiveRacer, r.Code, acc), b); err != nil {
+		for _, p := range ps {
+			if err := putLiveRace(txn, p); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if !errors.Is(err, badger.ErrTxnTooBig) || len(ps)+len(gone) < 2 {
+		return err
+	}
+	if len(gone) > 0 {
+		if err := s.keepLive(ctx, nil, gone); err != nil {
+			return err
+		}
+	}
+	if len(ps) < 2 {
+		return s.keepLive(ctx, ps, nil)
+	}
+	if err := s.keepLive(ctx, ps[:len(ps)/2], nil); err != nil {
+		return err
+	}
+	return s.keepLive(ctx, ps[len(ps)/2:], nil)
+}
+
+// preparedRace is a race checked and its lines encoded, ready to write.
+type preparedRace struct {
+	code  string
+	head  liveHead
+	lines map[string][]byte
+}
+
+func prepareLiveRace(r store.LiveRace) (preparedRace, error) {
+	if err := checkLiveRace(r); err != nil {
+		return preparedRace{}, err
+	}
+	p := preparedRace{
+		code:  r.Code,
+		head:  liveHead{Code: r.Code, Spec: r.Spec, Key: r.Key, Started: r.Started.UTC()},
+		lines: make(map[string][]byte, len(r.Racers)),
+	}
+	for _, x := range r.Racers {
+		b, err := json.Marshal(x)
+		if err != nil {
+			return preparedRace{}, fmt.Errorf("store: encode a racer of live race %s: %w", r.Code, err)
+		}
+		p.lines[x.Account] = b
+	}
+	return p, nil
+}
+
+// putLiveRace writes p's head and the lines that changed, and deletes
+// the lines of racers no longer listed.
+func putLiveRace(txn *badger.Txn, p preparedRace) error {
+	if err := setJSON(txn, dbKey(kLiveRace, p.code), "live race "+p.code, p.head); err != nil {
+		return err
+	}
+	pre := prefix(kLiveRacer, p.code)
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: pre})
+	kept := map[string][]byte{}
+	var gone [][]byte
+	for it.Rewind(); it.Valid(); it.Next() {
+		acc := string(it.Item().Key()[len(pre):])
+		if _, ok := p.lines[acc]; !ok {
+			gone = append(gone, it.Item().KeyCopy(nil))
+			continue
+		}
+		v, err := it.Item().ValueCopy(nil)
+		if err != nil {
+			it.Close()
+			return err
+		}
+		kept[acc] = v
+	}
+	it.Close()
+	for _, k := range gone {
+		if err := txn.Delete(k); err != nil {
+			return err
+		}
+	}
+	for acc, b := range p.lines {
+		if old, ok := kept[acc]; ok && bytes.Equal(old, b) {
+			continue
+		}
+		if err := txn.Set(dbKey(kLiveRacer, p.code, acc), b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteLiveRace forgets a race and its racers' lines.

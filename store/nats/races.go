@@ -214,6 +214,25 @@ func (s *Store) PutLiveRace(ctx context.Context, r store.LiveRace) error {
 	return err
 }
 
+// KeepLiveRaces puts races and forgets the races of gone, each in a
+// batch of its own: a batch here is a round trip to the cluster, not a
+// sync of a local disk, and each race's lines are compared and set on
+// their own revisions. Errors are joined; the others are still written.
+func (s *Store) KeepLiveRaces(ctx context.Context, races []store.LiveRace, gone []string) error {
+	var errs []error
+	for _, c := range gone {
+		if err := s.DeleteLiveRace(ctx, c); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, r := range races {
+		if err := s.PutLiveRace(ctx, r); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // DeleteLiveRace forgets a race that ended as races end.
 func (s *Store) DeleteLiveRace(ctx context.Context, code string) error {
 	if err := checkLiveCode(code); err != nil {

@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +69,46 @@ func testLiveRaces(t *testing.T, open Opener) {
 		require.ErrorIs(t, s.PutLiveRace(ctx, r), store.ErrInvalid)
 	}
 	require.ErrorIs(t, s.DeleteLiveRace(ctx, ""), store.ErrInvalid)
+}
+
+// Many races at once, as the server keeps them: all written, whatever the
+// store's limit on one write, a bad one left out with its error, and the
+// gone ones forgotten.
+func testKeepLiveRaces(t *testing.T, open Opener) {
+	s := open(t, nil)
+	var races []store.LiveRace
+	big := []byte(`"` + strings.Repeat("x", 12_000) + `"`)
+	for i := range 60 {
+		code := fmt.Sprintf("K%04d", i)
+		var racers []store.LiveRacer
+		for k := range 4 {
+			racers = append(racers, store.LiveRacer{Account: fmt.Sprintf("r%d", k), Save: big, Moves: i + k})
+		}
+		races = append(races, liveRace(code, racers...))
+	}
+	bad := liveRace("BAD01", store.LiveRacer{Account: ""})
+	err := s.KeepLiveRaces(ctx, append(slices.Clone(races[:30]), bad), nil)
+	require.ErrorIs(t, err, store.ErrInvalid, "the bad race's error")
+	require.NoError(t, s.KeepLiveRaces(ctx, races[30:], nil))
+	rs, err := s.LiveRaces(ctx)
+	require.NoError(t, err)
+	require.Len(t, rs, 60, "every good race is written, the bad one is not")
+	assert.Equal(t, races[0], rs[0])
+	assert.Equal(t, races[59], rs[59])
+
+	one := races[7]
+	one.Racers = one.Racers[:1]
+	var gone []string
+	for _, r := range races[10:] {
+		gone = append(gone, r.Code)
+	}
+	require.NoError(t, s.KeepLiveRaces(ctx, []store.LiveRace{one}, gone))
+	rs, err = s.LiveRaces(ctx)
+	require.NoError(t, err)
+	require.Len(t, rs, 10)
+	assert.Equal(t, one, rs[7], "a racer no longer listed goes")
+	assert.Equal(t, races[9], rs[9])
+	require.NoError(t, s.KeepLiveRaces(ctx, nil, nil), "nothing to write")
 }
 
 // A race the server lost: its code is ended for a while, and each racer's

@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("TableRematchKept", func(t *testing.T) { testTableRematchKept(t, open) })
 	t.Run("TableMatchesApart", func(t *testing.T) { testTableMatchesApart(t, open) })
 	t.Run("LiveRaces", func(t *testing.T) { testLiveRaces(t, open) })
+	t.Run("KeepLiveRaces", func(t *testing.T) { testKeepLiveRaces(t, open) })
 	t.Run("EndCode", func(t *testing.T) { testEndCode(t, open) })
 	t.Run("LostRaces", func(t *testing.T) { testLostRaces(t, open) })
 	t.Run("Bots", func(t *testing.T) { testBots(t, open) })
