@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/dgraph-io/badger/v4"
 	"github.com/stretchr/testify/require"
 )
 
@@ -112,4 +114,41 @@ func (s *Store) snapsTaken() int {
 		return 0
 	}
 	return s.snaps.taken
+}
+
+// Snapshots are stored compressed and read back as they were put; a
+// snapshot stored plain (before compression) still reads, and stored bytes
+// that do not decompress come back as they are, for the caller to refuse.
+func TestTableSnapshotsStoredCompressed(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	snap := []byte(`{"format":1,"record":{"moves":[` + strings.Repeat(`{"k":"play","c":"7H","to":"N"},`, 100) + `{}]}}`)
+	require.NoError(t, s.PutTable(ctx, "AAAAA", snap))
+	raw := func(code string) []byte {
+		var v []byte
+		require.NoError(t, s.db.View(func(txn *badger.Txn) error {
+			item, err := txn.Get(dbKey(kTableSnap, code))
+			if err != nil {
+				return err
+			}
+			v, err = item.ValueCopy(nil)
+			return err
+		}))
+		return v
+	}
+	stored := raw("AAAAA")
+	require.Equal(t, byte(snapPacked), stored[0])
+	require.Less(t, len(stored), len(snap)/3, "compressed")
+
+	plain := []byte(`{"format":1,"code":"BBBBB"}`)
+	broken := []byte{snapPacked, 0xff, 0xff, 0xff}
+	require.NoError(t, s.db.Update(func(txn *badger.Txn) error {
+		if err := txn.Set(dbKey(kTableSnap, "BBBBB"), plain); err != nil {
+			return err
+		}
+		return txn.Set(dbKey(kTableSnap, "CCCCC"), broken)
+	}))
+	saved, err := s.SavedTables(ctx)
+	require.NoError(t, err)
+	require.Equal(t, map[string][]byte{"AAAAA": snap, "BBBBB": plain, "CCCCC": broken}, saved)
 }
