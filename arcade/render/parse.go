@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -85,7 +86,7 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 		case c < 0x20 || c == 0x7f:
 			i++
 		default:
-			cluster, width := ansi.FirstGraphemeCluster(line[i:], ansi.WcWidth)
+			cluster, width := firstCluster(line[i:])
 			if len(cluster) == 0 {
 				i++
 				continue
@@ -120,6 +121,64 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 	}
 	return pen
 }
+
+// firstCluster is ansi.FirstGraphemeCluster(b, ansi.WcWidth): the
+// grapheme cluster b starts with and its width. A rune of the table
+// (cards' suits and backs, box drawing, marks of punctuation) is a
+// cluster of its own when an ASCII byte follows it, or nothing, or a
+// plain rune of the table (one that no rule of UAX #29 joins to what
+// comes before it or after it: not Extend, SpacingMark, ZWJ, Prepend or
+// Hangul); its width is then the table's. Anything else is asked of
+// FirstGraphemeCluster.
+func firstCluster(b string) (string, int) {
+	r, size := utf8.DecodeRuneInString(b)
+	if size > 1 && r < tableRunes {
+		t := runeTable()
+		if e := t[r]; e != 0 {
+			if size == len(b) || b[size] < utf8.RuneSelf {
+				return b[:size], int(e&widthBits - 1)
+			}
+			if e&plainRune != 0 {
+				if r2, _ := utf8.DecodeRuneInString(b[size:]); r2 < tableRunes && t[r2]&plainRune != 0 {
+					return b[:size], int(e&widthBits - 1)
+				}
+			}
+		}
+	}
+	return ansi.FirstGraphemeCluster(b, ansi.WcWidth)
+}
+
+// tableRunes bounds the runes runeTable holds: past the scripts, symbols
+// and shapes a screen draws with, before the wide scripts.
+const tableRunes = 0x3000
+
+// runeTable's entries: the width plus one, and whether the rune is plain.
+const (
+	widthBits = 0x7f
+	plainRune = 0x80
+)
+
+// runeTable is, for each rune below tableRunes, its width plus one when
+// it is a cluster of its own before an ASCII byte (0 when it is not, or
+// is not a rune), and plainRune when it is also a cluster of its own
+// after one, and not Hangul: made once, from FirstGraphemeCluster itself.
+var runeTable = sync.OnceValue(func() *[tableRunes]uint8 {
+	t := new([tableRunes]uint8)
+	var b []byte
+	for r := rune(utf8.RuneSelf); r < tableRunes; r++ {
+		b = utf8.AppendRune(b[:0], r)
+		n := len(b)
+		cluster, w := ansi.FirstGraphemeCluster(string(append(b, 'a')), ansi.WcWidth)
+		if len(cluster) != n || w < 0 || w >= widthBits || !utf8.ValidRune(r) {
+			continue
+		}
+		t[r] = uint8(w + 1)
+		if after, _ := ansi.FirstGraphemeCluster("a"+string(b), ansi.WcWidth); after == "a" && (r < 0x1100 || r > 0x11ff) {
+			t[r] |= plainRune
+		}
+	}
+	return t
+})
 
 // text is a cell's text.
 func (s *Screen) text(r int32) string {

@@ -56,23 +56,49 @@ func (s *raceScreen) who(x hub.Standing) string {
 
 // panel is the racers beside the board, under its head ("Race CODE" and
 // the clock, which the frame writes): two lines each, appended to lines.
-func (s *raceScreen) panel(lines []string) []string {
+// The lines of a racer whose standing is as in kept (the lines made
+// before, by racer) are kept's strings; kept is brought up to date.
+func (s *raceScreen) panel(lines []string, kept *[]racerLines) []string {
+	k := *kept
 	for i, x := range s.st.Racers {
-		name, state := fmt.Sprintf("%d %s", i+1, s.who(x)), standing(x)
-		if lipgloss.Width(name) > panelWidth-1 {
-			// A long name fills the line: what marks it goes under it,
-			// with the standing.
-			name = fmt.Sprintf("%d %s", i+1, x.Name)
-			if tag := strings.TrimPrefix(s.who(x), x.Name+" "); tag != s.who(x) {
-				state = tag + " " + state
-			}
+		if i >= len(k) {
+			k = append(k, racerLines{})
 		}
-		lines = append(lines, cut(name, panelWidth-1), "  "+cut(state, panelWidth-3))
+		if r := &k[i]; !r.ok || r.x != x || r.you != s.st.You {
+			r.name, r.state = s.racerLines(i, x)
+			r.ok, r.x, r.you = true, x, s.st.You
+		}
+		lines = append(lines, k[i].name, k[i].state)
 	}
+	*kept = k
 	if n := len(s.st.Watchers); n > 0 {
 		lines = append(lines, ui.FaintStyle.Render(fmt.Sprintf("%d watching", n)))
 	}
 	return lines
+}
+
+// racerLines is what the panel writes of racer i: a name line and a
+// standing line.
+func (s *raceScreen) racerLines(i int, x hub.Standing) (name, state string) {
+	name, state = fmt.Sprintf("%d %s", i+1, s.who(x)), standing(x)
+	if lipgloss.Width(name) > panelWidth-1 {
+		// A long name fills the line: what marks it goes under it,
+		// with the standing.
+		name = fmt.Sprintf("%d %s", i+1, x.Name)
+		if tag := strings.TrimPrefix(s.who(x), x.Name+" "); tag != s.who(x) {
+			state = tag + " " + state
+		}
+	}
+	return cut(name, panelWidth-1), "  " + cut(state, panelWidth-3)
+}
+
+// racerLines are one racer's lines of the panel, made for x as seen by
+// you (whose own line says so).
+type racerLines struct {
+	ok          bool
+	x           hub.Standing
+	you         string
+	name, state string
 }
 
 // folded is the panel in one line, for a window too narrow for it.
