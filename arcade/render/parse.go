@@ -73,7 +73,7 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 		case c == ansi.ESC:
 			n := seqLen(line[i:])
 			if n > 2 && line[i+1] == '[' && line[i+n-1] == 'm' {
-				pen = applySGR(pen, line[i:i+n])
+				pen = s.applySGR(pen, line[i:i+n])
 			}
 			i += n
 		case c == '\t':

@@ -3,6 +3,7 @@ package solitaire
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,6 +79,9 @@ type keyBarLines struct {
 	width     int
 	withMenu  bool
 	bar, more string
+	// The pairs the bars were made of: a new position with the same
+	// pairs (the usual case: they follow the kinds of piles) keeps them.
+	barKeys, moreKeys []string
 }
 
 func (s *gameScreen) View() string {
@@ -252,7 +256,10 @@ func (s *gameScreen) drawRest(b *bytes.Buffer, withMenu bool) {
 	bars := &s.bars
 	if !bars.ok || bars.width != e.Width || bars.withMenu != withMenu {
 		bar, more := s.keyBars(withMenu)
-		bars.bar, bars.more = ui.HelpBar(e.Width, bar...), ui.HelpBar(e.Width, more...)
+		if bars.width != e.Width || bars.withMenu != withMenu || bars.barKeys == nil || !slices.Equal(bar, bars.barKeys) || !slices.Equal(more, bars.moreKeys) {
+			bars.bar, bars.more = ui.HelpBar(e.Width, bar...), ui.HelpBar(e.Width, more...)
+			bars.barKeys, bars.moreKeys = bar, more
+		}
 		bars.ok, bars.width, bars.withMenu = true, e.Width, withMenu
 	}
 	if f.msgLines < 2 {
@@ -289,10 +296,16 @@ func (s *gameScreen) holding(piles []engine.Pile) string {
 // d; only games with a waste have w), and the game's own words from the
 // registry.
 func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
-	kinds := map[engine.PileKind]int{}
+	var kinds [engine.Slot + 1]int
 	piles := s.piles()
+	columns := 0
 	for _, p := range piles {
-		kinds[p.Kind]++
+		if int(p.Kind) < len(kinds) {
+			kinds[p.Kind]++
+		}
+		if p.Kind == engine.Tableau {
+			columns++
+		}
 	}
 	home := "home"
 	if kinds[engine.Foundation] == 0 {
@@ -306,8 +319,8 @@ func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
 	if withMenu {
 		bar = append(bar, "?", "help", "q", "menu")
 	}
-	if idx, columns := places(piles); columns {
-		last := strconv.Itoa(min(len(idx), 10) % 10)
+	if columns > 0 { // places(piles) numbers the columns
+		last := strconv.Itoa(min(columns, 10) % 10)
 		more = append(more, "1-"+last, "column")
 	} else {
 		more = append(more, "1-9", "free card")
