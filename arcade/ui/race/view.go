@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,7 +40,15 @@ func standing(x hub.Standing) string {
 	if x.Total == 0 {
 		return "starting"
 	}
-	return fmt.Sprintf("%d/%d %dm", x.Home, x.Total, x.Moves)
+	// What every move of a racer changes, in every panel: made without
+	// fmt.
+	b := make([]byte, 0, 16)
+	b = strconv.AppendInt(b, int64(x.Home), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(x.Total), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(x.Moves), 10)
+	return string(append(b, 'm'))
 }
 
 // who is a racer's name with what marks them.
@@ -80,8 +89,9 @@ func (s *raceScreen) panel(lines []string, kept *[]racerLines) []string {
 // racerLines is what the panel writes of racer i: a name line and a
 // standing line.
 func (s *raceScreen) racerLines(i int, x hub.Standing) (name, state string) {
-	name, state = fmt.Sprintf("%d %s", i+1, s.who(x)), standing(x)
-	if lipgloss.Width(name) > panelWidth-1 {
+	name, state = strconv.Itoa(i+1)+" "+s.who(x), standing(x)
+	// A string's width is at most its length.
+	if len(name) > panelWidth-1 && lipgloss.Width(name) > panelWidth-1 {
 		// A long name fills the line: what marks it goes under it,
 		// with the standing.
 		name = fmt.Sprintf("%d %s", i+1, x.Name)
@@ -166,6 +176,9 @@ func (s *raceScreen) foldedTail(room int) string {
 }
 
 func cut(s string, w int) string {
+	if len(s) <= w {
+		return s // no more runes than bytes
+	}
 	r := []rune(s)
 	if len(r) <= w {
 		return s

@@ -295,24 +295,50 @@ func (s *gameScreen) holding(piles []engine.Pile) string {
 // of the piles this game has and no others (FreeCell has no stock, so no
 // d; only games with a waste have w), and the game's own words from the
 // registry.
+// The pairs are kept with what they were made of (every position asks
+// for them again), and are the caller's to read, not to change.
 func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
-	var kinds [engine.Slot + 1]int
-	piles := s.piles()
-	columns := 0
-	for _, p := range piles {
-		if int(p.Kind) < len(kinds) {
-			kinds[p.Kind]++
+	k := keyPairsKey{withMenu: withMenu}
+	for _, p := range s.piles() {
+		if int(p.Kind) < len(k.kinds) {
+			k.kinds[p.Kind] = true
 		}
 		if p.Kind == engine.Tableau {
-			columns++
+			k.columns++
 		}
 	}
+	if kp := &s.keyPairs; kp.ok && kp.key == k {
+		return kp.bar, kp.more
+	}
+	bar, more = s.makeKeyBars(k)
+	s.keyPairs = keyPairs{ok: true, key: k, bar: bar, more: more}
+	return bar, more
+}
+
+// keyPairs are the key bars' pairs, made for key.
+type keyPairs struct {
+	ok        bool
+	key       keyPairsKey
+	bar, more []string
+}
+
+// keyPairsKey is what the key bars' pairs are made of: which kinds of
+// piles the game has, how many columns, and whether the menu's keys are
+// in.
+type keyPairsKey struct {
+	kinds    [engine.Slot + 1]bool
+	columns  int
+	withMenu bool
+}
+
+func (s *gameScreen) makeKeyBars(k keyPairsKey) (bar, more []string) {
+	kinds, columns, withMenu := k.kinds, k.columns, k.withMenu
 	home := "home"
-	if kinds[engine.Foundation] == 0 {
+	if !kinds[engine.Foundation] {
 		home = "play" // TriPeaks and Pyramid: to the waste, or removed
 	}
 	bar = []string{"←↓↑→", "move", "space", "pick/drop", "f", home}
-	if s.info.Game.Keys.Draw != "" && kinds[engine.Stock] > 0 {
+	if s.info.Game.Keys.Draw != "" && kinds[engine.Stock] {
 		bar = append(bar, "d", "stock")
 	}
 	bar = append(bar, "u", "undo", "t", "hint", "n", "new", "r", "restart")
@@ -325,13 +351,13 @@ func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
 	} else {
 		more = append(more, "1-9", "free card")
 	}
-	if kinds[engine.Waste] > 0 {
+	if kinds[engine.Waste] {
 		more = append(more, "w", "waste")
 	}
-	if kinds[engine.Cell] > 0 {
+	if kinds[engine.Cell] {
 		more = append(more, "c", "cell")
 	}
-	if kinds[engine.Foundation] > 0 {
+	if kinds[engine.Foundation] {
 		more = append(more, "a", "foundation")
 	}
 	more = append(more, "esc", "drop", "#", "deal number", "o", "options", "i", "rules")
@@ -343,6 +369,7 @@ func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
 func (s *gameScreen) forget() {
 	s.last = frameParts{}
 	s.bars = keyBarLines{}
+	s.keyPairs = keyPairs{}
 	s.pileList = nil
 	s.canvas = nil
 }
