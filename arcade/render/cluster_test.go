@@ -11,12 +11,13 @@ import (
 // alone, or followed by ASCII bytes, marks, joiners and the like, or by
 // one rune in 251 of the table; and for the runes of the ranges screens
 // draw with (Latin-1, punctuation, arrows, box drawing, blocks, shapes,
-// suits) followed by every other one of them.
+// suits) followed by every other one of them; and for bytes that are not
+// UTF-8.
 func TestFirstClusterIsTheLibrarys(t *testing.T) {
 	var b []byte
 	check := func() {
 		t.Helper()
-		got, gw := firstCluster(string(b))
+		got, gw := firstCluster(string(b), runeTable())
 		want, ww := ansi.FirstGraphemeCluster(string(b), ansi.WcWidth)
 		if got != want || gw != ww {
 			t.Fatalf("%q: got %q width %d, want %q width %d", b, got, gw, want, ww)
@@ -52,5 +53,9 @@ func TestFirstClusterIsTheLibrarys(t *testing.T) {
 	}
 	for _, r := range drawn {
 		pairs(r, every2)
+	}
+	for _, bad := range []string{"\xe0\x80\x80a", "\xe0\x82\xa9a", "\xe0\x9f\xbfa", "\xc1\xbfa", "\xc2", "\xe2\x94", "\xe2\x94a", "\xe2a\x94", "\xed\xa0\x80a", "\x80a", "\xe2\x94\x80\xe2\x94"} {
+		b = append(b[:0], bad...)
+		check()
 	}
 }

@@ -60,6 +60,7 @@ func (s *Screen) parse(line string, pen styleID) styleID {
 
 func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 	x, last := 0, -1
+	var table *[tableRunes]uint8
 	for i := 0; i < len(line); {
 		c := line[i]
 		switch {
@@ -86,7 +87,10 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 		case c < 0x20 || c == 0x7f:
 			i++
 		default:
-			cluster, width := firstCluster(line[i:])
+			if table == nil {
+				table = runeTable()
+			}
+			cluster, width := firstCluster(line[i:], table)
 			if len(cluster) == 0 {
 				i++
 				continue
@@ -130,22 +134,35 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 // comes before it or after it: not Extend, SpacingMark, ZWJ, Prepend or
 // Hangul); its width is then the table's. Anything else is asked of
 // FirstGraphemeCluster.
-func firstCluster(b string) (string, int) {
-	r, size := utf8.DecodeRuneInString(b)
-	if size > 1 && r < tableRunes {
-		t := runeTable()
+func firstCluster(b string, t *[tableRunes]uint8) (string, int) {
+	if r, size := decodeTableRune(b); size > 0 {
 		if e := t[r]; e != 0 {
 			if size == len(b) || b[size] < utf8.RuneSelf {
 				return b[:size], int(e&widthBits - 1)
 			}
 			if e&plainRune != 0 {
-				if r2, _ := utf8.DecodeRuneInString(b[size:]); r2 < tableRunes && t[r2]&plainRune != 0 {
+				if r2, n := decodeTableRune(b[size:]); n > 0 && t[r2]&plainRune != 0 {
 					return b[:size], int(e&widthBits - 1)
 				}
 			}
 		}
 	}
 	return ansi.FirstGraphemeCluster(b, ansi.WcWidth)
+}
+
+// decodeTableRune is the rune b starts with and its size, when it is a
+// rune of two or three bytes below tableRunes; size 0 otherwise.
+func decodeTableRune(b string) (rune, int) {
+	switch c := b[0]; {
+	case c >= 0xc2 && c < 0xe0 && len(b) >= 2 && b[1]&0xc0 == 0x80:
+		return rune(c&0x1f)<<6 | rune(b[1]&0x3f), 2
+	case c >= 0xe0 && c < 0xe3 && len(b) >= 3 && b[1]&0xc0 == 0x80 && b[2]&0xc0 == 0x80:
+		r := rune(c&0x0f)<<12 | rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f)
+		if r >= 0x800 && r < tableRunes { // not overlong
+			return r, 3
+		}
+	}
+	return 0, 0
 }
 
 // tableRunes bounds the runes runeTable holds: past the scripts, symbols
