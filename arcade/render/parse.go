@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -59,6 +60,7 @@ func (s *Screen) parse(line string, pen styleID) styleID {
 
 func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 	x, last := 0, -1
+	var table *[tableRunes]uint8
 	for i := 0; i < len(line); {
 		c := line[i]
 		switch {
@@ -72,7 +74,7 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 		case c == ansi.ESC:
 			n := seqLen(line[i:])
 			if n > 2 && line[i+1] == '[' && line[i+n-1] == 'm' {
-				pen = applySGR(pen, line[i:i+n])
+				pen = s.applySGR(pen, line[i:i+n])
 			}
 			i += n
 		case c == '\t':
@@ -85,7 +87,10 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 		case c < 0x20 || c == 0x7f:
 			i++
 		default:
-			cluster, width := ansi.FirstGraphemeCluster(line[i:], ansi.WcWidth)
+			if table == nil {
+				table = runeTable()
+			}
+			cluster, width := firstCluster(line[i:], table)
 			if len(cluster) == 0 {
 				i++
 				continue
@@ -120,6 +125,77 @@ func (s *Screen) parseInto(row []cell, line string, pen styleID) styleID {
 	}
 	return pen
 }
+
+// firstCluster is ansi.FirstGraphemeCluster(b, ansi.WcWidth): the
+// grapheme cluster b starts with and its width. A rune of the table
+// (cards' suits and backs, box drawing, marks of punctuation) is a
+// cluster of its own when an ASCII byte follows it, or nothing, or a
+// plain rune of the table (one that no rule of UAX #29 joins to what
+// comes before it or after it: not Extend, SpacingMark, ZWJ, Prepend or
+// Hangul); its width is then the table's. Anything else is asked of
+// FirstGraphemeCluster.
+func firstCluster(b string, t *[tableRunes]uint8) (string, int) {
+	if r, size := decodeTableRune(b); size > 0 {
+		if e := t[r]; e != 0 {
+			if size == len(b) || b[size] < utf8.RuneSelf {
+				return b[:size], int(e&widthBits - 1)
+			}
+			if e&plainRune != 0 {
+				if r2, n := decodeTableRune(b[size:]); n > 0 && t[r2]&plainRune != 0 {
+					return b[:size], int(e&widthBits - 1)
+				}
+			}
+		}
+	}
+	return ansi.FirstGraphemeCluster(b, ansi.WcWidth)
+}
+
+// decodeTableRune is the rune b starts with and its size, when it is a
+// rune of two or three bytes below tableRunes; size 0 otherwise.
+func decodeTableRune(b string) (rune, int) {
+	switch c := b[0]; {
+	case c >= 0xc2 && c < 0xe0 && len(b) >= 2 && b[1]&0xc0 == 0x80:
+		return rune(c&0x1f)<<6 | rune(b[1]&0x3f), 2
+	case c >= 0xe0 && c < 0xe3 && len(b) >= 3 && b[1]&0xc0 == 0x80 && b[2]&0xc0 == 0x80:
+		r := rune(c&0x0f)<<12 | rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f)
+		if r >= 0x800 && r < tableRunes { // not overlong
+			return r, 3
+		}
+	}
+	return 0, 0
+}
+
+// tableRunes bounds the runes runeTable holds: past the scripts, symbols
+// and shapes a screen draws with, before the wide scripts.
+const tableRunes = 0x3000
+
+// runeTable's entries: the width plus one, and whether the rune is plain.
+const (
+	widthBits = 0x7f
+	plainRune = 0x80
+)
+
+// runeTable is, for each rune below tableRunes, its width plus one when
+// it is a cluster of its own before an ASCII byte (0 when it is not, or
+// is not a rune), and plainRune when it is also a cluster of its own
+// after one, and not Hangul: made once, from FirstGraphemeCluster itself.
+var runeTable = sync.OnceValue(func() *[tableRunes]uint8 {
+	t := new([tableRunes]uint8)
+	var b []byte
+	for r := rune(utf8.RuneSelf); r < tableRunes; r++ {
+		b = utf8.AppendRune(b[:0], r)
+		n := len(b)
+		cluster, w := ansi.FirstGraphemeCluster(string(append(b, 'a')), ansi.WcWidth)
+		if len(cluster) != n || w < 0 || w >= widthBits || !utf8.ValidRune(r) {
+			continue
+		}
+		t[r] = uint8(w + 1)
+		if after, _ := ansi.FirstGraphemeCluster("a"+string(b), ansi.WcWidth); after == "a" && (r < 0x1100 || r > 0x11ff) {
+			t[r] |= plainRune
+		}
+	}
+	return t
+})
 
 // text is a cell's text.
 func (s *Screen) text(r int32) string {

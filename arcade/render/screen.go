@@ -59,6 +59,7 @@ type Screen struct {
 	penIn    []styleID
 	penOut   []styleID
 	clusters []string // multi-rune grapheme clusters, indexed by -r-1
+	sgrSeen  [sgrMemos]sgrMemo
 
 	// The cells of the row drawn last (hotY; -1: none), kept so that a
 	// clock turn, which draws the same row each time, compares with them

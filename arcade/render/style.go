@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/charmbracelet/colorprofile"
@@ -43,6 +44,30 @@ var styles = struct {
 	sgr:    map[sgrKey]styleID{},
 	trans:  map[transKey]string{},
 	bgOnly: map[transKey]bool{},
+}
+
+// sgrMemo is a pen change a screen met: to is the pen after seq from.
+type sgrMemo struct {
+	seq      string
+	from, to styleID
+}
+
+// sgrMemos is how many pen changes a screen remembers: more than a
+// screen's styles meet one another in a frame, so that a frame's lines are
+// parsed without the shared table's lock and map.
+const sgrMemos = 32
+
+// applySGR is applySGR, remembered by the screen.
+func (s *Screen) applySGR(from styleID, seq string) styleID {
+	h := (uint(from)*31 + uint(len(seq))*17 + uint(seq[2])*5 + uint(seq[len(seq)-2])) % sgrMemos
+	m := &s.sgrSeen[h]
+	if m.from == from && m.seq == seq && m.seq != "" {
+		return m.to
+	}
+	to := applySGR(from, seq)
+	// seq is a substring of a frame: keep a copy, not the frame.
+	*m = sgrMemo{seq: strings.Clone(seq), from: from, to: to}
+	return to
 }
 
 // applySGR is the pen after the SGR sequence seq (a whole "ESC [ ... m")

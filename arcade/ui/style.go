@@ -74,19 +74,21 @@ func (c Codes) Write(sb *strings.Builder, text string) {
 // bar fits the width. Every frame of every screen draws a bar or two, and
 // the bars are few: each is made once per width and kept.
 func HelpBar(width int, pairs ...string) string {
-	var kb strings.Builder
-	kb.WriteString(strconv.Itoa(width))
+	// The key is made on the stack, and a string of it only for a bar
+	// not made before.
+	var buf [256]byte
+	kb := strconv.AppendInt(buf[:0], int64(width), 10)
 	for _, p := range pairs {
-		kb.WriteByte(0)
-		kb.WriteString(p)
+		kb = append(kb, 0)
+		kb = append(kb, p...)
 	}
-	key := kb.String()
 	helpBars.RLock()
-	bar, ok := helpBars.m[key]
+	bar, ok := helpBars.m[string(kb)]
 	helpBars.RUnlock()
 	if ok {
 		return bar
 	}
+	key := string(kb)
 	bar = helpBar(width, pairs...)
 	helpBars.Lock()
 	if len(helpBars.m) >= 4096 {

@@ -1,6 +1,7 @@
 package race
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -127,4 +128,62 @@ func TestRaceCountdownKeepsUnchangedLines(t *testing.T) {
 	}
 	require.Equal(t, 1, changed, "the count's line")
 	require.Equal(t, s.lobbyView(), strings.Join(after, ""))
+}
+
+// Another racer's move changes their lines of the panel and nothing else:
+// the other lines are the strings of the frame before, and the board's
+// lines without the panel beside them are the board's own strings.
+func TestOtherRacerMoveKeepsUnchangedLines(t *testing.T) {
+	e, clk, msgs := raceEnv(t)
+	info, ok := games.Default().Entry("klondike/draw1")
+	require.True(t, ok)
+	sc, err := Open(e, ui.Route{Page: ui.Race, Game: info, Spec: info.Spec(7)}, boards)
+	require.NoError(t, err)
+	s := sc.(*raceScreen)
+	other, err := s.m.Race().Join(hub.Person{ID: "id-ann", Name: "ann"}, hub.Racer, func(hub.RaceState) {})
+	require.NoError(t, err)
+	until(t, s, msgs, func() bool { return s.have && len(s.st.Racers) == 2 })
+	s.Update(tea.KeyPressMsg{Code: 's', Text: "s"})
+	until(t, s, msgs, func() bool { return s.st.Phase == hub.Countdown })
+	clk.Advance(3 * time.Second)
+	until(t, s, msgs, func() bool { return s.st.Phase == hub.Running && s.game != nil })
+	until(t, s, msgs, func() bool { me, ok := s.me(); return ok && me.Total > 0 })
+	p := hub.Progress{Home: 0, Total: 52, Status: hub.Playing}
+	ann := func() hub.Standing {
+		for _, x := range s.st.Racers {
+			if x.ID == "id-ann" {
+				return x
+			}
+		}
+		return hub.Standing{}
+	}
+	require.NoError(t, other.Report(p))
+	until(t, s, msgs, func() bool { return ann().Total == 52 })
+	for moves := 1; moves <= 3; moves++ {
+		before := slices.Clone(s.ViewPieces(nil))
+		p.Moves = moves
+		require.NoError(t, other.Report(p))
+		until(t, s, msgs, func() bool { return ann().Moves == moves })
+		after := s.ViewPieces(nil)
+		require.Len(t, after, len(before))
+		changed := 0
+		for i := range after {
+			switch {
+			case unsafe.StringData(before[i]) == unsafe.StringData(after[i]):
+			case before[i] != after[i]:
+				changed++
+				require.Contains(t, after[i], fmt.Sprintf("%dm", moves), "line %d", i)
+			default:
+				t.Errorf("line %d is unchanged but was made again", i)
+			}
+		}
+		require.Equal(t, 1, changed, "ann's standing")
+		rest := s.game.RestLines()
+		for i := 1 + 2 + 2*len(s.st.Racers); i < len(rest)-2; i++ {
+			require.Equal(t, unsafe.StringData(rest[i]), unsafe.StringData(after[1+i]), "board line %d is the board's own", i)
+		}
+		s.frame = raceParts{}
+		s.game.Forget()
+		require.Equal(t, s.View(), strings.Join(after, ""), "the pieces differ from a frame drawn afresh")
+	}
 }

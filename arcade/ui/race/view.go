@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,7 +40,15 @@ func standing(x hub.Standing) string {
 	if x.Total == 0 {
 		return "starting"
 	}
-	return fmt.Sprintf("%d/%d %dm", x.Home, x.Total, x.Moves)
+	// What every move of a racer changes, in every panel: made without
+	// fmt.
+	b := make([]byte, 0, 16)
+	b = strconv.AppendInt(b, int64(x.Home), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(x.Total), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(x.Moves), 10)
+	return string(append(b, 'm'))
 }
 
 // who is a racer's name with what marks them.
@@ -56,23 +65,50 @@ func (s *raceScreen) who(x hub.Standing) string {
 
 // panel is the racers beside the board, under its head ("Race CODE" and
 // the clock, which the frame writes): two lines each, appended to lines.
-func (s *raceScreen) panel(lines []string) []string {
+// The lines of a racer whose standing is as in kept (the lines made
+// before, by racer) are kept's strings; kept is brought up to date.
+func (s *raceScreen) panel(lines []string, kept *[]racerLines) []string {
+	k := *kept
 	for i, x := range s.st.Racers {
-		name, state := fmt.Sprintf("%d %s", i+1, s.who(x)), standing(x)
-		if lipgloss.Width(name) > panelWidth-1 {
-			// A long name fills the line: what marks it goes under it,
-			// with the standing.
-			name = fmt.Sprintf("%d %s", i+1, x.Name)
-			if tag := strings.TrimPrefix(s.who(x), x.Name+" "); tag != s.who(x) {
-				state = tag + " " + state
-			}
+		if i >= len(k) {
+			k = append(k, racerLines{})
 		}
-		lines = append(lines, cut(name, panelWidth-1), "  "+cut(state, panelWidth-3))
+		if r := &k[i]; !r.ok || r.x != x || r.you != s.st.You {
+			r.name, r.state = s.racerLines(i, x)
+			r.ok, r.x, r.you = true, x, s.st.You
+		}
+		lines = append(lines, k[i].name, k[i].state)
 	}
+	*kept = k
 	if n := len(s.st.Watchers); n > 0 {
 		lines = append(lines, ui.FaintStyle.Render(fmt.Sprintf("%d watching", n)))
 	}
 	return lines
+}
+
+// racerLines is what the panel writes of racer i: a name line and a
+// standing line.
+func (s *raceScreen) racerLines(i int, x hub.Standing) (name, state string) {
+	name, state = strconv.Itoa(i+1)+" "+s.who(x), standing(x)
+	// A string's width is at most its length.
+	if len(name) > panelWidth-1 && lipgloss.Width(name) > panelWidth-1 {
+		// A long name fills the line: what marks it goes under it,
+		// with the standing.
+		name = fmt.Sprintf("%d %s", i+1, x.Name)
+		if tag := strings.TrimPrefix(s.who(x), x.Name+" "); tag != s.who(x) {
+			state = tag + " " + state
+		}
+	}
+	return cut(name, panelWidth-1), "  " + cut(state, panelWidth-3)
+}
+
+// racerLines are one racer's lines of the panel, made for x as seen by
+// you (whose own line says so).
+type racerLines struct {
+	ok          bool
+	x           hub.Standing
+	you         string
+	name, state string
 }
 
 // folded is the panel in one line, for a window too narrow for it.
@@ -140,6 +176,9 @@ func (s *raceScreen) foldedTail(room int) string {
 }
 
 func cut(s string, w int) string {
+	if len(s) <= w {
+		return s // no more runes than bytes
+	}
 	r := []rune(s)
 	if len(r) <= w {
 		return s

@@ -3,6 +3,7 @@ package solitaire
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,6 +79,9 @@ type keyBarLines struct {
 	width     int
 	withMenu  bool
 	bar, more string
+	// The pairs the bars were made of: a new position with the same
+	// pairs (the usual case: they follow the kinds of piles) keeps them.
+	barKeys, moreKeys []string
 }
 
 func (s *gameScreen) View() string {
@@ -252,7 +256,10 @@ func (s *gameScreen) drawRest(b *bytes.Buffer, withMenu bool) {
 	bars := &s.bars
 	if !bars.ok || bars.width != e.Width || bars.withMenu != withMenu {
 		bar, more := s.keyBars(withMenu)
-		bars.bar, bars.more = ui.HelpBar(e.Width, bar...), ui.HelpBar(e.Width, more...)
+		if bars.width != e.Width || bars.withMenu != withMenu || bars.barKeys == nil || !slices.Equal(bar, bars.barKeys) || !slices.Equal(more, bars.moreKeys) {
+			bars.bar, bars.more = ui.HelpBar(e.Width, bar...), ui.HelpBar(e.Width, more...)
+			bars.barKeys, bars.moreKeys = bar, more
+		}
 		bars.ok, bars.width, bars.withMenu = true, e.Width, withMenu
 	}
 	if f.msgLines < 2 {
@@ -288,37 +295,69 @@ func (s *gameScreen) holding(piles []engine.Pile) string {
 // of the piles this game has and no others (FreeCell has no stock, so no
 // d; only games with a waste have w), and the game's own words from the
 // registry.
+// The pairs are kept with what they were made of (every position asks
+// for them again), and are the caller's to read, not to change.
 func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
-	kinds := map[engine.PileKind]int{}
-	piles := s.piles()
-	for _, p := range piles {
-		kinds[p.Kind]++
+	k := keyPairsKey{withMenu: withMenu}
+	for _, p := range s.piles() {
+		if int(p.Kind) < len(k.kinds) {
+			k.kinds[p.Kind] = true
+		}
+		if p.Kind == engine.Tableau {
+			k.columns++
+		}
 	}
+	if kp := &s.keyPairs; kp.ok && kp.key == k {
+		return kp.bar, kp.more
+	}
+	bar, more = s.makeKeyBars(k)
+	s.keyPairs = keyPairs{ok: true, key: k, bar: bar, more: more}
+	return bar, more
+}
+
+// keyPairs are the key bars' pairs, made for key.
+type keyPairs struct {
+	ok        bool
+	key       keyPairsKey
+	bar, more []string
+}
+
+// keyPairsKey is what the key bars' pairs are made of: which kinds of
+// piles the game has, how many columns, and whether the menu's keys are
+// in.
+type keyPairsKey struct {
+	kinds    [engine.Slot + 1]bool
+	columns  int
+	withMenu bool
+}
+
+func (s *gameScreen) makeKeyBars(k keyPairsKey) (bar, more []string) {
+	kinds, columns, withMenu := k.kinds, k.columns, k.withMenu
 	home := "home"
-	if kinds[engine.Foundation] == 0 {
+	if !kinds[engine.Foundation] {
 		home = "play" // TriPeaks and Pyramid: to the waste, or removed
 	}
 	bar = []string{"←↓↑→", "move", "space", "pick/drop", "f", home}
-	if s.info.Game.Keys.Draw != "" && kinds[engine.Stock] > 0 {
+	if s.info.Game.Keys.Draw != "" && kinds[engine.Stock] {
 		bar = append(bar, "d", "stock")
 	}
 	bar = append(bar, "u", "undo", "t", "hint", "n", "new", "r", "restart")
 	if withMenu {
 		bar = append(bar, "?", "help", "q", "menu")
 	}
-	if idx, columns := places(piles); columns {
-		last := strconv.Itoa(min(len(idx), 10) % 10)
+	if columns > 0 { // places(piles) numbers the columns
+		last := strconv.Itoa(min(columns, 10) % 10)
 		more = append(more, "1-"+last, "column")
 	} else {
 		more = append(more, "1-9", "free card")
 	}
-	if kinds[engine.Waste] > 0 {
+	if kinds[engine.Waste] {
 		more = append(more, "w", "waste")
 	}
-	if kinds[engine.Cell] > 0 {
+	if kinds[engine.Cell] {
 		more = append(more, "c", "cell")
 	}
-	if kinds[engine.Foundation] > 0 {
+	if kinds[engine.Foundation] {
 		more = append(more, "a", "foundation")
 	}
 	more = append(more, "esc", "drop", "#", "deal number", "o", "options", "i", "rules")
@@ -330,6 +369,7 @@ func (s *gameScreen) keyBars(withMenu bool) (bar, more []string) {
 func (s *gameScreen) forget() {
 	s.last = frameParts{}
 	s.bars = keyBarLines{}
+	s.keyPairs = keyPairs{}
 	s.pileList = nil
 	s.canvas = nil
 }

@@ -94,6 +94,7 @@ type gameScreen struct {
 	pileList []engine.Pile
 	size     [2]int // board.Size of pileList
 	bars     keyBarLines
+	keyPairs keyPairs
 	last     frameParts
 }
 
