@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -411,7 +410,7 @@ func (h *Hub) newTable(code string, k engine.TableKit, cfg TableConfig) *Table {
 				// JSON is made here rather than on the table's goroutine,
 				// and only for the snapshots the store gets: a newer one
 				// replaces an older before it is ever marshalled.
-				rec, err := json.Marshal(s.rec)
+				rec, err := recordJSON(s.rec)
 				if err != nil {
 					return // not reached: records are plain values
 				}

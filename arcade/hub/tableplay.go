@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -240,7 +239,7 @@ func (t *Table) gameOver() {
 		}
 		seats[i] = rs[i].Strength
 	}
-	rec, err := json.Marshal(t.game.Record(seats))
+	rec, err := recordJSON(t.game.Record(seats))
 	more := t.match.Next()
 	out := TableResult{
 		Code: t.code, Spec: t.spec, GameNo: t.gameNo, Seats: rs, Record: rec, Outcome: res,

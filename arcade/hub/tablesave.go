@@ -93,6 +93,23 @@ func (t *Table) save() {
 	t.saves.Put(tableSave{seq: t.saveSeq, code: t.code, snap: snap, rec: g.Record(seats)})
 }
 
+// keptJSON is a record value that is its JSON already (a kit that keeps
+// its games' records as they go hands such values): its bytes are taken
+// as they are, in a buffer of their size, rather than through
+// encoding/json, which would check and copy them again.
+type keptJSON interface {
+	JSONLen() int
+	AppendJSON(dst []byte) []byte
+}
+
+// recordJSON is json.Marshal(rec).
+func recordJSON(rec any) ([]byte, error) {
+	if k, ok := rec.(keptJSON); ok {
+		return k.AppendJSON(make([]byte, 0, k.JSONLen())), nil
+	}
+	return json.Marshal(rec)
+}
+
 // unsave tells the wiring the table needs no restoring any more.
 func (t *Table) unsave() {
 	if t.saves != nil {
