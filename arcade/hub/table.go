@@ -268,6 +268,9 @@ type Table struct {
 	ended    bool
 	broken   bool // a game package panicked: its game is not to be read again
 	listed   TableInfo
+	// seatsShared is the seats as last handed out (seatsNow); seatsScratch,
+	// where the seats now are written to compare with them.
+	seatsShared, seatsScratch []SeatInfo
 	// The rematch offered once a match is over: who said yes by seat (nil
 	// when none is open), the host's yes at a table of computers only,
 	// and when the offer lapses.

@@ -68,7 +68,7 @@ func (t *Table) save() {
 		gameNo++ // the match has dealt the next game already
 	}
 	seats := make([]string, len(t.seats))
-	snap := &TableSnapshot{
+	snap := &TableSnapshot{Seats: make([]SnapshotSeat, 0, len(t.seats)),
 		Format: SnapshotFormat, Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Seed: t.spec.Seed,
 		Host: t.hostPerson(), Private: t.cfg.Private, Rated: t.cfg.Rated, TurnClock: t.cfg.TurnClock, Pace: t.cfg.Pace, Speed: t.cfg.Speed, Hold: t.cfg.Hold,
 		Break: t.cfg.Break, GameNo: gameNo, Totals: t.match.Totals(), Log: t.log, Opened: t.opened, Started: t.started,

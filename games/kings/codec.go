@@ -5,6 +5,7 @@ package kings
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"sshuffle/engine"
 )
@@ -76,15 +77,81 @@ type wireView struct {
 	Penalty     []int                       `json:"penalty"`
 }
 
-// EncodeView writes a view.
+// EncodeView writes a view: json.Marshal's bytes for its wireView,
+// written by hand (a table encodes a view for every seat looked at, at
+// every change, and encoding/json makes a value of each card list).
 func EncodeView(v View) ([]byte, error) {
-	w := wireView{Seat: v.Seat, Turn: v.Turn, Hand: engine.WireCards(v.Hand), Stock: v.Stock, Hands: v.Hands,
-		First: v.First, TurnNo: v.TurnNo, Step: v.Step, Played: v.Played, Idle: v.Idle, DrawEnd: v.DrawEnd,
-		KingsAtOnce: v.KingsAtOnce, Over: v.Over, Out: v.Out, Penalty: v.Penalty}
-	for i, p := range v.Piles {
-		w.Piles[i] = engine.WireCards(p)
+	n := 240 + 5*len(v.Hand)
+	for _, p := range v.Piles {
+		n += 5 * len(p)
 	}
-	return json.Marshal(w)
+	b := make([]byte, 0, n)
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(v.Seat), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(v.Turn), 10)
+	b = append(b, `,"hand":`...)
+	b, err := appendWireCards(b, v.Hand)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"piles":[`...)
+	for i, p := range v.Piles {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = appendWireCards(b, p); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `],"stock":`...)
+	b = strconv.AppendInt(b, int64(v.Stock), 10)
+	b = append(b, `,"hands":`...)
+	b = appendInts(b, v.Hands)
+	b = append(b, `,"first":`...)
+	b = strconv.AppendInt(b, int64(v.First), 10)
+	b = append(b, `,"turnNo":`...)
+	b = strconv.AppendInt(b, int64(v.TurnNo), 10)
+	b = append(b, `,"step":`...)
+	b = strconv.AppendInt(b, int64(v.Step), 10)
+	b = append(b, `,"played":`...)
+	b = strconv.AppendBool(b, v.Played)
+	b = append(b, `,"idle":`...)
+	b = strconv.AppendInt(b, int64(v.Idle), 10)
+	b = append(b, `,"drawEnd":`...)
+	b = strconv.AppendBool(b, v.DrawEnd)
+	b = append(b, `,"kingsAtOnce":`...)
+	b = strconv.AppendBool(b, v.KingsAtOnce)
+	b = append(b, `,"over":`...)
+	b = strconv.AppendBool(b, v.Over)
+	b = append(b, `,"out":`...)
+	b = strconv.AppendInt(b, int64(v.Out), 10)
+	b = append(b, `,"penalty":`...)
+	b = appendInts(b, v.Penalty)
+	return append(b, '}'), nil
+}
+
+// appendWireCards appends what engine.WireCards's MarshalJSON writes.
+func appendWireCards(b []byte, cs []engine.Card) ([]byte, error) {
+	if cs == nil {
+		return append(b, "null"...), nil
+	}
+	return engine.RecordCards(cs).AppendJSON(b)
+}
+
+// appendInts appends what json.Marshal writes for a []int.
+func appendInts(b []byte, ns []int) []byte {
+	if ns == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, n := range ns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, ']')
 }
 
 // DecodeView reads a view, refusing one that no table of this game could

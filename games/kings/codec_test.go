@@ -1,6 +1,7 @@
 package kings
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -46,6 +47,9 @@ func roundTripView(t testing.TB, v View) {
 	t.Helper()
 	b, err := EncodeView(v)
 	require.NoError(t, err)
+	want, err := marshalView(v)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(b), "the view as encoding/json writes it")
 	back, err := DecodeView(b)
 	require.NoError(t, err, "%s", b)
 	require.Equal(t, v, back, "%s", b)
@@ -199,3 +203,16 @@ func FuzzDecodeView(f *testing.F) {
 		roundTripView(t, v)
 	})
 }
+
+// marshalView is EncodeView through encoding/json, which the hand-written
+// one must match byte for byte.
+func marshalView(v View) ([]byte, error) {
+	w := wireView{Seat: v.Seat, Turn: v.Turn, Hand: engine.WireCards(v.Hand), Stock: v.Stock, Hands: v.Hands,
+		First: v.First, TurnNo: v.TurnNo, Step: v.Step, Played: v.Played, Idle: v.Idle, DrawEnd: v.DrawEnd,
+		KingsAtOnce: v.KingsAtOnce, Over: v.Over, Out: v.Out, Penalty: v.Penalty}
+	for i, p := range v.Piles {
+		w.Piles[i] = engine.WireCards(p)
+	}
+	return json.Marshal(w)
+}
+

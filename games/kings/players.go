@@ -248,6 +248,9 @@ type planner struct {
 	path        []Action
 	best        []leaf
 	bufs        [][]Action // moves, one buffer a depth
+	// positions, one a depth: a position handed to eval (a function
+	// value) would otherwise be a new allocation at every node.
+	pos []*apos
 }
 
 func (pl *planner) search(root apos, cx *context, kingsAtOnce bool) []leaf {
@@ -270,6 +273,7 @@ func (pl *planner) dfs(p *apos, depth int) bool {
 	pl.nodes++
 	for len(pl.bufs) <= depth {
 		pl.bufs = append(pl.bufs, nil)
+		pl.pos = append(pl.pos, new(apos))
 	}
 	ms := p.moves(pl.kingsAtOnce, pl.bufs[depth][:0])
 	pl.bufs[depth] = ms
@@ -284,10 +288,13 @@ func (pl *planner) dfs(p *apos, depth int) bool {
 		if pl.nodes >= pl.limit {
 			return false
 		}
-		q := *p
+		// The child's position is this depth's: each child is searched
+		// whole before the next is set up in its place.
+		q := pl.pos[depth]
+		*q = *p
 		q.apply(a)
 		pl.path = append(pl.path, a)
-		done := pl.dfs(&q, depth+1)
+		done := pl.dfs(q, depth+1)
 		pl.path = pl.path[:len(pl.path)-1]
 		if done {
 			return true

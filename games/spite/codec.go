@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"sshuffle/engine"
 )
@@ -129,8 +130,113 @@ type wireView struct {
 	Score   [2]int             `json:"score"`
 }
 
-// EncodeView writes a view.
+// EncodeView writes a view: json.Marshal's bytes for its wireView,
+// written by hand (a table encodes a view for every seat looked at, at
+// every change, and encoding/json makes a value of each card list).
 func EncodeView(v View) ([]byte, error) {
+	b := make([]byte, 0, 384+5*(len(v.Hand)+len(v.Recycle)))
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(v.Seat), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(v.Turn), 10)
+	b = append(b, `,"payoff":`...)
+	b = strconv.AppendInt(b, int64(v.Payoff), 10)
+	b = append(b, `,"centres":`...)
+	b = strconv.AppendInt(b, int64(v.Centres), 10)
+	b = append(b, `,"kingAce":`...)
+	b = strconv.AppendBool(b, v.KingAce)
+	b = append(b, `,"hand":`...)
+	b, err := appendWireCards(b, v.Hand)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"players":[`...)
+	for p, sv := range v.Players {
+		if p > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"handCount":`...)
+		b = strconv.AppendInt(b, int64(sv.HandCount), 10)
+		if sv.PayoffTop != engine.NoCard {
+			top := sv.PayoffTop.ASCII()
+			if !plainASCII(top) {
+				return marshalView(v) // not reached: a card's form is letters and digits
+			}
+			b = append(b, `,"payoffTop":"`...)
+			b = append(b, top...)
+			b = append(b, '"')
+		}
+		b = append(b, `,"payoffLeft":`...)
+		b = strconv.AppendInt(b, int64(sv.PayoffLeft), 10)
+		b = append(b, `,"sides":[`...)
+		for i, st := range sv.Sides {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendWireCards(b, st); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, "]}"...)
+	}
+	b = append(b, `],"stacks":`...)
+	if v.Stacks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, st := range v.Stacks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendWireCards(b, st); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"stock":`...)
+	b = strconv.AppendInt(b, int64(v.Stock), 10)
+	b = append(b, `,"recycle":`...)
+	if b, err = appendWireCards(b, v.Recycle); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"barren":`...)
+	b = strconv.AppendInt(b, int64(v.Barren), 10)
+	b = append(b, `,"played":`...)
+	b = strconv.AppendBool(b, v.Played)
+	b = append(b, `,"over":`...)
+	b = strconv.AppendBool(b, v.Over)
+	b = append(b, `,"winner":`...)
+	b = strconv.AppendInt(b, int64(v.Winner), 10)
+	b = append(b, `,"score":[`...)
+	b = strconv.AppendInt(b, int64(v.Score[0]), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(v.Score[1]), 10)
+	return append(b, "]}"...), nil
+}
+
+// appendWireCards appends what engine.WireCards's MarshalJSON writes.
+func appendWireCards(b []byte, cs []engine.Card) ([]byte, error) {
+	if cs == nil {
+		return append(b, "null"...), nil
+	}
+	return engine.RecordCards(cs).AppendJSON(b)
+}
+
+// plainASCII: s is letters, digits and '-', which JSON writes as they are.
+func plainASCII(s string) bool {
+	for i := range len(s) {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// marshalView is EncodeView through encoding/json, which the hand-written
+// one matches byte for byte.
+func marshalView(v View) ([]byte, error) {
 	w := wireView{Seat: v.Seat, Turn: v.Turn, Payoff: v.Payoff, Centres: v.Centres, KingAce: v.KingAce,
 		Hand: engine.WireCards(v.Hand), Stock: v.Stock, Recycle: engine.WireCards(v.Recycle), Barren: v.Barren,
 		Played: v.Played, Over: v.Over, Winner: v.Winner, Score: v.Score}
