@@ -215,4 +215,3 @@ func marshalView(v View) ([]byte, error) {
 	}
 	return json.Marshal(w)
 }
-
