@@ -339,6 +339,12 @@ type planned struct {
 	before []apos
 	seat   int
 	turn   int
+
+	// The view and the context of the search thinking now, kept here:
+	// the search hands them to its evaluation (a function value), which
+	// would make each a new allocation at every decision.
+	view View
+	cx   context
 }
 
 func (p *planned) Choose(v View) Action {
@@ -351,7 +357,9 @@ func (p *planned) Choose(v View) Action {
 			return p.steps[i]
 		}
 	}
-	p.steps = p.think(&v)
+	p.view = v
+	p.steps = p.think(&p.view)
+	p.view = View{} // holds none of the view's cards past the decision
 	p.seat, p.turn = v.Seat, v.TurnNo
 	p.before = p.before[:0]
 	for _, a := range p.steps {
@@ -363,7 +371,8 @@ func (p *planned) Choose(v View) Action {
 
 func (p *planned) think(v *View) []Action {
 	root := apos{b: v.boardOf(), hand: maskOf(v.Hand)}
-	cx := &context{v: v}
+	p.cx = context{v: v}
+	cx := &p.cx
 	seen := root.hand
 	for _, cs := range v.Piles {
 		seen |= maskOf(cs)
