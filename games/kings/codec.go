@@ -3,6 +3,7 @@
 package kings
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -158,9 +159,11 @@ func appendInts(b []byte, ns []int) []byte {
 // show: a seat count the game does not have, a seat or a turn past the
 // table, more cards than the pack holds.
 func DecodeView(b []byte) (View, error) {
-	var w wireView
-	if err := json.Unmarshal(b, &w); err != nil {
-		return View{}, errBadView
+	w, ok := readWireView(b)
+	if !ok {
+		if err := json.Unmarshal(b, &w); err != nil {
+			return View{}, errBadView
+		}
 	}
 	n := len(w.Hands)
 	seat := func(s, none int) bool { return s == none || (s >= 0 && s < n) }
@@ -201,4 +204,165 @@ func DecodeView(b []byte) (View, error) {
 		return View{}, errBadView
 	}
 	return v, nil
+}
+
+// readWireView reads a view in the very form EncodeView writes (every
+// state a table pushes is), without encoding/json's reflection; ok is
+// false for anything else, which json.Unmarshal then reads as it always
+// has: what this reads, it reads as json.Unmarshal would.
+func readWireView(b []byte) (w wireView, ok bool) {
+	r := wireReader{b: b, ok: true}
+	r.lit(`{"seat":`)
+	w.Seat = r.int()
+	r.lit(`,"turn":`)
+	w.Turn = r.int()
+	r.lit(`,"hand":`)
+	w.Hand = r.cards()
+	r.lit(`,"piles":[`)
+	for i := range w.Piles {
+		if i > 0 {
+			r.lit(",")
+		}
+		w.Piles[i] = r.cards()
+	}
+	r.lit(`],"stock":`)
+	w.Stock = r.int()
+	r.lit(`,"hands":`)
+	w.Hands = r.ints()
+	r.lit(`,"first":`)
+	w.First = r.int()
+	r.lit(`,"turnNo":`)
+	w.TurnNo = r.int()
+	r.lit(`,"step":`)
+	w.Step = r.int()
+	r.lit(`,"played":`)
+	w.Played = r.bool()
+	r.lit(`,"idle":`)
+	w.Idle = r.int()
+	r.lit(`,"drawEnd":`)
+	w.DrawEnd = r.bool()
+	r.lit(`,"kingsAtOnce":`)
+	w.KingsAtOnce = r.bool()
+	r.lit(`,"over":`)
+	w.Over = r.bool()
+	r.lit(`,"out":`)
+	w.Out = r.int()
+	r.lit(`,"penalty":`)
+	w.Penalty = r.ints()
+	r.lit("}")
+	if !r.ok || len(r.b) != 0 {
+		return wireView{}, false
+	}
+	return w, true
+}
+
+// wireReader reads JSON written in one exact form, token by token; ok
+// turns false at the first byte out of that form and stays so.
+type wireReader struct {
+	b  []byte
+	ok bool
+}
+
+func (r *wireReader) lit(s string) {
+	if r.ok && len(r.b) >= len(s) && string(r.b[:len(s)]) == s {
+		r.b = r.b[len(s):]
+		return
+	}
+	r.ok = false
+}
+
+// int reads a number as strconv.AppendInt writes an int: a minus sign or
+// not, then digits without a leading zero.
+func (r *wireReader) int() int {
+	if !r.ok {
+		return 0
+	}
+	i := 0
+	if i < len(r.b) && r.b[i] == '-' {
+		i++
+	}
+	start := i
+	for i < len(r.b) && r.b[i] >= '0' && r.b[i] <= '9' {
+		i++
+	}
+	digits := i - start
+	if digits == 0 || digits > 9 || (digits > 1 && r.b[start] == '0') {
+		r.ok = false // past nine digits: json.Unmarshal decides
+		return 0
+	}
+	n, err := strconv.Atoi(string(r.b[:i]))
+	if err != nil {
+		r.ok = false
+		return 0
+	}
+	r.b = r.b[i:]
+	return n
+}
+
+func (r *wireReader) bool() bool {
+	if r.ok && len(r.b) > 0 && r.b[0] == 't' {
+		r.lit("true")
+		return true
+	}
+	r.lit("false")
+	return false
+}
+
+// ints reads null or [n,n,...].
+func (r *wireReader) ints() []int {
+	if !r.ok {
+		return nil
+	}
+	if len(r.b) > 0 && r.b[0] == 'n' {
+		r.lit("null")
+		return nil
+	}
+	r.lit("[")
+	out := []int{}
+	if r.ok && len(r.b) > 0 && r.b[0] == ']' {
+		r.b = r.b[1:]
+		return out
+	}
+	for r.ok {
+		out = append(out, r.int())
+		if r.ok && len(r.b) > 0 && r.b[0] == ']' {
+			r.b = r.b[1:]
+			return out
+		}
+		r.lit(",")
+	}
+	return nil
+}
+
+// cards reads null or a list of cards in the records' form, as
+// engine.WireCards reads them.
+func (r *wireReader) cards() engine.WireCards {
+	if !r.ok {
+		return nil
+	}
+	if len(r.b) > 0 && r.b[0] == 'n' {
+		r.lit("null")
+		return nil
+	}
+	end := bytes.IndexByte(r.b, ']')
+	if len(r.b) == 0 || r.b[0] != '[' || end < 0 {
+		r.ok = false
+		return nil
+	}
+	// Cards are two letters or digits between quotes: a ']' in the list
+	// would be in no card, and the list ends at the first.
+	body := r.b[1:end]
+	for _, c := range body {
+		if !(c == '"' || c == ',' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			r.ok = false
+			return nil
+		}
+	}
+	var cs engine.WireCards
+	if err := cs.UnmarshalJSON(r.b[:end+1]); err != nil || cs == nil {
+		r.ok = false
+		return nil
+	}
+	r.b = r.b[end+1:]
+	return cs
 }

@@ -215,3 +215,46 @@ func marshalView(v View) ([]byte, error) {
 	}
 	return json.Marshal(w)
 }
+
+// The fast reader of views reads what EncodeView writes as json.Unmarshal
+// reads it, and gives up (to json.Unmarshal) on anything else: every view
+// of whole hands, and each of one view's bytes taken out or changed.
+func TestReadWireViewIsUnmarshal(t *testing.T) {
+	same := func(b []byte) bool {
+		w, ok := readWireView(b)
+		if !ok {
+			return false
+		}
+		var want wireView
+		require.NoError(t, json.Unmarshal(b, &want), "%s", b)
+		require.Equal(t, want, w, "%s", b)
+		return true
+	}
+	var views []View
+	for _, seats := range []int{2, 4} {
+		_, vs := codecGame(t, seats, "kingsAtOnce=true", 5)
+		views = append(views, vs...)
+	}
+	for _, v := range views {
+		b, err := EncodeView(v)
+		require.NoError(t, err)
+		require.True(t, same(b), "%s", b)
+	}
+	b, err := EncodeView(views[len(views)/2])
+	require.NoError(t, err)
+	read := 0
+	for i := range b {
+		cut := append(append([]byte(nil), b[:i]...), b[i+1:]...)
+		if same(cut) {
+			read++
+		}
+		for _, c := range []byte{' ', '0', '9', '-', '"', ']', 'x', ','} {
+			changed := append([]byte(nil), b...)
+			changed[i] = c
+			if same(changed) {
+				read++
+			}
+		}
+	}
+	require.Positive(t, read, "some changes are views still (another number)")
+}
