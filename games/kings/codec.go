@@ -3,12 +3,12 @@
 package kings
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
 
 	"sshuffle/engine"
+	"sshuffle/internal/wirejson"
 )
 
 // The codec of a table's actions and views, for a room that holds them as
@@ -211,158 +211,47 @@ func DecodeView(b []byte) (View, error) {
 // false for anything else, which json.Unmarshal then reads as it always
 // has: what this reads, it reads as json.Unmarshal would.
 func readWireView(b []byte) (w wireView, ok bool) {
-	r := wireReader{b: b, ok: true}
-	r.lit(`{"seat":`)
-	w.Seat = r.int()
-	r.lit(`,"turn":`)
-	w.Turn = r.int()
-	r.lit(`,"hand":`)
-	w.Hand = r.cards()
-	r.lit(`,"piles":[`)
+	r := wirejson.NewReader(b)
+	r.Lit(`{"seat":`)
+	w.Seat = r.Int()
+	r.Lit(`,"turn":`)
+	w.Turn = r.Int()
+	r.Lit(`,"hand":`)
+	w.Hand = r.Cards()
+	r.Lit(`,"piles":[`)
 	for i := range w.Piles {
 		if i > 0 {
-			r.lit(",")
+			r.Lit(",")
 		}
-		w.Piles[i] = r.cards()
+		w.Piles[i] = r.Cards()
 	}
-	r.lit(`],"stock":`)
-	w.Stock = r.int()
-	r.lit(`,"hands":`)
-	w.Hands = r.ints()
-	r.lit(`,"first":`)
-	w.First = r.int()
-	r.lit(`,"turnNo":`)
-	w.TurnNo = r.int()
-	r.lit(`,"step":`)
-	w.Step = r.int()
-	r.lit(`,"played":`)
-	w.Played = r.bool()
-	r.lit(`,"idle":`)
-	w.Idle = r.int()
-	r.lit(`,"drawEnd":`)
-	w.DrawEnd = r.bool()
-	r.lit(`,"kingsAtOnce":`)
-	w.KingsAtOnce = r.bool()
-	r.lit(`,"over":`)
-	w.Over = r.bool()
-	r.lit(`,"out":`)
-	w.Out = r.int()
-	r.lit(`,"penalty":`)
-	w.Penalty = r.ints()
-	r.lit("}")
-	if !r.ok || len(r.b) != 0 {
+	r.Lit(`],"stock":`)
+	w.Stock = r.Int()
+	r.Lit(`,"hands":`)
+	w.Hands = r.Ints()
+	r.Lit(`,"first":`)
+	w.First = r.Int()
+	r.Lit(`,"turnNo":`)
+	w.TurnNo = r.Int()
+	r.Lit(`,"step":`)
+	w.Step = r.Int()
+	r.Lit(`,"played":`)
+	w.Played = r.Bool()
+	r.Lit(`,"idle":`)
+	w.Idle = r.Int()
+	r.Lit(`,"drawEnd":`)
+	w.DrawEnd = r.Bool()
+	r.Lit(`,"kingsAtOnce":`)
+	w.KingsAtOnce = r.Bool()
+	r.Lit(`,"over":`)
+	w.Over = r.Bool()
+	r.Lit(`,"out":`)
+	w.Out = r.Int()
+	r.Lit(`,"penalty":`)
+	w.Penalty = r.Ints()
+	r.Lit("}")
+	if !r.Done() {
 		return wireView{}, false
 	}
 	return w, true
-}
-
-// wireReader reads JSON written in one exact form, token by token; ok
-// turns false at the first byte out of that form and stays so.
-type wireReader struct {
-	b  []byte
-	ok bool
-}
-
-func (r *wireReader) lit(s string) {
-	if r.ok && len(r.b) >= len(s) && string(r.b[:len(s)]) == s {
-		r.b = r.b[len(s):]
-		return
-	}
-	r.ok = false
-}
-
-// int reads a number as strconv.AppendInt writes an int: a minus sign or
-// not, then digits without a leading zero.
-func (r *wireReader) int() int {
-	if !r.ok {
-		return 0
-	}
-	i := 0
-	if i < len(r.b) && r.b[i] == '-' {
-		i++
-	}
-	start := i
-	for i < len(r.b) && r.b[i] >= '0' && r.b[i] <= '9' {
-		i++
-	}
-	digits := i - start
-	if digits == 0 || digits > 9 || (digits > 1 && r.b[start] == '0') {
-		r.ok = false // past nine digits: json.Unmarshal decides
-		return 0
-	}
-	n, err := strconv.Atoi(string(r.b[:i]))
-	if err != nil {
-		r.ok = false
-		return 0
-	}
-	r.b = r.b[i:]
-	return n
-}
-
-func (r *wireReader) bool() bool {
-	if r.ok && len(r.b) > 0 && r.b[0] == 't' {
-		r.lit("true")
-		return true
-	}
-	r.lit("false")
-	return false
-}
-
-// ints reads null or [n,n,...].
-func (r *wireReader) ints() []int {
-	if !r.ok {
-		return nil
-	}
-	if len(r.b) > 0 && r.b[0] == 'n' {
-		r.lit("null")
-		return nil
-	}
-	r.lit("[")
-	out := []int{}
-	if r.ok && len(r.b) > 0 && r.b[0] == ']' {
-		r.b = r.b[1:]
-		return out
-	}
-	for r.ok {
-		out = append(out, r.int())
-		if r.ok && len(r.b) > 0 && r.b[0] == ']' {
-			r.b = r.b[1:]
-			return out
-		}
-		r.lit(",")
-	}
-	return nil
-}
-
-// cards reads null or a list of cards in the records' form, as
-// engine.WireCards reads them.
-func (r *wireReader) cards() engine.WireCards {
-	if !r.ok {
-		return nil
-	}
-	if len(r.b) > 0 && r.b[0] == 'n' {
-		r.lit("null")
-		return nil
-	}
-	end := bytes.IndexByte(r.b, ']')
-	if len(r.b) == 0 || r.b[0] != '[' || end < 0 {
-		r.ok = false
-		return nil
-	}
-	// Cards are two letters or digits between quotes: a ']' in the list
-	// would be in no card, and the list ends at the first.
-	body := r.b[1:end]
-	for _, c := range body {
-		if !(c == '"' || c == ',' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
-			r.ok = false
-			return nil
-		}
-	}
-	var cs engine.WireCards
-	if err := cs.UnmarshalJSON(r.b[:end+1]); err != nil || cs == nil {
-		r.ok = false
-		return nil
-	}
-	r.b = r.b[end+1:]
-	return cs
 }

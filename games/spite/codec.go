@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"sshuffle/engine"
+	"sshuffle/internal/wirejson"
 )
 
 // The codec of a table's actions and views, for a room that holds them as
@@ -266,9 +267,11 @@ var errBadView = errors.New("That is not a view of a Spite and Malice table.")
 // show: a seat or a turn past the two, settings the game does not have,
 // more cards than two packs hold.
 func DecodeView(b []byte) (View, error) {
-	var w wireView
-	if err := json.Unmarshal(b, &w); err != nil {
-		return View{}, errBadView
+	w, ok := readWireView(b)
+	if !ok {
+		if err := json.Unmarshal(b, &w); err != nil {
+			return View{}, errBadView
+		}
 	}
 	seat := func(s int, none int) bool { return s == none || s == 0 || s == 1 }
 	payoffs := []int{13, 20, 26, 30}
@@ -321,4 +324,85 @@ func DecodeView(b []byte) (View, error) {
 		return View{}, errBadView
 	}
 	return v, nil
+}
+
+// readWireView reads a view in the very form EncodeView writes (every
+// state a table pushes is), without encoding/json's reflection; ok is
+// false for anything else, which json.Unmarshal then reads as it always
+// has: what this reads, it reads as json.Unmarshal would.
+func readWireView(b []byte) (w wireView, ok bool) {
+	r := wirejson.NewReader(b)
+	r.Lit(`{"seat":`)
+	w.Seat = r.Int()
+	r.Lit(`,"turn":`)
+	w.Turn = r.Int()
+	r.Lit(`,"payoff":`)
+	w.Payoff = r.Int()
+	r.Lit(`,"centres":`)
+	w.Centres = r.Int()
+	r.Lit(`,"kingAce":`)
+	w.KingAce = r.Bool()
+	r.Lit(`,"hand":`)
+	w.Hand = r.Cards()
+	r.Lit(`,"players":[`)
+	for p := range w.Players {
+		if p > 0 {
+			r.Lit(",")
+		}
+		ws := &w.Players[p]
+		r.Lit(`{"handCount":`)
+		ws.HandCount = r.Int()
+		if r.At(`,"payoffTop":`) {
+			r.Lit(`,"payoffTop":`)
+			ws.PayoffTop = r.Plain()
+			if ws.PayoffTop == "" {
+				return wireView{}, false // "" is written as no key at all
+			}
+		}
+		r.Lit(`,"payoffLeft":`)
+		ws.PayoffLeft = r.Int()
+		r.Lit(`,"sides":[`)
+		for i := range ws.Sides {
+			if i > 0 {
+				r.Lit(",")
+			}
+			ws.Sides[i] = r.Cards()
+		}
+		r.Lit("]}")
+	}
+	r.Lit(`],"stacks":`)
+	if r.Next() == 'n' {
+		r.Lit("null")
+	} else {
+		r.Lit("[")
+		w.Stacks = []engine.WireCards{}
+		for r.OK() && r.Next() != ']' {
+			if len(w.Stacks) > 0 {
+				r.Lit(",")
+			}
+			w.Stacks = append(w.Stacks, r.Cards())
+		}
+		r.Lit("]")
+	}
+	r.Lit(`,"stock":`)
+	w.Stock = r.Int()
+	r.Lit(`,"recycle":`)
+	w.Recycle = r.Cards()
+	r.Lit(`,"barren":`)
+	w.Barren = r.Int()
+	r.Lit(`,"played":`)
+	w.Played = r.Bool()
+	r.Lit(`,"over":`)
+	w.Over = r.Bool()
+	r.Lit(`,"winner":`)
+	w.Winner = r.Int()
+	r.Lit(`,"score":[`)
+	w.Score[0] = r.Int()
+	r.Lit(",")
+	w.Score[1] = r.Int()
+	r.Lit("]}")
+	if !r.Done() {
+		return wireView{}, false
+	}
+	return w, true
 }
