@@ -75,6 +75,9 @@ func (s *Server) saveTable(code string, snap *hub.TableSnapshot) {
 	}
 }
 
+// restBufs are buffers for a snapshot's JSON without its record.
+var restBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // recordNull is how a snapshot without its record marshals the record.
 var recordNull = []byte(`"record":null`)
 
@@ -91,10 +94,15 @@ func encodeSnapshot(snap *hub.TableSnapshot) ([]byte, error) {
 	}
 	rest := *snap
 	rest.Record = nil
-	b, err := json.Marshal(&rest)
-	if err != nil {
+	// The rest is written into a buffer kept for the next snapshot: only
+	// the snapshot itself is a new slice.
+	buf := restBufs.Get().(*bytes.Buffer)
+	defer restBufs.Put(buf)
+	buf.Reset()
+	if err := json.NewEncoder(buf).Encode(&rest); err != nil {
 		return nil, err
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n")) // Encode ends the value with a newline; Marshal does not
 	i := bytes.Index(b, recordNull)
 	if i < 0 || bytes.Contains(b[i+1:], recordNull) {
 		return json.Marshal(snap) // not reached: the form has one record

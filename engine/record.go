@@ -15,7 +15,12 @@ type RecordCards []Card
 // without the strings: a table's views are written with every state it
 // sends, and their cards are most of them.
 func (cs RecordCards) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 2+5*len(cs))
+	return cs.AppendJSON(make([]byte, 0, 2+5*len(cs)))
+}
+
+// AppendJSON appends what MarshalJSON writes to b, for a caller writing a
+// larger value by hand.
+func (cs RecordCards) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, '[')
 	for i, c := range cs {
 		if i > 0 {

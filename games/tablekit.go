@@ -1,9 +1,11 @@
 package games
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"sshuffle/engine"
 )
@@ -35,7 +37,15 @@ type TablePackage[A comparable, V any, G engine.Table[A, V], M MatchOf[G]] struc
 	Describe func(before, after V, seat int, a A, names []string) []string
 	// Record is the game as its record value.
 	Record func(g G, seats []string) any
-	Replay func(line []byte) error
+	// RecordHead and RecordAction, when both are set, let the kit keep
+	// the record's JSON as the game goes, each action marshalled once
+	// rather than the whole record at every save: RecordHead is Record
+	// with no actions (a nil list, marshalled as null), RecordAction the
+	// record's form of history entry i. Marshalled, the two make Record's
+	// JSON byte for byte.
+	RecordHead   func(g G, seats []string) any
+	RecordAction func(g G, i int) any
+	Replay       func(line []byte) error
 	// NotYourTurn is the error (or wrapped in the error) Do returns to a
 	// seat acting out of turn.
 	NotYourTurn error
@@ -156,7 +166,9 @@ func (k *tableKit[A, V, G, M]) wrap(m M) engine.TableMatch {
 
 // adapt wraps g; a resumed game's history so far is already in the log.
 func (k *tableKit[A, V, G, M]) adapt(g G) *tableGame[A, V, G, M] {
-	return &tableGame[A, V, G, M]{k: k, g: g, done: len(g.History())}
+	x := &tableGame[A, V, G, M]{k: k, g: g}
+	x.done = x.historyLen()
+	return x
 }
 
 type tableMatch[A comparable, V any, G engine.Table[A, V], M MatchOf[G]] struct {
@@ -185,12 +197,120 @@ type tableGame[A comparable, V any, G engine.Table[A, V], M MatchOf[G]] struct {
 	before    V
 	hasBefore bool
 	done      int // history entries already described
+	rec       keptRecord
+}
+
+// historyAt is a game that reads its history without copying it all
+// (History copies, for a caller that keeps it).
+type historyAt[A any] interface {
+	HistoryLen() int
+	Acted(i int) engine.Acted[A]
+}
+
+func (x *tableGame[A, V, G, M]) historyLen() int {
+	if h, ok := any(x.g).(historyAt[A]); ok {
+		return h.HistoryLen()
+	}
+	return len(x.g.History())
+}
+
+// historySince is the history from entry i on.
+func (x *tableGame[A, V, G, M]) historySince(i int) []engine.Acted[A] {
+	h, ok := any(x.g).(historyAt[A])
+	if !ok {
+		return x.g.History()[i:]
+	}
+	n := h.HistoryLen()
+	if i >= n {
+		return nil
+	}
+	out := make([]engine.Acted[A], 0, n-i)
+	for ; i < n; i++ {
+		out = append(out, h.Acted(i))
+	}
+	return out
+}
+
+// Record is the game's record value: with the package's RecordHead and
+// RecordAction, its JSON kept as the game goes (a JSONRecord).
+func (x *tableGame[A, V, G, M]) Record(seats []string) any {
+	p := x.k.p
+	if p.RecordHead == nil || p.RecordAction == nil {
+		return p.Record(x.g, seats)
+	}
+	r := &x.rec
+	_, over := x.g.Over()
+	n := x.historyLen()
+	if !r.ok || r.over != over || r.n > n || !slices.Equal(r.seats, seats) {
+		head, err := json.Marshal(p.RecordHead(x.g, seats))
+		i := bytes.Index(head, actionsNull)
+		if err != nil || i < 0 || bytes.Contains(head[i+1:], actionsNull) {
+			r.ok = false
+			return p.Record(x.g, seats) // not reached: a record has one list of actions
+		}
+		at := i + len(actionsNull) - len("null")
+		// New slices: a JSONRecord handed out before keeps the old.
+		r.pre, r.post = head[:at:at], head[i+len(actionsNull):]
+		r.ok, r.over, r.seats = true, over, slices.Clone(seats)
+		if r.n > n {
+			r.acts, r.n = nil, 0
+		}
+	}
+	for ; r.n < n; r.n++ {
+		b, err := json.Marshal(p.RecordAction(x.g, r.n))
+		if err != nil {
+			r.ok, r.acts, r.n = false, nil, 0
+			return p.Record(x.g, seats)
+		}
+		if r.n > 0 {
+			r.acts = append(r.acts, ',')
+		}
+		// Appending never writes over the bytes a JSONRecord handed out
+		// holds: those lie before the end it was given.
+		r.acts = append(r.acts, b...)
+	}
+	return JSONRecord{pre: r.pre, acts: r.acts[:len(r.acts):len(r.acts)], post: r.post}
+}
+
+// actionsNull is how a record without its actions marshals them.
+var actionsNull = []byte(`"actions":null`)
+
+// keptRecord is a game's record as JSON so far, in pieces: the record
+// without its actions cut where they go, and the actions' JSON, comma
+// separated.
+type keptRecord struct {
+	ok        bool
+	over      bool
+	seats     []string
+	pre, post []byte
+	acts      []byte
+	n         int // the history entries in acts
+}
+
+// JSONRecord is a game's record already written as JSON, which it writes
+// out without going through encoding/json again.
+type JSONRecord struct{ pre, acts, post []byte }
+
+// JSONLen is the length of the record's JSON.
+func (r JSONRecord) JSONLen() int { return len(r.pre) + len(r.acts) + len(r.post) + 2 }
+
+// AppendJSON appends the record's JSON (as json.Marshal writes the
+// record) to dst.
+func (r JSONRecord) AppendJSON(dst []byte) []byte {
+	dst = append(dst, r.pre...)
+	dst = append(dst, '[')
+	dst = append(dst, r.acts...)
+	dst = append(dst, ']')
+	return append(dst, r.post...)
+}
+
+func (r JSONRecord) MarshalJSON() ([]byte, error) {
+	return r.AppendJSON(make([]byte, 0, r.JSONLen())), nil
 }
 
 func (x *tableGame[A, V, G, M]) Turn() int                        { return x.g.Turn() }
 func (x *tableGame[A, V, G, M]) Over() (engine.TableResult, bool) { return x.g.Over() }
-func (x *tableGame[A, V, G, M]) Actions() int                     { return len(x.g.History()) }
-func (x *tableGame[A, V, G, M]) Record(seats []string) any        { return x.k.p.Record(x.g, seats) }
+func (x *tableGame[A, V, G, M]) Actions() int                     { return x.historyLen() }
 func (x *tableGame[A, V, G, M]) NotYourTurn(err error) bool       { return errors.Is(err, x.k.p.NotYourTurn) }
 
 func (x *tableGame[A, V, G, M]) Do(seat int, b []byte) error {
@@ -290,17 +410,17 @@ func (x *tableGame[A, V, G, M]) firstLegal(seat int) error {
 }
 
 func (x *tableGame[A, V, G, M]) Describe(names []string) []string {
-	hist := x.g.History()
-	if x.done >= len(hist) {
+	hist := x.historySince(x.done)
+	if len(hist) == 0 {
 		x.hasBefore = false
 		return nil
 	}
 	after := x.g.View(engine.Spectator)
 	var lines []string
-	for _, h := range hist[x.done:] {
+	for _, h := range hist {
 		lines = append(lines, x.k.p.Describe(x.before, after, h.Seat, h.Action, names)...)
 	}
-	x.done = len(hist)
+	x.done += len(hist)
 	var zero V
 	x.before, x.hasBefore = zero, false
 	return lines

@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -269,6 +268,9 @@ type Table struct {
 	ended    bool
 	broken   bool // a game package panicked: its game is not to be read again
 	listed   TableInfo
+	// seatsShared is the seats as last handed out (seatsNow); seatsScratch,
+	// where the seats now are written to compare with them.
+	seatsShared, seatsScratch []SeatInfo
 	// The rematch offered once a match is over: who said yes by seat (nil
 	// when none is open), the host's yes at a table of computers only,
 	// and when the offer lapses.
@@ -411,7 +413,7 @@ func (h *Hub) newTable(code string, k engine.TableKit, cfg TableConfig) *Table {
 				// JSON is made here rather than on the table's goroutine,
 				// and only for the snapshots the store gets: a newer one
 				// replaces an older before it is ever marshalled.
-				rec, err := json.Marshal(s.rec)
+				rec, err := recordJSON(s.rec)
 				if err != nil {
 					return // not reached: records are plain values
 				}

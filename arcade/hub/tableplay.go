@@ -1,8 +1,6 @@
 package hub
 
 import (
-	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -157,8 +155,12 @@ func (t *Table) addLog(lines ...string) {
 	// A new slice each time: the old one is shared by states already out.
 	n := min(len(t.log)+len(lines), MaxLog)
 	log := make([]string, 0, n)
-	all := append(slices.Clone(t.log), lines...)
-	log = append(log, all[len(all)-n:]...)
+	// The last n of the log and the lines, in order.
+	if skip := len(t.log) + len(lines) - n; skip < len(t.log) {
+		log = append(append(log, t.log[skip:]...), lines...)
+	} else {
+		log = append(log, lines[skip-len(t.log):]...)
+	}
 	t.log = log
 }
 
@@ -240,7 +242,7 @@ func (t *Table) gameOver() {
 		}
 		seats[i] = rs[i].Strength
 	}
-	rec, err := json.Marshal(t.game.Record(seats))
+	rec, err := recordJSON(t.game.Record(seats))
 	more := t.match.Next()
 	out := TableResult{
 		Code: t.code, Spec: t.spec, GameNo: t.gameNo, Seats: rs, Record: rec, Outcome: res,

@@ -14,7 +14,7 @@ import (
 func (t *Table) info() TableInfo {
 	in := TableInfo{
 		Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Phase: t.phase, Private: t.cfg.Private,
-		Seats: t.seatInfos(), Watchers: t.watchers(), GameNo: t.gameNo, Opened: t.opened, Speed: t.cfg.Speed,
+		Seats: t.seatsNow(), Watchers: t.watchers(), GameNo: t.gameNo, Opened: t.opened, Speed: t.cfg.Speed,
 		Rated: t.cfg.Rated,
 	}
 	if t.ended {
@@ -29,8 +29,24 @@ func (t *Table) info() TableInfo {
 	return in
 }
 
-func (t *Table) seatInfos() []SeatInfo {
-	out := make([]SeatInfo, len(t.seats))
+func (t *Table) seatInfos() []SeatInfo { return t.fillSeatInfos(make([]SeatInfo, len(t.seats))) }
+
+// seatsNow is seatInfos, as the slice handed out last while the seats are
+// as they were (most changes are actions, which leave them be): the
+// states and the listing share it, and nobody writes into it.
+func (t *Table) seatsNow() []SeatInfo {
+	if cap(t.seatsScratch) < len(t.seats) {
+		t.seatsScratch = make([]SeatInfo, len(t.seats))
+	}
+	now := t.fillSeatInfos(t.seatsScratch[:len(t.seats)])
+	if t.seatsShared == nil || !slices.Equal(now, t.seatsShared) {
+		t.seatsShared = slices.Clone(now)
+	}
+	return t.seatsShared
+}
+
+// fillSeatInfos writes the seats' infos into out, one a seat.
+func (t *Table) fillSeatInfos(out []SeatInfo) []SeatInfo {
 	for i, s := range t.seats {
 		out[i] = SeatInfo{Person: s.person, Computer: s.computer, Here: s.here, Gone: s.gone,
 			StandIn: s.person.ID != "" && !s.here && !s.gone && t.phase != TableSeating, HeldUntil: s.until}
@@ -76,7 +92,7 @@ type tableShared struct {
 }
 
 func (t *Table) shared() *tableShared {
-	sh := &tableShared{seats: t.seatInfos(), turn: engine.NoSeat, rematch: t.rematchState()}
+	sh := &tableShared{seats: t.seatsNow(), turn: engine.NoSeat, rematch: t.rematchState()}
 	for _, m := range t.members {
 		if m.seat == Watch {
 			sh.watchers = append(sh.watchers, m.Person)

@@ -68,7 +68,7 @@ func (t *Table) save() {
 		gameNo++ // the match has dealt the next game already
 	}
 	seats := make([]string, len(t.seats))
-	snap := &TableSnapshot{
+	snap := &TableSnapshot{Seats: make([]SnapshotSeat, 0, len(t.seats)),
 		Format: SnapshotFormat, Code: t.code, Game: t.cfg.Game, Settings: t.cfg.Settings, Seed: t.spec.Seed,
 		Host: t.hostPerson(), Private: t.cfg.Private, Rated: t.cfg.Rated, TurnClock: t.cfg.TurnClock, Pace: t.cfg.Pace, Speed: t.cfg.Speed, Hold: t.cfg.Hold,
 		Break: t.cfg.Break, GameNo: gameNo, Totals: t.match.Totals(), Log: t.log, Opened: t.opened, Started: t.started,
@@ -91,6 +91,23 @@ func (t *Table) save() {
 	}
 	t.saveSeq++
 	t.saves.Put(tableSave{seq: t.saveSeq, code: t.code, snap: snap, rec: g.Record(seats)})
+}
+
+// keptJSON is a record value that is its JSON already (a kit that keeps
+// its games' records as they go hands such values): its bytes are taken
+// as they are, in a buffer of their size, rather than through
+// encoding/json, which would check and copy them again.
+type keptJSON interface {
+	JSONLen() int
+	AppendJSON(dst []byte) []byte
+}
+
+// recordJSON is json.Marshal(rec).
+func recordJSON(rec any) ([]byte, error) {
+	if k, ok := rec.(keptJSON); ok {
+		return k.AppendJSON(make([]byte, 0, k.JSONLen())), nil
+	}
+	return json.Marshal(rec)
 }
 
 // unsave tells the wiring the table needs no restoring any more.

@@ -3,6 +3,8 @@ package ui
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -52,16 +54,38 @@ func FitLinesBy(text string, width, n int, cells func(string) int) []string {
 		return nil
 	}
 	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
+	// The words are strings.Fields's. A line whose words stand one space
+	// apart in text, as most text's do, is text[start:end] itself, not a
+	// new string; start < 0: line was joined.
+	line, start, end := "", -1, -1
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) {
+			i += size
+			continue
+		}
+		j := i + size
+		for j < len(text) {
+			r, size = utf8.DecodeRuneInString(text[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			j += size
+		}
+		w := text[i:j]
 		if line != "" && cells(line)+1+cells(w) > width {
 			lines = append(lines, line)
 			line = ""
 		}
-		if line != "" {
-			line += " "
+		switch {
+		case line == "":
+			line, start, end = w, i, j
+		case start >= 0 && i == end+1 && text[end] == ' ':
+			line, end = text[start:j], j
+		default:
+			line, start = line+" "+w, -1
 		}
-		line += w
+		i = j
 	}
 	lines = append(lines, line)
 	if len(lines) > n {

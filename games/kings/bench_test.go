@@ -64,3 +64,19 @@ func BenchmarkHardDecision(b *testing.B) {
 }
 
 var _ = engine.Spectator
+
+// BenchmarkNormalDecision is normal's choice at the same positions, one
+// player for them all as a table keeps it (its search's buffers reused):
+// what a computer's decision allocates at a table.
+func BenchmarkNormalDecision(b *testing.B) {
+	vs := decisionViews(b, 100, "")
+	p, err := NewPlayer("normal", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		p.Choose(vs[i%len(vs)])
+	}
+}

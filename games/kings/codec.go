@@ -5,8 +5,10 @@ package kings
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"sshuffle/engine"
+	"sshuffle/internal/wirejson"
 )
 
 // The codec of a table's actions and views, for a room that holds them as
@@ -76,24 +78,92 @@ type wireView struct {
 	Penalty     []int                       `json:"penalty"`
 }
 
-// EncodeView writes a view.
+// EncodeView writes a view: json.Marshal's bytes for its wireView,
+// written by hand (a table encodes a view for every seat looked at, at
+// every change, and encoding/json makes a value of each card list).
 func EncodeView(v View) ([]byte, error) {
-	w := wireView{Seat: v.Seat, Turn: v.Turn, Hand: engine.WireCards(v.Hand), Stock: v.Stock, Hands: v.Hands,
-		First: v.First, TurnNo: v.TurnNo, Step: v.Step, Played: v.Played, Idle: v.Idle, DrawEnd: v.DrawEnd,
-		KingsAtOnce: v.KingsAtOnce, Over: v.Over, Out: v.Out, Penalty: v.Penalty}
-	for i, p := range v.Piles {
-		w.Piles[i] = engine.WireCards(p)
+	n := 240 + 5*len(v.Hand)
+	for _, p := range v.Piles {
+		n += 5 * len(p)
 	}
-	return json.Marshal(w)
+	b := make([]byte, 0, n)
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(v.Seat), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(v.Turn), 10)
+	b = append(b, `,"hand":`...)
+	b, err := appendWireCards(b, v.Hand)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"piles":[`...)
+	for i, p := range v.Piles {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = appendWireCards(b, p); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `],"stock":`...)
+	b = strconv.AppendInt(b, int64(v.Stock), 10)
+	b = append(b, `,"hands":`...)
+	b = appendInts(b, v.Hands)
+	b = append(b, `,"first":`...)
+	b = strconv.AppendInt(b, int64(v.First), 10)
+	b = append(b, `,"turnNo":`...)
+	b = strconv.AppendInt(b, int64(v.TurnNo), 10)
+	b = append(b, `,"step":`...)
+	b = strconv.AppendInt(b, int64(v.Step), 10)
+	b = append(b, `,"played":`...)
+	b = strconv.AppendBool(b, v.Played)
+	b = append(b, `,"idle":`...)
+	b = strconv.AppendInt(b, int64(v.Idle), 10)
+	b = append(b, `,"drawEnd":`...)
+	b = strconv.AppendBool(b, v.DrawEnd)
+	b = append(b, `,"kingsAtOnce":`...)
+	b = strconv.AppendBool(b, v.KingsAtOnce)
+	b = append(b, `,"over":`...)
+	b = strconv.AppendBool(b, v.Over)
+	b = append(b, `,"out":`...)
+	b = strconv.AppendInt(b, int64(v.Out), 10)
+	b = append(b, `,"penalty":`...)
+	b = appendInts(b, v.Penalty)
+	return append(b, '}'), nil
+}
+
+// appendWireCards appends what engine.WireCards's MarshalJSON writes.
+func appendWireCards(b []byte, cs []engine.Card) ([]byte, error) {
+	if cs == nil {
+		return append(b, "null"...), nil
+	}
+	return engine.RecordCards(cs).AppendJSON(b)
+}
+
+// appendInts appends what json.Marshal writes for a []int.
+func appendInts(b []byte, ns []int) []byte {
+	if ns == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, n := range ns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, ']')
 }
 
 // DecodeView reads a view, refusing one that no table of this game could
 // show: a seat count the game does not have, a seat or a turn past the
 // table, more cards than the pack holds.
 func DecodeView(b []byte) (View, error) {
-	var w wireView
-	if err := json.Unmarshal(b, &w); err != nil {
-		return View{}, errBadView
+	w, ok := readWireView(b)
+	if !ok {
+		if err := json.Unmarshal(b, &w); err != nil {
+			return View{}, errBadView
+		}
 	}
 	n := len(w.Hands)
 	seat := func(s, none int) bool { return s == none || (s >= 0 && s < n) }
@@ -134,4 +204,54 @@ func DecodeView(b []byte) (View, error) {
 		return View{}, errBadView
 	}
 	return v, nil
+}
+
+// readWireView reads a view in the very form EncodeView writes (every
+// state a table pushes is), without encoding/json's reflection; ok is
+// false for anything else, which json.Unmarshal then reads as it always
+// has: what this reads, it reads as json.Unmarshal would.
+func readWireView(b []byte) (w wireView, ok bool) {
+	r := wirejson.NewReader(b)
+	r.Lit(`{"seat":`)
+	w.Seat = r.Int()
+	r.Lit(`,"turn":`)
+	w.Turn = r.Int()
+	r.Lit(`,"hand":`)
+	w.Hand = r.Cards()
+	r.Lit(`,"piles":[`)
+	for i := range w.Piles {
+		if i > 0 {
+			r.Lit(",")
+		}
+		w.Piles[i] = r.Cards()
+	}
+	r.Lit(`],"stock":`)
+	w.Stock = r.Int()
+	r.Lit(`,"hands":`)
+	w.Hands = r.Ints()
+	r.Lit(`,"first":`)
+	w.First = r.Int()
+	r.Lit(`,"turnNo":`)
+	w.TurnNo = r.Int()
+	r.Lit(`,"step":`)
+	w.Step = r.Int()
+	r.Lit(`,"played":`)
+	w.Played = r.Bool()
+	r.Lit(`,"idle":`)
+	w.Idle = r.Int()
+	r.Lit(`,"drawEnd":`)
+	w.DrawEnd = r.Bool()
+	r.Lit(`,"kingsAtOnce":`)
+	w.KingsAtOnce = r.Bool()
+	r.Lit(`,"over":`)
+	w.Over = r.Bool()
+	r.Lit(`,"out":`)
+	w.Out = r.Int()
+	r.Lit(`,"penalty":`)
+	w.Penalty = r.Ints()
+	r.Lit("}")
+	if !r.Done() {
+		return wireView{}, false
+	}
+	return w, true
 }

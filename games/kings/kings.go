@@ -624,3 +624,9 @@ func (g *Game) penalties() []int {
 func (g *Game) History() []engine.Acted[Action] {
 	return append([]engine.Acted[Action](nil), g.hist...)
 }
+
+// HistoryLen is len(History()), without the copy.
+func (g *Game) HistoryLen() int { return len(g.hist) }
+
+// Acted is History()[i], without the copy.
+func (g *Game) Acted(i int) engine.Acted[Action] { return g.hist[i] }

@@ -248,6 +248,9 @@ type planner struct {
 	path        []Action
 	best        []leaf
 	bufs        [][]Action // moves, one buffer a depth
+	// positions, one a depth: a position handed to eval (a function
+	// value) would otherwise be a new allocation at every node.
+	pos []*apos
 }
 
 func (pl *planner) search(root apos, cx *context, kingsAtOnce bool) []leaf {
@@ -270,6 +273,7 @@ func (pl *planner) dfs(p *apos, depth int) bool {
 	pl.nodes++
 	for len(pl.bufs) <= depth {
 		pl.bufs = append(pl.bufs, nil)
+		pl.pos = append(pl.pos, new(apos))
 	}
 	ms := p.moves(pl.kingsAtOnce, pl.bufs[depth][:0])
 	pl.bufs[depth] = ms
@@ -284,10 +288,13 @@ func (pl *planner) dfs(p *apos, depth int) bool {
 		if pl.nodes >= pl.limit {
 			return false
 		}
-		q := *p
+		// The child's position is this depth's: each child is searched
+		// whole before the next is set up in its place.
+		q := pl.pos[depth]
+		*q = *p
 		q.apply(a)
 		pl.path = append(pl.path, a)
-		done := pl.dfs(&q, depth+1)
+		done := pl.dfs(q, depth+1)
 		pl.path = pl.path[:len(pl.path)-1]
 		if done {
 			return true
@@ -332,6 +339,12 @@ type planned struct {
 	before []apos
 	seat   int
 	turn   int
+
+	// The view and the context of the search thinking now, kept here:
+	// the search hands them to its evaluation (a function value), which
+	// would make each a new allocation at every decision.
+	view View
+	cx   context
 }
 
 func (p *planned) Choose(v View) Action {
@@ -344,7 +357,9 @@ func (p *planned) Choose(v View) Action {
 			return p.steps[i]
 		}
 	}
-	p.steps = p.think(&v)
+	p.view = v
+	p.steps = p.think(&p.view)
+	p.view = View{} // holds none of the view's cards past the decision
 	p.seat, p.turn = v.Seat, v.TurnNo
 	p.before = p.before[:0]
 	for _, a := range p.steps {
@@ -356,7 +371,8 @@ func (p *planned) Choose(v View) Action {
 
 func (p *planned) think(v *View) []Action {
 	root := apos{b: v.boardOf(), hand: maskOf(v.Hand)}
-	cx := &context{v: v}
+	p.cx = context{v: v}
+	cx := &p.cx
 	seen := root.hand
 	for _, cs := range v.Piles {
 		seen |= maskOf(cs)

@@ -180,6 +180,21 @@ func (ra RecordAction) action() (Action, error) {
 // Record writes the hand as a record line's value; seats names each seat's
 // player ("easy", "normal", "hard" or "person").
 func (g *Game) Record(seats []string) Record {
+	rec := g.RecordHead(seats)
+	rec.Actions = make([]RecordAction, 0, len(g.hist))
+	for i := range g.hist {
+		rec.Actions = append(rec.Actions, g.RecordAction(i))
+	}
+	return rec
+}
+
+// RecordAction is history entry i as a record writes it.
+func (g *Game) RecordAction(i int) RecordAction { return recordAction(g.hist[i]) }
+
+// RecordHead is Record without the actions (nil, marshalled as null): a
+// caller that keeps the actions' JSON as the hand goes writes only the
+// rest again.
+func (g *Game) RecordHead(seats []string) Record {
 	m, _ := engine.ParseSettings(g.spec.Settings)
 	get := func(k, def string) string {
 		if v, ok := m[k]; ok {
@@ -192,10 +207,6 @@ func (g *Game) Record(seats []string) Record {
 		Settings: RecordSettings{Draw: get("draw", "start"), KingsAtOnce: get("kingsAtOnce", "false") == "true", Match: get("match", "hand")},
 		Seats:    slices.Clone(seats),
 		Start:    g.start.clone(),
-		Actions:  make([]RecordAction, 0, len(g.hist)),
-	}
-	for _, e := range g.hist {
-		rec.Actions = append(rec.Actions, recordAction(e))
 	}
 	if res, over := g.Over(); over {
 		rec.Result.Penalty = res.Points

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"sshuffle/engine"
+	"sshuffle/internal/wirejson"
 )
 
 // The codec of a table's actions and views, for a room that holds them as
@@ -129,8 +131,113 @@ type wireView struct {
 	Score   [2]int             `json:"score"`
 }
 
-// EncodeView writes a view.
+// EncodeView writes a view: json.Marshal's bytes for its wireView,
+// written by hand (a table encodes a view for every seat looked at, at
+// every change, and encoding/json makes a value of each card list).
 func EncodeView(v View) ([]byte, error) {
+	b := make([]byte, 0, 384+5*(len(v.Hand)+len(v.Recycle)))
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(v.Seat), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(v.Turn), 10)
+	b = append(b, `,"payoff":`...)
+	b = strconv.AppendInt(b, int64(v.Payoff), 10)
+	b = append(b, `,"centres":`...)
+	b = strconv.AppendInt(b, int64(v.Centres), 10)
+	b = append(b, `,"kingAce":`...)
+	b = strconv.AppendBool(b, v.KingAce)
+	b = append(b, `,"hand":`...)
+	b, err := appendWireCards(b, v.Hand)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"players":[`...)
+	for p, sv := range v.Players {
+		if p > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"handCount":`...)
+		b = strconv.AppendInt(b, int64(sv.HandCount), 10)
+		if sv.PayoffTop != engine.NoCard {
+			top := sv.PayoffTop.ASCII()
+			if !plainASCII(top) {
+				return marshalView(v) // not reached: a card's form is letters and digits
+			}
+			b = append(b, `,"payoffTop":"`...)
+			b = append(b, top...)
+			b = append(b, '"')
+		}
+		b = append(b, `,"payoffLeft":`...)
+		b = strconv.AppendInt(b, int64(sv.PayoffLeft), 10)
+		b = append(b, `,"sides":[`...)
+		for i, st := range sv.Sides {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendWireCards(b, st); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, "]}"...)
+	}
+	b = append(b, `],"stacks":`...)
+	if v.Stacks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, st := range v.Stacks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendWireCards(b, st); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"stock":`...)
+	b = strconv.AppendInt(b, int64(v.Stock), 10)
+	b = append(b, `,"recycle":`...)
+	if b, err = appendWireCards(b, v.Recycle); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"barren":`...)
+	b = strconv.AppendInt(b, int64(v.Barren), 10)
+	b = append(b, `,"played":`...)
+	b = strconv.AppendBool(b, v.Played)
+	b = append(b, `,"over":`...)
+	b = strconv.AppendBool(b, v.Over)
+	b = append(b, `,"winner":`...)
+	b = strconv.AppendInt(b, int64(v.Winner), 10)
+	b = append(b, `,"score":[`...)
+	b = strconv.AppendInt(b, int64(v.Score[0]), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(v.Score[1]), 10)
+	return append(b, "]}"...), nil
+}
+
+// appendWireCards appends what engine.WireCards's MarshalJSON writes.
+func appendWireCards(b []byte, cs []engine.Card) ([]byte, error) {
+	if cs == nil {
+		return append(b, "null"...), nil
+	}
+	return engine.RecordCards(cs).AppendJSON(b)
+}
+
+// plainASCII: s is letters, digits and '-', which JSON writes as they are.
+func plainASCII(s string) bool {
+	for i := range len(s) {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// marshalView is EncodeView through encoding/json, which the hand-written
+// one matches byte for byte.
+func marshalView(v View) ([]byte, error) {
 	w := wireView{Seat: v.Seat, Turn: v.Turn, Payoff: v.Payoff, Centres: v.Centres, KingAce: v.KingAce,
 		Hand: engine.WireCards(v.Hand), Stock: v.Stock, Recycle: engine.WireCards(v.Recycle), Barren: v.Barren,
 		Played: v.Played, Over: v.Over, Winner: v.Winner, Score: v.Score}
@@ -160,9 +267,11 @@ var errBadView = errors.New("That is not a view of a Spite and Malice table.")
 // show: a seat or a turn past the two, settings the game does not have,
 // more cards than two packs hold.
 func DecodeView(b []byte) (View, error) {
-	var w wireView
-	if err := json.Unmarshal(b, &w); err != nil {
-		return View{}, errBadView
+	w, ok := readWireView(b)
+	if !ok {
+		if err := json.Unmarshal(b, &w); err != nil {
+			return View{}, errBadView
+		}
 	}
 	seat := func(s int, none int) bool { return s == none || s == 0 || s == 1 }
 	payoffs := []int{13, 20, 26, 30}
@@ -215,4 +324,85 @@ func DecodeView(b []byte) (View, error) {
 		return View{}, errBadView
 	}
 	return v, nil
+}
+
+// readWireView reads a view in the very form EncodeView writes (every
+// state a table pushes is), without encoding/json's reflection; ok is
+// false for anything else, which json.Unmarshal then reads as it always
+// has: what this reads, it reads as json.Unmarshal would.
+func readWireView(b []byte) (w wireView, ok bool) {
+	r := wirejson.NewReader(b)
+	r.Lit(`{"seat":`)
+	w.Seat = r.Int()
+	r.Lit(`,"turn":`)
+	w.Turn = r.Int()
+	r.Lit(`,"payoff":`)
+	w.Payoff = r.Int()
+	r.Lit(`,"centres":`)
+	w.Centres = r.Int()
+	r.Lit(`,"kingAce":`)
+	w.KingAce = r.Bool()
+	r.Lit(`,"hand":`)
+	w.Hand = r.Cards()
+	r.Lit(`,"players":[`)
+	for p := range w.Players {
+		if p > 0 {
+			r.Lit(",")
+		}
+		ws := &w.Players[p]
+		r.Lit(`{"handCount":`)
+		ws.HandCount = r.Int()
+		if r.At(`,"payoffTop":`) {
+			r.Lit(`,"payoffTop":`)
+			ws.PayoffTop = r.Plain()
+			if ws.PayoffTop == "" {
+				return wireView{}, false // "" is written as no key at all
+			}
+		}
+		r.Lit(`,"payoffLeft":`)
+		ws.PayoffLeft = r.Int()
+		r.Lit(`,"sides":[`)
+		for i := range ws.Sides {
+			if i > 0 {
+				r.Lit(",")
+			}
+			ws.Sides[i] = r.Cards()
+		}
+		r.Lit("]}")
+	}
+	r.Lit(`],"stacks":`)
+	if r.Next() == 'n' {
+		r.Lit("null")
+	} else {
+		r.Lit("[")
+		w.Stacks = []engine.WireCards{}
+		for r.OK() && r.Next() != ']' {
+			if len(w.Stacks) > 0 {
+				r.Lit(",")
+			}
+			w.Stacks = append(w.Stacks, r.Cards())
+		}
+		r.Lit("]")
+	}
+	r.Lit(`,"stock":`)
+	w.Stock = r.Int()
+	r.Lit(`,"recycle":`)
+	w.Recycle = r.Cards()
+	r.Lit(`,"barren":`)
+	w.Barren = r.Int()
+	r.Lit(`,"played":`)
+	w.Played = r.Bool()
+	r.Lit(`,"over":`)
+	w.Over = r.Bool()
+	r.Lit(`,"winner":`)
+	w.Winner = r.Int()
+	r.Lit(`,"score":[`)
+	w.Score[0] = r.Int()
+	r.Lit(",")
+	w.Score[1] = r.Int()
+	r.Lit("]}")
+	if !r.Done() {
+		return wireView{}, false
+	}
+	return w, true
 }

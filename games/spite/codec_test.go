@@ -1,6 +1,7 @@
 package spite
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -44,6 +45,9 @@ func roundTripView(t testing.TB, v View) {
 	t.Helper()
 	b, err := EncodeView(v)
 	require.NoError(t, err)
+	want, err := marshalView(v)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(b), "the view as encoding/json writes it")
 	back, err := DecodeView(b)
 	require.NoError(t, err, "%s", b)
 	require.Equal(t, v, back, "%s", b)
@@ -190,4 +194,49 @@ func FuzzDecodeView(f *testing.F) {
 		}
 		roundTripView(t, v)
 	})
+}
+
+// The fast reader of views reads what EncodeView writes as json.Unmarshal
+// reads it, and gives up (to json.Unmarshal) on anything else: every view
+// of whole games, and each of one view's bytes taken out or changed.
+func TestReadWireViewIsUnmarshal(t *testing.T) {
+	same := func(b []byte) bool {
+		w, ok := readWireView(b)
+		if !ok {
+			return false
+		}
+		var want wireView
+		require.NoError(t, json.Unmarshal(b, &want), "%s", b)
+		require.Equal(t, want, w, "%s", b)
+		return true
+	}
+	var views []View
+	for _, settings := range []string{"", "payoff=13,centres=3,kingAce=true"} {
+		_, vs := codecGame(t, settings, 5)
+		views = append(views, vs...)
+	}
+	views = append(views, View{Seat: engine.Spectator, Turn: 0, Payoff: 20, Centres: 4, Stacks: make([][]engine.Card, 4),
+		Players: [2]SeatView{{PayoffTop: engine.MustCards("3C")[0], PayoffLeft: 1}, {}}, Winner: engine.NoSeat})
+	for _, v := range views {
+		b, err := EncodeView(v)
+		require.NoError(t, err)
+		require.True(t, same(b), "%s", b)
+	}
+	b, err := EncodeView(views[len(views)/2])
+	require.NoError(t, err)
+	read := 0
+	for i := range b {
+		cut := append(append([]byte(nil), b[:i]...), b[i+1:]...)
+		if same(cut) {
+			read++
+		}
+		for _, c := range []byte{' ', '0', '9', '-', '"', ']', 'x', ','} {
+			changed := append([]byte(nil), b...)
+			changed[i] = c
+			if same(changed) {
+				read++
+			}
+		}
+	}
+	require.Positive(t, read, "some changes are views still (another number)")
 }

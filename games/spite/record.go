@@ -203,13 +203,25 @@ type Record struct {
 // "hard" or "person"). A game not yet over gets a result with no winner
 // and no points, which Replay refuses: a record is of a finished game.
 func (g *Game) Record(seats []string) Record {
-	rec := Record{
-		Game: Name, Settings: recordSettings(g.r), Seats: slices.Clone(seats),
-		Start: g.start.clone(), Actions: make([]RecordAction, len(g.history)),
+	rec := g.RecordHead(seats)
+	rec.Actions = make([]RecordAction, len(g.history))
+	for i := range g.history {
+		rec.Actions[i] = g.RecordAction(i)
 	}
-	for i, h := range g.history {
-		rec.Actions[i] = RecordAction{Seat: h.Seat, Action: h.Action}
-	}
+	return rec
+}
+
+// RecordAction is history entry i as a record writes it.
+func (g *Game) RecordAction(i int) RecordAction {
+	h := g.history[i]
+	return RecordAction{Seat: h.Seat, Action: h.Action}
+}
+
+// RecordHead is Record without the actions (nil, marshalled as null): a
+// caller that keeps the actions' JSON as the game goes writes only the
+// rest again.
+func (g *Game) RecordHead(seats []string) Record {
+	rec := Record{Game: Name, Settings: recordSettings(g.r), Seats: slices.Clone(seats), Start: g.start.clone()}
 	res, _ := g.Over()
 	rec.Result = resultOf(res)
 	return rec

@@ -363,6 +363,12 @@ func (g *Game) History() []engine.Acted[Action] {
 	return append([]engine.Acted[Action](nil), g.history...)
 }
 
+// HistoryLen is len(History()), without the copy.
+func (g *Game) HistoryLen() int { return len(g.history) }
+
+// Acted is History()[i], without the copy.
+func (g *Game) Acted(i int) engine.Acted[Action] { return g.history[i] }
+
 // need is the rank centre stack i needs next (1 when it is empty).
 func (s *state) need(i int) engine.Rank { return engine.Rank(s.nCentre[i] + 1) }
 

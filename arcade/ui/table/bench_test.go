@@ -15,12 +15,14 @@ import (
 // BenchmarkTableFrame is one seat's frame at a table at 80x24, a person
 // to act: after a state pushed by the room (two states in turn, before
 // and after an action, as the room pushes them) and after a turn of the
-// clock (the view alone, as ui.Ticking draws it); the view in pieces as
+// clock (the view alone, as ui.Ticking draws it); take is move with the
+// state's view decoded and turned into the screen's message each time, as
+// the table page takes a state from the room; the view in pieces as
 // the session's router hands it over (view), and with the bytes
 // arcade/render makes of it for the terminal (wire).
 func BenchmarkTableFrame(b *testing.B) {
 	for _, game := range []string{"spite", "kings"} {
-		for _, step := range []string{"move", "clock"} {
+		for _, step := range []string{"move", "take", "clock"} {
 			for _, wire := range []bool{false, true} {
 				name := game + "/" + step + "/view"
 				if wire {
@@ -39,30 +41,38 @@ func BenchmarkTableFrame(b *testing.B) {
 						s.play()
 					}
 					v := s.views[0]
-					msgOf := func() any {
-						view, err := s.kit.DecodeView(s.g.View(0))
+					// A state as the room hands it: the view's bytes and
+					// the rest, which take turns into the screen's message.
+					type state struct {
+						view   []byte
+						common Common
+					}
+					msgOf := func(st state) any {
+						view, err := s.kit.DecodeView(st.view)
 						if err != nil {
 							b.Fatal(err)
 						}
-						m, err := s.d.State(s.common(), view)
+						m, err := s.d.State(st.common, view)
 						if err != nil {
 							b.Fatal(err)
 						}
 						return m
 					}
-					var m0, m1 any
-					for m1 == nil {
-						m0 = msgOf()
+					var st0, st1 state
+					for st1.view == nil {
+						st0 = state{s.g.View(0), s.common()}
 						seat := s.g.Turn()
 						if !s.play() {
 							b.Fatal("the game ended first")
 						}
 						if t := s.g.Turn(); t != seat && t != engine.NoSeat && s.people[t] {
 							s.deadline = s.clk.T.Add(10 * time.Hour)
-							m1 = msgOf()
+							st1 = state{s.g.View(0), s.common()}
 						}
 					}
-					msgs := []any{m0, m1}
+					states := []state{st0, st1}
+					msgs := []any{msgOf(st0), msgOf(st1)}
+					m1 := msgs[1]
 					scr := render.NewScreen(io.Discard, 80, 24, colorprofile.ANSI256)
 					var pieces []string
 					frame := func() {
@@ -77,9 +87,12 @@ func BenchmarkTableFrame(b *testing.B) {
 					b.ReportAllocs()
 					b.ResetTimer()
 					for i := range b.N {
-						if step == "clock" {
+						switch step {
+						case "clock":
 							s.clk.Advance(time.Second)
-						} else {
+						case "take":
+							v.r.Update(msgOf(states[i%2]))
+						default:
 							v.r.Update(msgs[i%2])
 						}
 						frame()

@@ -2,7 +2,6 @@ package table
 
 import (
 	"bytes"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,8 +42,12 @@ func (s spot) ok() bool { return s.kind != spNone }
 
 type seg struct {
 	x    int
-	text string // styled
+	text string // styled, or plain between ends
 	w    int    // its width in cells, when known; 0: not yet
+	// ends are the style's sequences around a plain text, written with
+	// it rather than joined to it: a frame styles some fifty pieces, and
+	// each joined would be a new string.
+	ends styleEnds
 }
 
 type area struct {
@@ -109,7 +112,7 @@ func (sc *scene) textMax(x, y int, s string, p pen, width int) int {
 		return 0
 	}
 	w := cells(s)
-	sc.lines[y] = append(sc.lines[y], seg{x: x, text: sc.styles.styled(p, s), w: w})
+	sc.lines[y] = append(sc.lines[y], seg{x: x, text: s, w: w, ends: sc.styles.endsOf(p)})
 	return w
 }
 
@@ -190,13 +193,15 @@ func (sc *scene) pileH(x, y, h int, p engine.Pile, at spot, nav, whole bool) int
 	}
 	sc.used++
 	last := y
-	for i, line := range strings.Split(c.String(bv.Palette()), "\n") {
+	i := 0
+	for line := range strings.SplitSeq(c.String(bv.Palette()), "\n") {
 		if line == "" && i > 0 {
 			break
 		}
 		sc.lines[y+i] = append(sc.lines[y+i], seg{x: x, text: line})
 		sc.areas = append(sc.areas, area{x: x, y: y + i, w: w, at: at, nav: nav && i == 0})
 		last = y + i
+		i++
 	}
 	sc.marks(x, last, w, cursor, held)
 	return w
@@ -325,7 +330,13 @@ func (sc *scene) write(b *bytes.Buffer) {
 // writeLine writes line y's pieces, in order along the line.
 func (sc *scene) writeLine(b *bytes.Buffer, y int) {
 	segs := sc.lines[y]
-	sort.SliceStable(segs, func(i, j int) bool { return segs[i].x < segs[j].x })
+	// A stable sort by x, in place: a line has a few pieces, mostly in
+	// order already.
+	for i := 1; i < len(segs); i++ {
+		for j := i; j > 0 && segs[j].x < segs[j-1].x; j-- {
+			segs[j], segs[j-1] = segs[j-1], segs[j]
+		}
+	}
 	col := 0
 	last := ""
 	for _, s := range segs {
@@ -346,7 +357,13 @@ func (sc *scene) writeLine(b *bytes.Buffer, y int) {
 		}
 		last = s.text
 		ui.WriteSpaces(b, s.x-col)
-		b.WriteString(s.text)
+		if s.ends.open == "" && s.ends.close == "" {
+			b.WriteString(s.text)
+		} else {
+			b.WriteString(s.ends.open)
+			b.WriteString(s.text)
+			b.WriteString(s.ends.close)
+		}
 		col = s.x + w
 	}
 }

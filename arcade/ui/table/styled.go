@@ -87,18 +87,21 @@ type styleCache struct {
 	ends []styleEnds
 }
 
-func (c *styleCache) styled(p pen, s string) string {
+func (c *styleCache) styled(p pen, s string) string { return c.endsOf(p).wrap(s) }
+
+// endsOf is p's sequences.
+func (c *styleCache) endsOf(p pen) styleEnds {
 	k := p.key
 	for i := range c.keys {
 		if c.keys[i] == k {
-			return c.ends[i].wrap(s)
+			return c.ends[i]
 		}
 	}
 	e := styleEndsFor(k, p.st)
 	if len(c.keys) < 16 {
 		c.keys, c.ends = append(c.keys, k), append(c.ends, e)
 	}
-	return e.wrap(s)
+	return e
 }
 
 // cells is lipgloss.Width(s) for one line, at once for text of ASCII and

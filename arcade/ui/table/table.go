@@ -174,6 +174,7 @@ type core struct {
 	version uint64
 	frame   frameParts
 	logKept keptLog
+	bar     keptBar
 }
 
 // NextChange: the turn clock turns by itself while it runs; the session
@@ -701,7 +702,24 @@ func (c *core) body(sc *scene, below bool, status string) {
 	for i, m := range msg {
 		sc.text(0, msgTop+i, m.text, penOf(m.st))
 	}
-	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: ui.HelpBar(w, c.keys()...)})
+	sc.lines[h-1] = append(sc.lines[h-1], seg{x: 0, text: c.helpBar(w)})
+}
+
+// keptBar is the key bar as last drawn, and for what.
+type keptBar struct {
+	w    int
+	keys *string // the first of the keys' list (one of the lists below)
+	bar  string
+}
+
+// helpBar is ui.HelpBar of the keys, made again only when the keys or
+// the width change.
+func (c *core) helpBar(w int) string {
+	keys := c.keys()
+	if c.bar.keys != &keys[0] || c.bar.w != w {
+		c.bar = keptBar{w: w, keys: &keys[0], bar: ui.HelpBar(w, keys...)}
+	}
+	return c.bar.bar
 }
 
 // turnText is whose turn it is and the clock, for the header's right.
@@ -793,19 +811,27 @@ func (c *core) drawHelp(sc *scene, y, bottom int) {
 	}
 }
 
+// The key bars' lists, never changed.
+var (
+	closedKeys   = []string{"q", "the menu", "?", "help"}
+	rematchKeys  = []string{"r", "rematch", "n", "no rematch", "q", "leave", "?", "help", "p", "phrases"}
+	watchingKeys = []string{"q", "leave", "?", "help", "p", "phrases"}
+	// The phrases' key comes last: a narrow bar drops it first (? lists it).
+	playingKeys = []string{"←↓↑→", "move", "space", "pick/drop", "1-0", "hand", "esc", "drop",
+		"e", "end turn", "?", "help", "q", "leave", "p", "phrases"}
+)
+
 func (c *core) keys() []string {
 	if c.common.Closed {
-		return []string{"q", "the menu", "?", "help"}
+		return closedKeys
 	}
 	if c.common.Offer != nil && c.rematch != nil {
-		return []string{"r", "rematch", "n", "no rematch", "q", "leave", "?", "help", "p", "phrases"}
+		return rematchKeys
 	}
 	if c.watching() {
-		return []string{"q", "leave", "?", "help", "p", "phrases"}
+		return watchingKeys
 	}
-	// The phrases' key comes last: a narrow bar drops it first (? lists it).
-	return []string{"←↓↑→", "move", "space", "pick/drop", "1-0", "hand", "esc", "drop",
-		"e", "end turn", "?", "help", "q", "leave", "p", "phrases"}
+	return playingKeys
 }
 
 // msgLine is one line of the message under the table.
@@ -992,7 +1018,8 @@ func (c *core) logText(w, n int) []string {
 		clear(l.entries)
 	}
 	l.ok, l.first, l.n, l.width, l.lines = true, first, len(log), w, n
-	l.out = c.wrapLog(w, n)
+	// The lines before are read by no one now: their room is reused.
+	l.out = c.wrapLog(l.out, w, n)
 	// An entry stays in the log for some states: its lines are kept
 	// while it does.
 	for e := range l.entries {
@@ -1028,19 +1055,33 @@ func (c *core) wrapEntry(entry string) []string {
 	return ls
 }
 
-func (c *core) wrapLog(w, n int) []string {
-	var lines []string
-	for i := len(c.common.Log) - 1; i >= 0 && len(lines) < n; i-- {
-		e := c.wrapEntry(c.common.Log[i])
-		if len(lines)+len(e) > n {
-			if len(lines) > 0 {
+// wrapLog is the newest entries' lines that fit in n lines of width w,
+// oldest first, in dst's room: the entries are counted from the newest,
+// then their lines written in order.
+func (c *core) wrapLog(dst []string, w, n int) []string {
+	log := c.common.Log
+	first, lines := len(log), 0
+	cutAt, cut := -1, []string(nil)
+	for i := len(log) - 1; i >= 0 && lines < n; i-- {
+		e := c.wrapEntry(log[i])
+		if lines+len(e) > n {
+			if lines > 0 {
 				break
 			}
-			e = fitLines(c.common.Log[i], w, n-len(lines))
+			cutAt, cut = i, fitLines(log[i], w, n-lines)
+			e = cut
 		}
-		lines = append(slices.Clip(e), lines...)
+		first, lines = i, lines+len(e)
 	}
-	return lines
+	out := dst[:0]
+	for i := first; i < len(log); i++ {
+		if i == cutAt {
+			out = append(out, cut...)
+		} else {
+			out = append(out, c.wrapEntry(log[i])...)
+		}
+	}
+	return out
 }
 
 // handRow draws the seat's hand from x, y: one card a place, 7 cells
