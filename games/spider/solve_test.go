@@ -1,6 +1,7 @@
 package spider
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -184,4 +185,23 @@ func TestSolveFourSuitsThirdRound(t *testing.T) {
 	require.Equal(t, engine.Solved, res.Outcome)
 	require.Greater(t, res.Nodes, fourSuitFirst+fourSuitSecondNodes)
 	replayWins(t, spec, res.Moves)
+}
+
+// sortKeys must order the column keys exactly as a sort does: the keys of
+// dealt-out positions (and so the third round's jitter) depend on it.
+func TestSortKeys(t *testing.T) {
+	r := engine.NewRNG(3)
+	for i := range 20000 {
+		var hs [numCols]uint64
+		for j := range hs {
+			hs[j] = r.Uint64()
+			if i%2 == 1 {
+				hs[j] %= 4 // many equal keys
+			}
+		}
+		want := hs
+		slices.Sort(want[:])
+		sortKeys(&hs)
+		require.Equal(t, want, hs)
+	}
 }
