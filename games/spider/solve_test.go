@@ -205,3 +205,22 @@ func TestSortKeys(t *testing.T) {
 		require.Equal(t, want, hs)
 	}
 }
+
+// Four-suit deal 70 is one the first eight jittered searches leave
+// undecided (as do the first two rounds); with the budget for more, a
+// later seed wins it, and the win replays.
+func TestSolveFourSuitsMoreSeeds(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("eight searches of 250k positions")
+	}
+	spec := engine.Spec{Game: "spider", Variant: "4suit", Seed: 70}
+	g, err := New(spec)
+	require.NoError(t, err)
+	eight := 8 * fourSuitJitterNodes
+	before := solveJittered(g, eight)
+	require.Equal(t, engine.Undecided, before.Outcome)
+	res := solveJittered(g, len(fourSuitJittered)*fourSuitJitterNodes)
+	require.Equal(t, engine.Solved, res.Outcome)
+	require.Greater(t, res.Nodes, eight)
+	replayWins(t, spec, res.Moves)
+}
