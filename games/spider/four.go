@@ -76,6 +76,16 @@ var fourSuitJittered = []weights{
 	jittered(fourSuitWeights[6], 8, 8),
 	jittered(fourSuitWeights[1], 3, 1),
 	jittered(fourSuitWeights[0], 8, 2),
+	// Budgets beyond 6 million positions go on with more seeds of the
+	// seventh set, the next six in order (none picked over another).
+	// They run only on deals the eight above leave undecided, so they
+	// win deals without losing any.
+	jittered(fourSuitWeights[6], 8, 9),
+	jittered(fourSuitWeights[6], 8, 10),
+	jittered(fourSuitWeights[6], 8, 11),
+	jittered(fourSuitWeights[6], 8, 12),
+	jittered(fourSuitWeights[6], 8, 13),
+	jittered(fourSuitWeights[6], 8, 14),
 }
 
 func jittered(w weights, jitter int, seed uint64) weights {

@@ -71,6 +71,30 @@ func bestFirst(start *spos, maxNodes int, w weights, row func(*pos) []engine.Car
 	}
 	push(cost(&start.p, w), 0, start)
 	var cur spos
+	// One callback for the whole search, not one a position: a closure
+	// made in the loop would be a heap allocation per expansion, and the
+	// collector's cycles (stopping this goroutine for each) cost more
+	// than the allocations themselves.
+	var it openNode
+	won := int32(-1)
+	child := func(m smove, q *spos) {
+		if won >= 0 {
+			return
+		}
+		s.parent = append(s.parent, it.node)
+		s.moves = append(s.moves, m)
+		idx := int32(len(s.parent) - 1)
+		if q.p.runs >= numRuns {
+			won = idx
+			return
+		}
+		c := cost(&q.p, w)
+		if w.jitter > 0 {
+			h := (q.k ^ w.seed) * 0x9e3779b97f4a7c15
+			c += int((h >> 40) % uint64(w.jitter+1))
+		}
+		push(c, idx, q)
+	}
 	for {
 		for lowest < len(s.buckets) && len(s.buckets[lowest]) == 0 {
 			lowest++
@@ -79,29 +103,11 @@ func bestFirst(start *spos, maxNodes int, w weights, row func(*pos) []engine.Car
 			return engine.Impossible, nil, len(s.parent)
 		}
 		b := s.buckets[lowest]
-		it := b[len(b)-1]
+		it = b[len(b)-1]
 		s.buckets[lowest] = b[:len(b)-1]
 		cur = s.slab[it.slot]
 		s.free = append(s.free, it.slot)
-		won := int32(-1)
-		expand(&cur.p, row, w, &s.seen, &s.scratch, func(m smove, q *spos) {
-			if won >= 0 {
-				return
-			}
-			s.parent = append(s.parent, it.node)
-			s.moves = append(s.moves, m)
-			idx := int32(len(s.parent) - 1)
-			if q.p.runs >= numRuns {
-				won = idx
-				return
-			}
-			c := cost(&q.p, w)
-			if w.jitter > 0 {
-				h := (q.k ^ w.seed) * 0x9e3779b97f4a7c15
-				c += int((h >> 40) % uint64(w.jitter+1))
-			}
-			push(c, idx, q)
-		})
+		expand(&cur.p, row, w, &s.seen, &s.scratch, child)
 		if won >= 0 {
 			var ms []smove
 			for i := won; s.parent[i] >= 0; i = s.parent[i] {

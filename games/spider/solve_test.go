@@ -1,6 +1,7 @@
 package spider
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -183,5 +184,43 @@ func TestSolveFourSuitsThirdRound(t *testing.T) {
 	res := Solve(spec, fourSuitFirst+fourSuitSecondNodes+len(fourSuitJittered)*fourSuitJitterNodes)
 	require.Equal(t, engine.Solved, res.Outcome)
 	require.Greater(t, res.Nodes, fourSuitFirst+fourSuitSecondNodes)
+	replayWins(t, spec, res.Moves)
+}
+
+// sortKeys must order the column keys exactly as a sort does: the keys of
+// dealt-out positions (and so the third round's jitter) depend on it.
+func TestSortKeys(t *testing.T) {
+	r := engine.NewRNG(3)
+	for i := range 20000 {
+		var hs [numCols]uint64
+		for j := range hs {
+			hs[j] = r.Uint64()
+			if i%2 == 1 {
+				hs[j] %= 4 // many equal keys
+			}
+		}
+		want := hs
+		slices.Sort(want[:])
+		sortKeys(&hs)
+		require.Equal(t, want, hs)
+	}
+}
+
+// Four-suit deal 70 is one the first eight jittered searches leave
+// undecided (as do the first two rounds); with the budget for more, a
+// later seed wins it, and the win replays.
+func TestSolveFourSuitsMoreSeeds(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("eight searches of 250k positions")
+	}
+	spec := engine.Spec{Game: "spider", Variant: "4suit", Seed: 70}
+	g, err := New(spec)
+	require.NoError(t, err)
+	eight := 8 * fourSuitJitterNodes
+	before := solveJittered(g, eight)
+	require.Equal(t, engine.Undecided, before.Outcome)
+	res := solveJittered(g, len(fourSuitJittered)*fourSuitJitterNodes)
+	require.Equal(t, engine.Solved, res.Outcome)
+	require.Greater(t, res.Nodes, eight)
 	replayWins(t, spec, res.Moves)
 }

@@ -431,10 +431,8 @@ func colKey(a, b []engine.Card, down uint8) uint64 {
 
 // sumKey combines the column keys hs (a copy: it may be sorted) into key.
 func (p *pos) sumKey(hs [numCols]uint64) uint64 {
-	for i := 1; i < numCols && p.rows == 0; i++ {
-		for j := i; j > 0 && hs[j] < hs[j-1]; j-- {
-			hs[j], hs[j-1] = hs[j-1], hs[j]
-		}
+	if p.rows == 0 {
+		sortKeys(&hs)
 	}
 	h := uint64(p.rows)<<8 | uint64(p.runs)
 	for _, x := range hs {
@@ -444,6 +442,47 @@ func (p *pos) sumKey(hs [numCols]uint64) uint64 {
 	h ^= h >> 32
 	h *= 0xd6e8feb86659fd93
 	return h ^ h>>32
+}
+
+// sortKeys sorts ten column keys in ascending order with a sorting
+// network (29 compare-exchanges, each a min and a max without a branch).
+// The keys are random, so an insertion sort mispredicts most of its
+// comparisons; this runs for every child the solver makes once the stock
+// is dealt.
+func sortKeys(hs *[numCols]uint64) {
+	cx := func(i, j int) {
+		a, b := hs[i], hs[j]
+		hs[i], hs[j] = min(a, b), max(a, b)
+	}
+	cx(4, 9)
+	cx(3, 8)
+	cx(2, 7)
+	cx(1, 6)
+	cx(0, 5)
+	cx(1, 4)
+	cx(6, 9)
+	cx(0, 3)
+	cx(5, 8)
+	cx(0, 2)
+	cx(3, 6)
+	cx(7, 9)
+	cx(0, 1)
+	cx(2, 4)
+	cx(5, 7)
+	cx(8, 9)
+	cx(1, 2)
+	cx(4, 6)
+	cx(7, 8)
+	cx(3, 5)
+	cx(2, 5)
+	cx(6, 8)
+	cx(1, 3)
+	cx(4, 7)
+	cx(2, 3)
+	cx(6, 7)
+	cx(3, 4)
+	cx(5, 6)
+	cx(4, 5)
 }
 
 // Clone is an independent copy of the game, undo history included.
