@@ -92,7 +92,7 @@ func EncodeView(v View) ([]byte, error) {
 	b = append(b, `,"turn":`...)
 	b = strconv.AppendInt(b, int64(v.Turn), 10)
 	b = append(b, `,"hand":`...)
-	b, err := appendWireCards(b, v.Hand)
+	b, err := wirejson.AppendCards(b, v.Hand)
 	if err != nil {
 		return nil, err
 	}
@@ -101,14 +101,14 @@ func EncodeView(v View) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = appendWireCards(b, p); err != nil {
+		if b, err = wirejson.AppendCards(b, p); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `],"stock":`...)
 	b = strconv.AppendInt(b, int64(v.Stock), 10)
 	b = append(b, `,"hands":`...)
-	b = appendInts(b, v.Hands)
+	b = wirejson.AppendInts(b, v.Hands)
 	b = append(b, `,"first":`...)
 	b = strconv.AppendInt(b, int64(v.First), 10)
 	b = append(b, `,"turnNo":`...)
@@ -128,31 +128,8 @@ func EncodeView(v View) ([]byte, error) {
 	b = append(b, `,"out":`...)
 	b = strconv.AppendInt(b, int64(v.Out), 10)
 	b = append(b, `,"penalty":`...)
-	b = appendInts(b, v.Penalty)
+	b = wirejson.AppendInts(b, v.Penalty)
 	return append(b, '}'), nil
-}
-
-// appendWireCards appends what engine.WireCards's MarshalJSON writes.
-func appendWireCards(b []byte, cs []engine.Card) ([]byte, error) {
-	if cs == nil {
-		return append(b, "null"...), nil
-	}
-	return engine.RecordCards(cs).AppendJSON(b)
-}
-
-// appendInts appends what json.Marshal writes for a []int.
-func appendInts(b []byte, ns []int) []byte {
-	if ns == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, n := range ns {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	return append(b, ']')
 }
 
 // DecodeView reads a view, refusing one that no table of this game could

@@ -147,7 +147,7 @@ func EncodeView(v View) ([]byte, error) {
 	b = append(b, `,"kingAce":`...)
 	b = strconv.AppendBool(b, v.KingAce)
 	b = append(b, `,"hand":`...)
-	b, err := appendWireCards(b, v.Hand)
+	b, err := wirejson.AppendCards(b, v.Hand)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func EncodeView(v View) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendWireCards(b, st); err != nil {
+			if b, err = wirejson.AppendCards(b, st); err != nil {
 				return nil, err
 			}
 		}
@@ -189,7 +189,7 @@ func EncodeView(v View) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendWireCards(b, st); err != nil {
+			if b, err = wirejson.AppendCards(b, st); err != nil {
 				return nil, err
 			}
 		}
@@ -198,7 +198,7 @@ func EncodeView(v View) ([]byte, error) {
 	b = append(b, `,"stock":`...)
 	b = strconv.AppendInt(b, int64(v.Stock), 10)
 	b = append(b, `,"recycle":`...)
-	if b, err = appendWireCards(b, v.Recycle); err != nil {
+	if b, err = wirejson.AppendCards(b, v.Recycle); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"barren":`...)
@@ -214,14 +214,6 @@ func EncodeView(v View) ([]byte, error) {
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(v.Score[1]), 10)
 	return append(b, "]}"...), nil
-}
-
-// appendWireCards appends what engine.WireCards's MarshalJSON writes.
-func appendWireCards(b []byte, cs []engine.Card) ([]byte, error) {
-	if cs == nil {
-		return append(b, "null"...), nil
-	}
-	return engine.RecordCards(cs).AppendJSON(b)
 }
 
 // plainASCII: s is letters, digits and '-', which JSON writes as they are.

@@ -1,5 +1,6 @@
 // Package wirejson reads JSON written in one exact form, the form a table
-// game's codec writes its views in, without encoding/json's reflection. A
+// game's codec writes its views in, without encoding/json's reflection,
+// and has the appenders the codecs write that form with. A
 // Reader gives up at the first byte out of that form (OK turns false), and
 // the codec then reads the bytes with json.Unmarshal as before: what a
 // Reader reads, it reads as json.Unmarshal would.
