@@ -241,6 +241,10 @@ type Table struct {
 
 	// Everything below belongs to the room's goroutine.
 	saveSeq  uint64 // snapshots put in saves
+	// savedTurn is whose turn it was at the last snapshot; unsaved says
+	// actions have been played since it (saveAction).
+	savedTurn int
+	unsaved   bool
 	phase    TablePhase
 	seats    []*tseat
 	members  []*tmember

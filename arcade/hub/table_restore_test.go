@@ -201,3 +201,64 @@ func TestRestoreKingsMatch(t *testing.T) {
 		t.Fatalf("%d results, last %+v", len(rs), rs[len(rs)-1])
 	}
 }
+
+// TestTableSavedWhenTheTurnPasses plays a Spite and Malice table action by
+// action: a snapshot is written when an action passes the turn, and only
+// then, so the kept one always holds every action up to the start of the
+// turn in play; a shutdown writes the rest.
+func TestTableSavedWhenTheTurnPasses(t *testing.T) {
+	e := newTenv(t)
+	cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Seats: []SeatPlan{open, open}, Host: person("ann"), TurnClock: 45 * time.Second}
+	tb := e.open(cfg)
+	code := tb.Code()
+	a := e.sit(tb, "ann", 0)
+	b := e.sit(tb, "bob", 1)
+	if err := a.m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	kept := func() int {
+		tb.waitSaved(inspect(tb, func() uint64 { return tb.saveSeq }))
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return len(recordActions(t, e.saved[code].Record))
+	}
+	turnStart, passes, within := 0, 0, 0
+	for range 400 {
+		turn := inspect(tb, func() int { return tb.game.Turn() })
+		p := a
+		if turn == 1 {
+			p = b
+		}
+		st := e.current(tb, p)
+		if err := p.m.Do(choose(p.bot, st.View)); err != nil {
+			t.Fatal(err)
+		}
+		n, now := e.actions(tb), inspect(tb, func() int { return tb.game.Turn() })
+		if now != turn {
+			turnStart = n
+			passes++
+		} else {
+			within++
+		}
+		if got := kept(); got != turnStart {
+			t.Fatalf("after action %d (turn passed: %v) the kept snapshot holds %d actions, want %d", n, now != turn, got, turnStart)
+		}
+		if passes >= 6 && within >= 6 && now == turn {
+			break // in the middle of a turn
+		}
+	}
+	if passes < 6 || within < 6 {
+		t.Fatalf("the game gave %d turn passes and %d actions within a turn", passes, within)
+	}
+	n := e.actions(tb)
+	if kept() == n {
+		t.Fatal("the turn in play is kept already")
+	}
+	e.h.Close()
+	e.mu.Lock()
+	got := len(recordActions(t, e.saved[code].Record))
+	e.mu.Unlock()
+	if got != n {
+		t.Fatalf("the snapshot written at shutdown holds %d actions, the game %d", got, n)
+	}
+}

@@ -145,7 +145,7 @@ func (t *Table) acted() {
 	}
 	t.step()
 	t.changed()
-	t.save()
+	t.saveAction()
 }
 
 func (t *Table) addLog(lines ...string) {
@@ -404,6 +404,9 @@ func (t *Table) end(reason string, gone bool) {
 	t.members = nil
 	if gone {
 		t.unsave()
+	} else if t.unsaved {
+		// Kept for the next start: with the actions of the turn in play.
+		t.save()
 	}
 	t.h.unlist(t.code)
 	t.h.unregister(t.code)

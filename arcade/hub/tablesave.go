@@ -90,7 +90,26 @@ func (t *Table) save() {
 		snap.TurnLeft = t.cfg.TurnClock
 	}
 	t.saveSeq++
+	t.savedTurn, t.unsaved = g.Turn(), false
 	t.saves.Put(tableSave{seq: t.saveSeq, code: t.code, snap: snap, rec: g.Record(seats)})
+}
+
+// saveAction saves the table after an accepted action when the action
+// passed the turn. On one server a snapshot is for the next start, which
+// a stop (SIGTERM) writes in full; what a crash of the machine may lose is
+// the turn in play, and it resumes at that turn's start. A turn is often
+// several actions (cards to the centre, then a discard), and a snapshot
+// is the whole game so far: saving at each one made most of the store's
+// writes on a busy server, and with them its flushes and much of its
+// garbage. On a node of several, an action counts only once its snapshot
+// is in the shared store (TableMember.Do waits for it), so every action
+// is saved there.
+func (t *Table) saveAction() {
+	if t.h.relay == nil && t.game.Turn() == t.savedTurn {
+		t.unsaved = true
+		return
+	}
+	t.save()
 }
 
 // keptJSON is a record value that is its JSON already (a kit that keeps
