@@ -66,8 +66,9 @@ type Config struct {
 	// a store read: once for each person who takes a seat, and again
 	// after each game of a rated table has gone to OnTableResult.
 	Rating func(account, game string) string
-	// SaveTable receives a table's snapshot after every action of a game
-	// in play, to store for a restart (RestoreTable); a nil snapshot says
+	// SaveTable receives a table's snapshot as a game in play goes (when
+	// the turn passes; on a node of several, after every action), to
+	// store for a restart (RestoreTable); a nil snapshot says
 	// the table needs no restoring any more (its match is over or it
 	// ended). It runs on a goroutine of the table's own, one call at a
 	// time, and a newer snapshot replaces one not yet handed over, so a
