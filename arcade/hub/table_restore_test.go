@@ -254,11 +254,16 @@ func TestTableSavedWhenTheTurnPasses(t *testing.T) {
 	if kept() == n {
 		t.Fatal("the turn in play is kept already")
 	}
+	left := inspect(tb, func() time.Duration { return tb.deadline.Sub(e.clock.Now()) })
+	e.clock.Advance(10 * time.Second)
 	e.h.Close()
 	e.mu.Lock()
-	got := len(recordActions(t, e.saved[code].Record))
+	snap := e.saved[code]
 	e.mu.Unlock()
-	if got != n {
+	if got := len(recordActions(t, snap.Record)); got != n {
 		t.Fatalf("the snapshot written at shutdown holds %d actions, the game %d", got, n)
+	}
+	if want := left - 10*time.Second; snap.TurnLeft != want {
+		t.Fatalf("the snapshot written at shutdown gives the turn %v, want %v", snap.TurnLeft, want)
 	}
 }

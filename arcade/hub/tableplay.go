@@ -381,6 +381,11 @@ func (t *Table) end(reason string, gone bool) {
 	if t.ended {
 		return
 	}
+	if !gone && t.unsaved {
+		// Kept for the next start with the actions of the turn in play,
+		// and the turn clock as it stands (before it is stopped below).
+		t.save()
+	}
 	t.ended = true
 	t.pace.stop()
 	t.clock.stop()
@@ -404,9 +409,6 @@ func (t *Table) end(reason string, gone bool) {
 	t.members = nil
 	if gone {
 		t.unsave()
-	} else if t.unsaved {
-		// Kept for the next start: with the actions of the turn in play.
-		t.save()
 	}
 	t.h.unlist(t.code)
 	t.h.unregister(t.code)
