@@ -24,20 +24,28 @@ func recordActions(t *testing.T, rec []byte) []json.RawMessage {
 	return r.Actions
 }
 
+// startSpite opens a Spite and Malice table of ann and bob with a 45 s
+// turn clock, and starts it.
+func (e *tenv) startSpite() (tb *Table, a, b *seatAt) {
+	e.t.Helper()
+	cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Seats: []SeatPlan{open, open}, Host: person("ann"), TurnClock: 45 * time.Second}
+	tb = e.open(cfg)
+	a = e.sit(tb, "ann", 0)
+	b = e.sit(tb, "bob", 1)
+	if err := a.m.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	return tb, a, b
+}
+
 // TestRestoreMidGame stops the server in the middle of a Spite and Malice
 // table, restores it from its last snapshot on a new hub, and has both
 // people rejoin and finish it; a second restore has one of them never
 // come back.
 func TestRestoreMidGame(t *testing.T) {
 	e := newTenv(t)
-	cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Seats: []SeatPlan{open, open}, Host: person("ann"), TurnClock: 45 * time.Second}
-	tb := e.open(cfg)
+	tb, a, b := e.startSpite()
 	code := tb.Code()
-	a := e.sit(tb, "ann", 0)
-	b := e.sit(tb, "bob", 1)
-	if err := a.m.Start(); err != nil {
-		t.Fatal(err)
-	}
 	e.play(tb, []*seatAt{a, b}, func() bool { return e.actions(tb) >= 30 })
 	n := e.actions(tb)
 	before := inspect(tb, func() []byte { r, _ := games.RecordJSON(tb.game, nil); return r })
@@ -208,14 +216,8 @@ func TestRestoreKingsMatch(t *testing.T) {
 // turn in play; a shutdown writes the rest.
 func TestTableSavedWhenTheTurnPasses(t *testing.T) {
 	e := newTenv(t)
-	cfg := TableConfig{Game: spite.Name, Settings: "payoff=13", Seats: []SeatPlan{open, open}, Host: person("ann"), TurnClock: 45 * time.Second}
-	tb := e.open(cfg)
+	tb, a, b := e.startSpite()
 	code := tb.Code()
-	a := e.sit(tb, "ann", 0)
-	b := e.sit(tb, "bob", 1)
-	if err := a.m.Start(); err != nil {
-		t.Fatal(err)
-	}
 	kept := func() int {
 		tb.waitSaved(inspect(tb, func() uint64 { return tb.saveSeq }))
 		e.mu.Lock()
