@@ -49,29 +49,46 @@ const (
 	numStyles
 )
 
-// hit is a Hit as a cell keeps it: 6 bytes, not 24 (a board has no more
-// than a few dozen piles of a few hundred cards).
-type hit struct {
-	pile, index int16
-	ok          bool
+// hit is a Hit as a cell keeps it, in 4 bytes: OK in the top bit, the
+// pile in the 15 below it and the index (-1 for an empty place) in the low
+// 16, so the zero hit is the zero Hit. A canvas keeps one a cell, and
+// thousands of sessions keep a canvas each.
+type hit uint32
+
+func hitOf(h Hit) hit {
+	v := uint32(uint16(h.Pile)&0x7fff)<<16 | uint32(uint16(int16(h.Index)))
+	if h.OK {
+		v |= 1 << 31
+	}
+	return hit(v)
 }
 
-type cell struct {
-	ch rune
-	st cellStyle
+func (h hit) Hit() Hit {
+	return Hit{Pile: int(h >> 16 & 0x7fff), Index: int(int16(uint16(h))), OK: h>>31 == 1}
 }
+
+// cell is a drawn cell in 4 bytes: its rune in the low 24 bits (runes
+// need 21) and its style above.
+type cell uint32
+
+func cellOf(r rune, st cellStyle) cell { return cell(uint32(r)&0xffffff | uint32(st)<<24) }
+
+func (c cell) ch() rune      { return rune(c & 0xffffff) }
+func (c cell) st() cellStyle { return cellStyle(c >> 24) }
+
+// blank is an empty cell.
+var blank = cellOf(' ', stNone)
 
 // Canvas is a drawn board: its cells and what each stands for.
 type Canvas struct {
-	w, h  int
-	cells [][]cell
-	hits  [][]hit
-	// The rows' backing arrays, and the text last written (kept for its
-	// room: each frame writes into it).
-	allCells []cell
-	allHits  []hit
-	buf      []byte
-	marks    []mark // drawn last (see mark)
+	w, h int
+	// The cells and what each stands for, row after row.
+	cells []cell
+	hits  []hit
+	// The text last written (kept for its room: each frame writes into
+	// it).
+	buf   []byte
+	marks []mark // drawn last (see mark)
 
 	// What the cells were drawn from, and the text last made of them: a
 	// frame whose board did not change (a clock tick) reuses both.
@@ -84,14 +101,7 @@ type Canvas struct {
 }
 
 func newCanvas(w, h int) *Canvas {
-	c := &Canvas{w: w, h: h, cells: make([][]cell, h), hits: make([][]hit, h)}
-	cells := make([]cell, w*h)
-	hits := make([]hit, w*h)
-	c.allCells, c.allHits = cells, hits
-	for y := range h {
-		c.cells[y] = cells[y*w : (y+1)*w : (y+1)*w]
-		c.hits[y] = hits[y*w : (y+1)*w : (y+1)*w]
-	}
+	c := &Canvas{w: w, h: h, cells: make([]cell, w*h), hits: make([]hit, w*h)}
 	c.clear()
 	return c
 }
@@ -100,10 +110,10 @@ func newCanvas(w, h int) *Canvas {
 // allocates nothing for the grid, which matters with thousands of players.
 func (c *Canvas) clear() {
 	c.marks = c.marks[:0]
-	for i := range c.allCells {
-		c.allCells[i] = cell{ch: ' '}
+	for i := range c.cells {
+		c.cells[i] = blank
 	}
-	clear(c.allHits)
+	clear(c.hits)
 }
 
 // Width and Height are the canvas's size in cells.
@@ -115,8 +125,7 @@ func (c *Canvas) At(x, y int) Hit {
 	if c == nil || y < 0 || y >= c.h || x < 0 || x >= c.w {
 		return Hit{}
 	}
-	h := c.hits[y][x]
-	return Hit{Pile: int(h.pile), Index: int(h.index), OK: h.ok}
+	return c.hits[y*c.w+x].Hit()
 }
 
 func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
@@ -125,8 +134,8 @@ func (c *Canvas) put(x, y int, text string, st cellStyle, h Hit) {
 	}
 	for _, r := range text {
 		if x >= 0 && x < c.w {
-			c.cells[y][x] = cell{ch: r, st: st}
-			c.hits[y][x] = hit{pile: int16(h.Pile), index: int16(h.Index), ok: h.OK}
+			c.cells[y*c.w+x] = cellOf(r, st)
+			c.hits[y*c.w+x] = hitOf(h)
 		}
 		x++
 	}
@@ -331,9 +340,9 @@ func (c *Canvas) drawMarks() {
 // putFree draws a mark where nothing is drawn yet: in a Draw 3 fan the
 // cell left of the top card is the card under it.
 func (c *Canvas) putFree(x, y int, r rune, h Hit) {
-	if y >= 0 && y < c.h && x >= 0 && x < c.w && c.cells[y][x] == (cell{ch: ' '}) {
-		c.cells[y][x] = cell{ch: r}
-		c.hits[y][x] = hit{pile: int16(h.Pile), index: int16(h.Index), ok: h.OK}
+	if y >= 0 && y < c.h && x >= 0 && x < c.w && c.cells[y*c.w+x] == blank {
+		c.cells[y*c.w+x] = cellOf(r, stNone)
+		c.hits[y*c.w+x] = hitOf(h)
 	}
 }
 
@@ -607,20 +616,20 @@ func (c *Canvas) write(sb Writer, pal *Palette) {
 		if y > 0 {
 			buf = append(buf, '\n')
 		}
-		row := c.cells[y]
+		row := c.cells[y*c.w : (y+1)*c.w]
 		end := len(row)
-		for end > 0 && row[end-1].ch == ' ' && row[end-1].st == stNone {
+		for end > 0 && row[end-1] == blank {
 			end--
 		}
 		for x := 0; x < end; {
-			st := row[x].st
+			st := row[x].st()
 			start := x
-			for x < end && row[x].st == st {
+			for x < end && row[x].st() == st {
 				x++
 			}
 			if st == stNone {
 				for _, cl := range row[start:x] {
-					buf = utf8.AppendRune(buf, cl.ch)
+					buf = utf8.AppendRune(buf, cl.ch())
 				}
 				continue
 			}
@@ -628,14 +637,14 @@ func (c *Canvas) write(sb Writer, pal *Palette) {
 			if !exact {
 				var run strings.Builder
 				for _, cl := range row[start:x] {
-					run.WriteRune(cl.ch)
+					run.WriteRune(cl.ch())
 				}
 				buf = append(buf, pal[st].Render(run.String())...)
 				continue
 			}
 			buf = append(buf, pre...)
 			for _, cl := range row[start:x] {
-				buf = utf8.AppendRune(buf, cl.ch)
+				buf = utf8.AppendRune(buf, cl.ch())
 			}
 			buf = append(buf, post...)
 		}

@@ -3,6 +3,7 @@ package board
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/stretchr/testify/require"
@@ -77,4 +78,34 @@ func TestCodesMatchRender(t *testing.T) {
 	padded := ui.CodesOf(lipgloss.NewStyle().Bold(true).Width(8))
 	require.False(t, padded.Exact)
 	require.Equal(t, padded.Style.Render("x"), padded.Render("x"))
+}
+
+// TestCellsKeepWhatWasDrawn: a cell keeps its rune and style, and a hit
+// its pile, index and OK, exactly, over the ranges boards use and past
+// them.
+func TestCellsKeepWhatWasDrawn(t *testing.T) {
+	for _, r := range []rune{' ', 'A', '♠', '♥', '…', '█', 0x10FFFF, utf8.RuneError} {
+		for st := range numStyles {
+			c := cellOf(r, st)
+			if c.ch() != r || c.st() != st {
+				t.Fatalf("cellOf(%q, %d) keeps %q, %d", r, st, c.ch(), c.st())
+			}
+		}
+	}
+	if blank.ch() != ' ' || blank.st() != stNone {
+		t.Fatal("blank is not a plain space")
+	}
+	for _, pile := range []int{0, 1, 7, 31, 255, 32767} {
+		for _, index := range []int{-1, 0, 1, 23, 103, 32767} {
+			for _, ok := range []bool{false, true} {
+				h := Hit{Pile: pile, Index: index, OK: ok}
+				if got := hitOf(h).Hit(); got != h {
+					t.Fatalf("hitOf(%+v) keeps %+v", h, got)
+				}
+			}
+		}
+	}
+	if (hit(0)).Hit() != (Hit{}) {
+		t.Fatal("the zero hit is not the zero Hit")
+	}
 }
