@@ -131,8 +131,11 @@ func (d *dfs) upTo(maxNodes int) (engine.Outcome, []smove, int) {
 // dfs is one search, kept between runs so that two searches can take
 // turns (see searchDraw3).
 type dfs struct {
-	sv     *solver
-	start  sstate
+	sv    *solver
+	start sstate
+	// seen holds the positions searched through and those on the path;
+	// in a team only those on the path, the rest being in tab.done
+	// (one table less to look in, and a small one).
 	seen   *engine.SeenSet
 	dom    *domSet
 	nodes  int
@@ -260,6 +263,9 @@ func (d *dfs) run(maxNodes int) {
 			// Searched through: what it reaches is searched or on
 			// the path.
 			d.searched(top.key, top.base, top.mask)
+			if d.tab != nil {
+				d.seen.Remove(top.key) // now in the team's table
+			}
 			d.stack = d.stack[:len(d.stack)-1]
 			if len(d.path) > 0 {
 				d.path = d.path[:len(d.path)-1]
@@ -293,8 +299,25 @@ func (d *dfs) run(maxNodes int) {
 			// where most are bound: as many positions, a quarter more
 			// time). One bound by lay is checked: on Draw 3 deal 543 that
 			// proves it lost at 1.56 million positions instead of 1.99.
+			//
+			// It counts as searched through, so a position of the same
+			// layout reaching no more talon cards is left out unvisited
+			// (dead with a mask is dead with any mask within it). The
+			// same layout free of the lay-down rule is dead too (dead
+			// looks at no rule), so that one is recorded as well, which
+			// leaves out the layout under every other lay-down.
+			d.searched(k.key, k.base, k.mask)
 			if d.tab != nil {
-				d.tab.done.Add(k.key)
+				d.seen.Remove(k.key)
+			}
+			if k.s.lay != 0 {
+				free := k.s
+				free.lay = 0
+				fk, fb, fm := sv.keys(&free)
+				if d.tab == nil {
+					d.seen.Add(fk)
+				}
+				d.searched(fk, fb, fm)
 			}
 			continue
 		}

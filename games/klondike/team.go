@@ -163,7 +163,9 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 	t.ctl.max = int64(maxNodes)
 	t.ctl.nodes.Store(int64(n))
 	room := min(maxNodes, tableRoom)
-	t.tab.done = engine.NewSyncSet(room / 2)
+	// done is the only record of what a search has searched through
+	// (see dfs.seen), so it gets room at under half load.
+	t.tab.done = engine.NewSyncSet(room)
 	if sv.draw == 3 {
 		t.tab.dom = newSyncDom(room / 2)
 	}
@@ -178,6 +180,7 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 		}
 	}
 	first.dom = nil
+	first.seen = engine.NewSeenSet(1 << 10)
 	first.ctl, first.tab = &t.ctl, &t.tab
 
 	var wg sync.WaitGroup
