@@ -202,6 +202,13 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 	}
 	wg.Go(func() {
 		d1.ctl = &t.ctl
+		// Its own table is the only one it has: sized for a share of
+		// the budget at once rather than grown by doubling from the
+		// few thousand positions of its turns, each doubling rehashing
+		// every key into fresh memory.
+		seen := engine.NewSeenSet(room / threads)
+		d1.seen.Each(func(k uint64) { seen.Add(k) })
+		d1.seen = seen
 		for d1.out == engine.Undecided && !t.ctl.stop.Load() {
 			d1.run(math.MaxInt)
 		}
