@@ -183,11 +183,11 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		if d.known(key, base, mask) {
 			return
 		}
-		if (n.must != 0 || n.lay != 0) && !n.downBound() {
+		if n.must != 0 && !n.downBound() {
 			// The same position free of the rule has every move this
 			// one has: if it was searched, so is this.
 			free := n
-			free.must, free.lay = 0, 0
+			free.must = 0
 			if d.known(sv.keys(&free)) {
 				return
 			}
@@ -302,22 +302,10 @@ func (d *dfs) run(maxNodes int) {
 			//
 			// It counts as searched through, so a position of the same
 			// layout reaching no more talon cards is left out unvisited
-			// (dead with a mask is dead with any mask within it). The
-			// same layout free of the lay-down rule is dead too (dead
-			// looks at no rule), so that one is recorded as well, which
-			// leaves out the layout under every other lay-down.
+			// (dead with a mask is dead with any mask within it).
 			d.searched(k.key, k.base, k.mask)
 			if d.tab != nil {
 				d.seen.Remove(k.key)
-			}
-			if k.s.lay != 0 {
-				free := k.s
-				free.lay = 0
-				fk, fb, fm := sv.keys(&free)
-				if d.tab == nil {
-					d.seen.Add(fk)
-				}
-				d.searched(fk, fb, fm)
 			}
 			continue
 		}
