@@ -44,8 +44,10 @@ func (s *sstate) cost() int32 {
 // searched through too: a line from it plays tableau moves, which leave
 // the talon alone, up to its first talon card, and the searched position
 // that reaches that card has the same moves up to it and the same
-// position after (the talon split is all they differed in). Forgetting one
-// is always safe: it only prunes less.
+// position after (the talon split is all they differed in; a searched
+// position bound by the lay-down rule left some of those moves out, but
+// they were searched from the position before its lay-down, see
+// sstate.lay). Forgetting one is always safe: it only prunes less.
 type domSet struct {
 	slots []domEntry
 	n     int
