@@ -44,8 +44,10 @@ func (s *sstate) cost() int32 {
 // searched through too: a line from it plays tableau moves, which leave
 // the talon alone, up to its first talon card, and the searched position
 // that reaches that card has the same moves up to it and the same
-// position after (the talon split is all they differed in). Forgetting one
-// is always safe: it only prunes less.
+// position after (the talon split is all they differed in; a searched
+// position bound by the lay-down rule left some of those moves out, but
+// they were searched from the position before its lay-down, see
+// sstate.lay). Forgetting one is always safe: it only prunes less.
 type domSet struct {
 	slots []domEntry
 	n     int
@@ -131,8 +133,11 @@ func (d *dfs) upTo(maxNodes int) (engine.Outcome, []smove, int) {
 // dfs is one search, kept between runs so that two searches can take
 // turns (see searchDraw3).
 type dfs struct {
-	sv     *solver
-	start  sstate
+	sv    *solver
+	start sstate
+	// seen holds the positions searched through and those on the path;
+	// in a team only those on the path, the rest being in tab.done
+	// (one table less to look in, and a small one).
 	seen   *engine.SeenSet
 	dom    *domSet
 	nodes  int
@@ -180,11 +185,11 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		if d.known(key, base, mask) {
 			return
 		}
-		if (n.must != 0 || n.lay != 0) && !n.downBound() {
+		if n.must != 0 && !n.downBound() {
 			// The same position free of the rule has every move this
 			// one has: if it was searched, so is this.
 			free := n
-			free.must, free.lay = 0, 0
+			free.must = 0
 			if d.known(sv.keys(&free)) {
 				return
 			}
@@ -260,6 +265,9 @@ func (d *dfs) run(maxNodes int) {
 			// Searched through: what it reaches is searched or on
 			// the path.
 			d.searched(top.key, top.base, top.mask)
+			if d.tab != nil {
+				d.seen.Remove(top.key) // now in the team's table
+			}
 			d.stack = d.stack[:len(d.stack)-1]
 			if len(d.path) > 0 {
 				d.path = d.path[:len(d.path)-1]
@@ -293,8 +301,13 @@ func (d *dfs) run(maxNodes int) {
 			// where most are bound: as many positions, a quarter more
 			// time). One bound by lay is checked: on Draw 3 deal 543 that
 			// proves it lost at 1.56 million positions instead of 1.99.
+			//
+			// It counts as searched through, so a position of the same
+			// layout reaching no more talon cards is left out unvisited
+			// (dead with a mask is dead with any mask within it).
+			d.searched(k.key, k.base, k.mask)
 			if d.tab != nil {
-				d.tab.done.Add(k.key)
+				d.seen.Remove(k.key)
 			}
 			continue
 		}

@@ -163,7 +163,9 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 	t.ctl.max = int64(maxNodes)
 	t.ctl.nodes.Store(int64(n))
 	room := min(maxNodes, tableRoom)
-	t.tab.done = engine.NewSyncSet(room / 2)
+	// done is the only record of what a search has searched through
+	// (see dfs.seen), so it gets room at under half load.
+	t.tab.done = engine.NewSyncSet(room)
 	if sv.draw == 3 {
 		t.tab.dom = newSyncDom(room / 2)
 	}
@@ -178,6 +180,7 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 		}
 	}
 	first.dom = nil
+	first.seen = engine.NewSeenSet(1 << 10)
 	first.ctl, first.tab = &t.ctl, &t.tab
 
 	var wg sync.WaitGroup
@@ -199,6 +202,13 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 	}
 	wg.Go(func() {
 		d1.ctl = &t.ctl
+		// Its own table is the only one it has: sized for a share of
+		// the budget at once rather than grown by doubling from the
+		// few thousand positions of its turns, each doubling rehashing
+		// every key into fresh memory.
+		seen := engine.NewSeenSet(room / threads)
+		d1.seen.Each(func(k uint64) { seen.Add(k) })
+		d1.seen = seen
 		for d1.out == engine.Undecided && !t.ctl.stop.Load() {
 			d1.run(math.MaxInt)
 		}
