@@ -225,3 +225,22 @@ func TestRecordCards(t *testing.T) {
 		require.Error(t, json.Unmarshal([]byte(bad), &back), bad)
 	}
 }
+
+func TestSyncSetReset(t *testing.T) {
+	s := NewSyncSet(1 << 10)
+	for i := uint64(0); i < 1000; i++ {
+		s.Add(i * 7919)
+	}
+	s.Reset()
+	for i := uint64(0); i < 1000; i++ {
+		require.False(t, s.Has(i*7919), "key %d kept past Reset", i)
+	}
+	// Its room is whole again: as many keys fit as in a new set.
+	for i := uint64(0); i < 1000; i++ {
+		s.Add(i*7919 + 1)
+	}
+	for i := uint64(0); i < 1000; i++ {
+		require.True(t, s.Has(i*7919+1), "key %d", i)
+	}
+	require.Equal(t, NewSyncSet(1<<10).Slots(), s.Slots())
+}

@@ -73,6 +73,67 @@ func newSyncDom(capacity int) *syncDom {
 	return &syncDom{slots: make([]syncDomEntry, size), mask: uint64(size - 1)}
 }
 
+// reset empties the table for reuse; no search may use it meanwhile.
+func (t *syncDom) reset() { clear(t.slots) }
+
+// teamTables are a team's shared tables, kept for the next team of the
+// process once a deal is decided: a deal that reaches a team would
+// otherwise get tens of MB of fresh memory, zeroed by the kernel page by
+// page (a fifth of a range's CPU went to system time), and the collector
+// would give it back to the system after, to be faulted in again.
+type teamTables struct {
+	room int
+	done *engine.SyncSet
+	dom  *syncDom // Draw 3 only; made by the first Draw 3 team
+}
+
+// spareTables holds the tables of teams that are done, at most
+// maxSpareTables of them (one per team that ran at once, as a rule).
+var spareTables struct {
+	mu   sync.Mutex
+	free []*teamTables
+}
+
+const maxSpareTables = 4
+
+// takeTables gives a team empty tables with room for room positions,
+// reused if a team before left some of that size.
+func takeTables(room int, draw3 bool) *teamTables {
+	var tt *teamTables
+	spareTables.mu.Lock()
+	for i, s := range spareTables.free {
+		if s.room == room {
+			tt = s
+			spareTables.free = append(spareTables.free[:i], spareTables.free[i+1:]...)
+			break
+		}
+	}
+	spareTables.mu.Unlock()
+	if tt == nil {
+		tt = &teamTables{room: room, done: engine.NewSyncSet(room)}
+	} else {
+		tt.done.Reset()
+	}
+	if draw3 {
+		if tt.dom == nil {
+			tt.dom = newSyncDom(room / 2)
+		} else {
+			tt.dom.reset()
+		}
+	}
+	return tt
+}
+
+// giveBack keeps tt for a later team; no search of its team may still
+// be running.
+func giveBack(tt *teamTables) {
+	spareTables.mu.Lock()
+	if len(spareTables.free) < maxSpareTables {
+		spareTables.free = append(spareTables.free, tt)
+	}
+	spareTables.mu.Unlock()
+}
+
 const syncDomProbe = 64
 
 func (t *syncDom) covers(base uint64, mask uint32) bool {
@@ -165,10 +226,9 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 	room := min(maxNodes, tableRoom)
 	// done is the only record of what a search has searched through
 	// (see dfs.seen), so it gets room at under half load.
-	t.tab.done = engine.NewSyncSet(room)
-	if sv.draw == 3 {
-		t.tab.dom = newSyncDom(room / 2)
-	}
+	tt := takeTables(room, sv.draw == 3)
+	defer giveBack(tt)
+	t.tab.done, t.tab.dom = tt.done, tt.dom
 	// What the first search has searched through (a search between runs
 	// holds no path) is the team's to start with.
 	first.seen.Each(t.tab.done.Add)

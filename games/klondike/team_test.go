@@ -77,3 +77,21 @@ func TestSyncDom(t *testing.T) {
 		require.False(t, d.covers(b, 0b1_0000), "base %d", b)
 	}
 }
+
+func TestTeamTablesReusedEmpty(t *testing.T) {
+	// A team's tables go to the next team of the process: it must find
+	// them empty, or it would skip positions it never searched.
+	a := takeTables(1<<12, true)
+	for k := uint64(1); k <= 1000; k++ {
+		a.done.Add(k * 7919)
+		a.dom.put(k*7919, 0b101)
+	}
+	giveBack(a)
+	b := takeTables(1<<12, true)
+	defer giveBack(b)
+	require.Same(t, a, b, "the spare tables are reused")
+	for k := uint64(1); k <= 1000; k++ {
+		require.False(t, b.done.Has(k*7919), "key %d kept", k)
+		require.False(t, b.dom.covers(k*7919, 0b1), "base %d kept", k)
+	}
+}
