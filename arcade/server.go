@@ -329,6 +329,9 @@ func (s *Server) ListenAndServe() error {
 // connection left. Wish's own Shutdown waits for connections, not programs,
 // so the programs are quit first.
 func (s *Server) Shutdown(ctx context.Context) error {
+	// Before the sessions end: the tables keep their seats as they are
+	// for the next start.
+	s.hub.Stopping()
 	s.stopPools()
 	s.mu.Lock()
 	if !s.closing {

@@ -166,6 +166,9 @@ type Hub struct {
 	codeEnded func(code string)
 	gameName  func(spec engine.Spec) string
 
+	// stopping is set once the server has begun to stop (Stopping).
+	stopping atomic.Bool
+
 	mu       sync.Mutex
 	rand     Rand
 	closed   bool
@@ -483,6 +486,13 @@ func (h *Hub) codes() []string {
 	}
 	return out
 }
+
+// Stopping says the server has begun to stop, before its sessions end:
+// a person whose connection goes from then on keeps the seat as it is (no
+// hold, no computer standing in, no host passed, nothing in the table's
+// log), since every table is kept for the next start as it stands and
+// waits there for its people anyway.
+func (h *Hub) Stopping() { h.stopping.Store(true) }
 
 // Close ends every room (their members get a closing state, which their
 // drains deliver as their sinks allow) and every session's outbox, and

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"sshuffle/games"
 	"sshuffle/games/spite"
 )
@@ -268,4 +270,39 @@ func TestTableSavedWhenTheTurnPasses(t *testing.T) {
 	if want := left - 10*time.Second; snap.TurnLeft != want {
 		t.Fatalf("the snapshot written at shutdown gives the turn %v, want %v", snap.TurnLeft, want)
 	}
+}
+
+// TestStoppingKeepsSeatsAsTheyAre: once the server is stopping, the
+// people's connections going (as every session's does then) change
+// nothing at the table: no host passed, no computer standing in, nothing
+// in the log, so the table kept for the next start is the one they left.
+func TestStoppingKeepsSeatsAsTheyAre(t *testing.T) {
+	e := newTenv(t)
+	tb, a, b := e.startSpite()
+	code := tb.Code()
+	// Into the middle of a turn: the snapshot kept then is written at
+	// the stop, with whatever the table holds by then.
+	e.play(tb, []*seatAt{a, b}, func() bool { return e.actions(tb) >= 6 })
+	for inspect(tb, func() bool { return !tb.unsaved }) {
+		p := a
+		if inspect(tb, func() int { return tb.game.Turn() }) == 1 {
+			p = b
+		}
+		if err := p.m.Do(choose(p.bot, e.current(tb, p).View)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := e.actions(tb)
+	log := inspect(tb, func() []string { return tb.log })
+	e.h.Stopping()
+	require.NoError(t, a.m.Drop())
+	require.NoError(t, b.m.Drop())
+	e.clock.Advance(10 * time.Second) // a computer standing in would have played by now
+	e.h.Close()
+	e.mu.Lock()
+	snap := e.saved[code]
+	e.mu.Unlock()
+	require.Equal(t, n, len(recordActions(t, snap.Record)), "actions in the snapshot")
+	require.Equal(t, "id-ann", snap.Host.ID)
+	require.Equal(t, log, snap.Log)
 }

@@ -139,6 +139,9 @@ func (t *Table) freeSeat(id string) int {
 func (t *Table) leave(me *tmember, drop bool) error {
 	t.members = slices.DeleteFunc(t.members, func(x *tmember) bool { return x == me })
 	me.out.Close()
+	if drop && t.h.stopping.Load() {
+		return nil
+	}
 	if me.seat >= 0 && t.offer != nil && t.seatedPerson(me.seat) {
 		// Going, connection lost or not, is a no to the rematch.
 		t.end(me.Name+" left the table, so there is no rematch.", true)
