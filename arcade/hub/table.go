@@ -240,38 +240,38 @@ type Table struct {
 	spy    func(*Table)
 
 	// Everything below belongs to the room's goroutine.
-	saveSeq uint64 // snapshots put in saves
+	saveSeq  uint64 // snapshots put in saves
+	phase    TablePhase
+	seats    []*tseat
+	members  []*tmember
+	host     string
+	tokens   uint64
+	version  uint64
+	spec     engine.Spec
+	match    engine.TableMatch
+	game     engine.TableGame // the game shown: the current one, or the one just over
+	gameNo   int
+	started  time.Time
+	log      []string
+	result   *engine.TableResult
+	turnSeat int
+	deadline time.Time     // when the turn clock of the person to act runs out
+	left     time.Duration // the turn clock's remainder while paused
+	auto     bool
+	paused   bool
+	pace     alarm // a computer's next turn (think.go)
+	thinking bool  // a computer's choice is in the making off the room's goroutine
+	clock    alarm
+	brk      alarm
+	empty    alarm
+	talk     talk
+	ended    bool
+	broken   bool // a game package panicked: its game is not to be read again
+	listed   TableInfo
 	// savedTurn is whose turn it was at the last snapshot; unsaved says
 	// actions have been played since it (saveAction).
 	savedTurn int
 	unsaved   bool
-	phase     TablePhase
-	seats     []*tseat
-	members   []*tmember
-	host      string
-	tokens    uint64
-	version   uint64
-	spec      engine.Spec
-	match     engine.TableMatch
-	game      engine.TableGame // the game shown: the current one, or the one just over
-	gameNo    int
-	started   time.Time
-	log       []string
-	result    *engine.TableResult
-	turnSeat  int
-	deadline  time.Time     // when the turn clock of the person to act runs out
-	left      time.Duration // the turn clock's remainder while paused
-	auto      bool
-	paused    bool
-	pace      alarm // a computer's next turn (think.go)
-	thinking  bool  // a computer's choice is in the making off the room's goroutine
-	clock     alarm
-	brk       alarm
-	empty     alarm
-	talk      talk
-	ended     bool
-	broken    bool // a game package panicked: its game is not to be read again
-	listed    TableInfo
 	// seatsShared is the seats as last handed out (seatsNow); seatsScratch,
 	// where the seats now are written to compare with them.
 	seatsShared, seatsScratch []SeatInfo
