@@ -136,7 +136,7 @@ type dfs struct {
 	sv    *solver
 	start sstate
 	// seen holds the positions searched through and those on the path;
-	// in a team only those on the path, the rest being in tab.done
+	// in a team only those on the path, the rest being in its tables
 	// (one table less to look in, and a small one).
 	seen   *engine.SeenSet
 	dom    *domSet
@@ -215,7 +215,7 @@ func (d *dfs) known(key, base uint64, mask uint32) bool {
 		return true
 	}
 	if d.tab != nil {
-		return d.tab.done.Has(key) || (d.sv.draw == 3 && d.tab.dom.covers(base, mask))
+		return d.tab.has(key, base, mask)
 	}
 	return d.sv.draw == 3 && d.dom.covers(base, mask)
 }
@@ -223,11 +223,10 @@ func (d *dfs) known(key, base uint64, mask uint32) bool {
 // searched records a position as searched through.
 func (d *dfs) searched(key, base uint64, mask uint32) {
 	switch {
+	case d.tab != nil && d.tab.dom != nil:
+		d.tab.dom.put(base, mask)
 	case d.tab != nil:
 		d.tab.done.Add(key)
-		if d.sv.draw == 3 {
-			d.tab.dom.put(base, mask)
-		}
 	case d.sv.draw == 3:
 		d.dom.put(base, mask)
 	}
@@ -276,7 +275,7 @@ func (d *dfs) run(maxNodes int) {
 		}
 		k := &d.kids[d.ord[top.next].i]
 		top.next++
-		if (d.tab != nil && d.tab.done.Has(k.key)) || !d.seen.Add(k.key) {
+		if (d.tab != nil && d.tab.has(k.key, k.base, k.mask)) || !d.seen.Add(k.key) {
 			continue
 		}
 		d.nodes++
@@ -287,6 +286,11 @@ func (d *dfs) run(maxNodes int) {
 			if d.pending++; d.pending == tick {
 				d.pending = 0
 				if !d.ctl.spend(tick) {
+					// The path is no longer searched: a later
+					// phase of the team starts again from the top.
+					for _, f := range d.stack {
+						d.seen.Remove(f.key)
+					}
 					return
 				}
 			}

@@ -11,9 +11,9 @@ import (
 // A team searches one deal on several goroutines at once, with searches
 // that share what each has searched through: each keeps its own path, and
 // a position searched through by one is a dead end for all
-// (engine.SyncSet, syncDom). In Draw 3 one goroutine first runs the
-// Draw 1 search of the deal (see searchDraw3), and joins the others once
-// that search wins.
+// (engine.SyncSet, syncDom). In Draw 3 the Draw 1 search of the deal
+// (see searchDraw3), if still undecided, goes first as a team of its own,
+// and the Draw 3 searches go on once it wins (see searchTeam).
 //
 // Why that is sound: as in one depth-first search with restarts, a
 // position counts as searched through once each of its successors is
@@ -27,11 +27,16 @@ import (
 // Two goroutines visit about as many positions in all as one search does,
 // in a little over half the time (reports/solvers.md).
 
-// control is the budget and stop signal of a team.
+// control is the budget and stop signal of a team. A team runs in
+// phases (see runTo): a phase ends at max positions, the team's budget at
+// hard. Once a search has run out (finish), the team runs on to hard:
+// its searches may not restart.
 type control struct {
-	nodes atomic.Int64
-	max   int64
-	stop  atomic.Bool
+	nodes  atomic.Int64
+	max    int64
+	hard   int64
+	stop   atomic.Bool
+	finish atomic.Bool // a search ran out: no more restarts
 }
 
 // tick is how many positions a search visits between looking at the
@@ -40,21 +45,32 @@ const tick = 1024
 
 // spend counts n more positions and reports whether to go on.
 func (c *control) spend(n int) bool {
-	if c.nodes.Add(int64(n)) >= c.max {
+	if v := c.nodes.Add(int64(n)); v >= c.max && (v >= c.hard || !c.finish.Load()) {
 		c.stop.Store(true)
 	}
 	return !c.stop.Load()
 }
 
 // tables are what the searches of a team share (not the Draw 1 search of
-// a Draw 3 deal: its positions are another game's).
+// a Draw 3 deal: its positions are another game's). A Draw 1 team records
+// the positions searched through in done; a Draw 3 team only in dom, which
+// holds each of them too (its base with a mask that covers its own), so a
+// second table would be one more cache miss a look-up for nothing.
 type tables struct {
-	done   *engine.SyncSet
-	dom    *syncDom
-	finish atomic.Bool // a search ran out: no more restarts
+	done *engine.SyncSet // Draw 1
+	dom  *syncDom        // Draw 3
 }
 
-func (d *dfs) finishing() bool { return d.tab != nil && d.tab.finish.Load() }
+// has: a position searched through by the team, or in Draw 3 one with the
+// same layout reaching every talon card it does.
+func (t *tables) has(key, base uint64, mask uint32) bool {
+	if t.dom != nil {
+		return t.dom.covers(base, mask)
+	}
+	return t.done.Has(key)
+}
+
+func (d *dfs) finishing() bool { return d.ctl != nil && d.ctl.finish.Load() }
 
 // syncDom is domSet for several goroutines at once: for a base, the union
 // of the reach masks of the positions with that base searched through.
@@ -82,12 +98,13 @@ func (t *syncDom) reset() { clear(t.slots) }
 // page (a fifth of a range's CPU went to system time), and the collector
 // would give it back to the system after, to be faulted in again.
 type teamTables struct {
-	room int
-	done *engine.SyncSet
-	dom  *syncDom // Draw 3 only; made by the first Draw 3 team
+	room  int
+	draw3 bool
+	done  *engine.SyncSet // Draw 1
+	dom   *syncDom        // Draw 3
 }
 
-// spareTables holds the tables of teams that are done, at most
+// spareTables holds the tables of teams that are done, the latest
 // maxSpareTables of them (one per team that ran at once, as a rule).
 var spareTables struct {
 	mu   sync.Mutex
@@ -102,24 +119,24 @@ func takeTables(room int, draw3 bool) *teamTables {
 	var tt *teamTables
 	spareTables.mu.Lock()
 	for i, s := range spareTables.free {
-		if s.room == room {
+		if s.room == room && s.draw3 == draw3 {
 			tt = s
 			spareTables.free = append(spareTables.free[:i], spareTables.free[i+1:]...)
 			break
 		}
 	}
 	spareTables.mu.Unlock()
-	if tt == nil {
+	switch {
+	case tt == nil && draw3:
+		// A layout a base, about three for every four positions: room
+		// at under half load, as done has.
+		tt = &teamTables{room: room, draw3: true, dom: newSyncDom(room)}
+	case tt == nil:
 		tt = &teamTables{room: room, done: engine.NewSyncSet(room)}
-	} else {
+	case draw3:
+		tt.dom.reset()
+	default:
 		tt.done.Reset()
-	}
-	if draw3 {
-		if tt.dom == nil {
-			tt.dom = newSyncDom(room / 2)
-		} else {
-			tt.dom.reset()
-		}
 	}
 	return tt
 }
@@ -128,9 +145,11 @@ func takeTables(room int, draw3 bool) *teamTables {
 // be running.
 func giveBack(tt *teamTables) {
 	spareTables.mu.Lock()
-	if len(spareTables.free) < maxSpareTables {
-		spareTables.free = append(spareTables.free, tt)
+	if len(spareTables.free) == maxSpareTables {
+		// The oldest goes: the next team is most like the last ones.
+		spareTables.free = append(spareTables.free[:0], spareTables.free[1:]...)
 	}
+	spareTables.free = append(spareTables.free, tt)
 	spareTables.mu.Unlock()
 }
 
@@ -178,15 +197,17 @@ func (t *syncDom) put(base uint64, mask uint32) {
 
 // team is one search of a deal on several goroutines.
 type team struct {
-	sv     *solver
-	start  sstate
-	ctl    control
-	tab    tables
-	mu     sync.Mutex
-	active int  // searches running that share the tables
-	closed bool // decided: no search may join
-	out    engine.Outcome
-	path   []smove
+	sv       *solver
+	start    sstate
+	ctl      control
+	tab      tables
+	tt       *teamTables
+	searches []*dfs
+	mu       sync.Mutex
+	active   int  // searches not run out
+	closed   bool // decided
+	out      engine.Outcome
+	path     []smove
 }
 
 // tableRoom is the most positions the shared tables make room for: a
@@ -201,8 +222,17 @@ var teamAfter = 50_000
 
 // searchTeam searches like search (Draw 1) or searchDraw3 (Draw 3), on
 // threads goroutines, at least 2, once the first teamAfter positions have
-// not decided it; in Draw 3 the Draw 1 search takes one of them and turns
-// to Draw 3 once it wins. maxNodes counts the positions of all of them.
+// not decided it. maxNodes counts the positions of all of them.
+//
+// In Draw 3 the Draw 1 search, if still undecided by then, becomes a team
+// of its own, and the two teams take turns on every goroutine, the Draw 1
+// one getting drawOneShare of the positions until it decides. Its proofs
+// are the short way to lose a Draw 3 deal: of the Draw 3 deals of 1-10000
+// that a team of two left undecided at 1.8 million positions with one
+// goroutine on each search, half were lost in Draw 1, ten of them within
+// 1.8 million positions. Turns rather than one after the other, since
+// some deals lost in Draw 1 only after millions of positions are proved
+// lost in Draw 3 within a few hundred thousand.
 func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcome, []smove, int) {
 	solo := min(teamAfter, maxNodes)
 	first := newDFS(sv, start)
@@ -219,78 +249,103 @@ func (sv *solver) searchTeam(start sstate, maxNodes, threads int) (engine.Outcom
 	if out != engine.Undecided || n >= maxNodes {
 		return out, path, n
 	}
+	t := sv.newTeam(first, start, maxNodes, threads)
+	defer t.release()
+	if d1 == nil || d1.out != engine.Undecided {
+		n = t.runTo(n, maxNodes, maxNodes)
+		return t.out, t.path, n
+	}
+	t1 := d1.sv.newTeam(d1, start, maxNodes, threads)
+	defer t1.release()
+	for n < maxNodes {
+		if !t1.closed {
+			n = t1.runTo(n, min(n+turnLength*drawOneShare, maxNodes), maxNodes)
+			if t1.out == engine.Impossible {
+				return engine.Impossible, nil, n
+			}
+			// Won in Draw 1, which says nothing about Draw 3, or its
+			// turn is over.
+		}
+		end := maxNodes
+		if !t1.closed {
+			end = min(n+turnLength, maxNodes)
+		}
+		n = t.runTo(n, end, maxNodes)
+		if t.closed {
+			return t.out, t.path, n
+		}
+	}
+	return engine.Undecided, nil, n
+}
 
-	t := &team{sv: sv, start: start, out: engine.Undecided}
-	t.ctl.max = int64(maxNodes)
-	t.ctl.nodes.Store(int64(n))
-	room := min(maxNodes, tableRoom)
+// A Draw 3 team's turn is turnLength positions, its Draw 1 team's
+// drawOneShare times as many. On the 62 Draw 3 deals of 1-10000 a team of
+// two left undecided at 1.8 million positions with one goroutine on each
+// search, and six it decided that way, at that budget: with the Draw 1
+// team alone until it decides, 14 of the 68 are decided, but of the six
+// only one (four are lost with short Draw 3 proofs and Draw 1 proofs of
+// millions of positions); in turns of 2:1, 8; of 3:1, 12, two of the six
+// among them.
+var (
+	turnLength   = 100_000
+	drawOneShare = 3
+)
+
+// newTeam makes a team of threads searches that goes on from search
+// first, its tables with room for a budget of maxNodes positions.
+func (sv *solver) newTeam(first *dfs, start sstate, maxNodes, threads int) *team {
+	t := &team{sv: sv, start: start, out: engine.Undecided, active: threads}
 	// done is the only record of what a search has searched through
 	// (see dfs.seen), so it gets room at under half load.
-	tt := takeTables(room, sv.draw == 3)
-	defer giveBack(tt)
-	t.tab.done, t.tab.dom = tt.done, tt.dom
+	t.tt = takeTables(min(maxNodes, tableRoom), sv.draw == 3)
+	t.tab.done, t.tab.dom = t.tt.done, t.tt.dom
 	// What the first search has searched through (a search between runs
-	// holds no path) is the team's to start with.
-	first.seen.Each(t.tab.done.Add)
+	// holds no path) is the team's to start with: in Draw 3 its dominance
+	// table holds all of it.
 	if sv.draw == 3 {
 		for _, e := range first.dom.slots {
 			if e.k != 0 {
 				t.tab.dom.put(e.k, e.m)
 			}
 		}
+	} else {
+		first.seen.Each(t.tab.done.Add)
 	}
 	first.dom = nil
 	first.seen = engine.NewSeenSet(1 << 10)
 	first.ctl, first.tab = &t.ctl, &t.tab
+	t.searches = append(t.searches, first)
+	for id := 2; id <= threads; id++ {
+		t.searches = append(t.searches, t.newSearch(id))
+	}
+	return t
+}
 
+// release gives the team's tables to a later team; it must not run again.
+func (t *team) release() { giveBack(t.tt) }
+
+// runTo runs the team's searches, n positions having been visited in all,
+// until the team decides or n reaches end (or, once a search has run out,
+// hard). It gives the new n.
+//
+// A turn that ends leaves every search as between two of its runs: what
+// it searched through stays searched, and its path is forgotten, so the
+// next turn restarts it from the top, as its own budget would.
+func (t *team) runTo(n, end, hard int) int {
+	if t.closed {
+		return n
+	}
+	t.ctl.nodes.Store(int64(n))
+	t.ctl.max, t.ctl.hard = int64(end), int64(hard)
+	t.ctl.stop.Store(false)
 	var wg sync.WaitGroup
-	searches := threads
-	if sv.draw == 3 && d1.out == engine.Undecided {
-		searches--
-	}
-	t.active = searches
-	for id := 1; id <= searches; id++ {
-		d := first
-		if id > 1 {
-			d = t.newSearch(id)
+	for _, d := range t.searches {
+		if d.out == engine.Undecided {
+			wg.Go(func() { t.work(d) })
 		}
-		wg.Go(func() { t.work(d) })
 	}
-	if searches == threads {
-		wg.Wait()
-		return t.out, t.path, int(t.ctl.nodes.Load())
-	}
-	wg.Go(func() {
-		d1.ctl = &t.ctl
-		// Its own table is the only one it has: sized for a share of
-		// the budget at once rather than grown by doubling from the
-		// few thousand positions of its turns, each doubling rehashing
-		// every key into fresh memory.
-		seen := engine.NewSeenSet(room / threads)
-		d1.seen.Each(func(k uint64) { seen.Add(k) })
-		d1.seen = seen
-		for d1.out == engine.Undecided && !t.ctl.stop.Load() {
-			d1.run(math.MaxInt)
-		}
-		t.ctl.nodes.Add(int64(d1.pending))
-		switch d1.out {
-		case engine.Impossible:
-			t.decide(engine.Impossible, nil)
-		case engine.Solved:
-			// Says nothing about Draw 3: help the Draw 3 searches.
-			t.mu.Lock()
-			join := !t.closed
-			if join {
-				t.active++
-			}
-			t.mu.Unlock()
-			if join {
-				t.work(t.newSearch(threads))
-			}
-		}
-	})
 	wg.Wait()
-	return t.out, t.path, int(t.ctl.nodes.Load())
+	return int(t.ctl.nodes.Load())
 }
 
 // newSearch makes search number id of the team. Different searches
@@ -311,11 +366,12 @@ func (t *team) work(d *dfs) {
 		d.run(math.MaxInt)
 	}
 	t.ctl.nodes.Add(int64(d.pending))
+	d.pending = 0
 	switch d.out {
 	case engine.Solved:
 		t.decide(engine.Solved, d.path)
 	case engine.Impossible:
-		t.tab.finish.Store(true)
+		t.ctl.finish.Store(true)
 		t.mu.Lock()
 		t.active--
 		last := t.active == 0

@@ -81,17 +81,81 @@ func TestSyncDom(t *testing.T) {
 func TestTeamTablesReusedEmpty(t *testing.T) {
 	// A team's tables go to the next team of the process: it must find
 	// them empty, or it would skip positions it never searched.
-	a := takeTables(1<<12, true)
-	for k := uint64(1); k <= 1000; k++ {
-		a.done.Add(k * 7919)
-		a.dom.put(k*7919, 0b101)
+	for _, draw3 := range []bool{false, true} {
+		a := takeTables(1<<12, draw3)
+		for k := uint64(1); k <= 1000; k++ {
+			if draw3 {
+				a.dom.put(k*7919, 0b101)
+			} else {
+				a.done.Add(k * 7919)
+			}
+		}
+		giveBack(a)
+		b := takeTables(1<<12, draw3)
+		require.Same(t, a, b, "the spare tables are reused")
+		for k := uint64(1); k <= 1000; k++ {
+			if draw3 {
+				require.False(t, b.dom.covers(k*7919, 0b1), "base %d kept", k)
+			} else {
+				require.False(t, b.done.Has(k*7919), "key %d kept", k)
+			}
+		}
+		giveBack(b)
 	}
-	giveBack(a)
-	b := takeTables(1<<12, true)
-	defer giveBack(b)
-	require.Same(t, a, b, "the spare tables are reused")
-	for k := uint64(1); k <= 1000; k++ {
-		require.False(t, b.done.Has(k*7919), "key %d kept", k)
-		require.False(t, b.dom.covers(k*7919, 0b1), "base %d kept", k)
+}
+
+// TestDrawOneLossGetsTheTeam: a Draw 3 deal lost in Draw 1 is proved lost
+// within little more than its Draw 1 proof. Deal 967's Draw 1 search runs
+// out at about 300k positions; sharing the team with a Draw 3 search, it
+// got half of a budget of 450k and the deal stayed undecided.
+func TestDrawOneLossGetsTheTeam(t *testing.T) {
+	if raceEnabled {
+		t.Skip("a third of a million positions: minutes under the race detector")
 	}
+	r := SolveOn(engine.Spec{Game: "klondike", Variant: "draw3", Seed: 967}, 450_000, 2)
+	require.Equal(t, engine.Impossible, r.Outcome)
+}
+
+// TestTeamTurnsAgree: a team run in many short turns, each ending with
+// every search mid-line, gets one search's answers. A turn that left its
+// searches' paths marked as searched would prove won deals lost.
+func TestTeamTurnsAgree(t *testing.T) {
+	lost, won := 0, 0
+	for _, spec := range []engine.Spec{
+		// Won after some thousands of positions, and lost.
+		{Game: "klondike", Variant: "draw1", Seed: 3}, {Game: "klondike", Variant: "draw1", Seed: 13},
+		{Game: "klondike", Variant: "draw1", Seed: 67}, {Game: "klondike", Variant: "draw3", Seed: 7},
+		{Game: "klondike", Variant: "draw3", Seed: 28}, {Game: "klondike", Variant: "draw3", Seed: 31},
+		{Game: "klondike", Variant: "draw3", Seed: 32}, {Game: "klondike", Variant: "draw3", Seed: 76},
+	} {
+		one := Solve(spec, 200_000)
+		g, err := New(spec)
+		require.NoError(t, err)
+		sv := &solver{draw: g.draw}
+		start := fromGame(g)
+		var pre path
+		sv.auto(&start, &pre)
+		tm := sv.newTeam(newDFS(sv, start), start, 200_000, 2)
+		for n := 0; n < 200_000 && !tm.closed; {
+			n = tm.runTo(n, n+1500, 200_000)
+		}
+		tm.release()
+		require.NotEqual(t, engine.Undecided, tm.out, "%s", spec)
+		if one.Outcome != engine.Undecided {
+			require.Equal(t, one.Outcome, tm.out, "%s", spec)
+		}
+		switch tm.out {
+		case engine.Solved:
+			p := pre
+			for _, m := range tm.path {
+				sv.apply(&start, m, &p)
+			}
+			replayWins(t, spec, p)
+			won++
+		case engine.Impossible:
+			lost++
+		}
+	}
+	require.GreaterOrEqual(t, lost, 3, "the teams prove the lost deals lost")
+	require.GreaterOrEqual(t, won, 3, "the teams win the won deals")
 }
