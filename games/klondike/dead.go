@@ -86,8 +86,9 @@ func (sv *solver) dead(s *sstate) bool {
 		talonSet |= 1 << c
 		talOf[c] = uint8(i)
 	}
-	// A card on its foundation may come down.
-	exp |= allCards &^ need
+	// A card on its foundation can be a column top only once it can come
+	// down: onto a card that can be a top, a King onto an empty column.
+	down := allCards &^ need
 	var mask uint32 = 0xffffffff
 	if sv.draw == 3 {
 		mask = sv.reachMask(s)
@@ -118,7 +119,7 @@ func (sv *solver) dead(s *sstate) bool {
 	// top, or is up, so the next can go up once it is free.
 	var upTo [4]uint8
 	climb := func(su engine.Suit, r uint8) uint8 {
-		for r < 13 && exp>>engine.NewCard(engine.Rank(r+1), su)&1 != 0 {
+		for r < 13 && (exp|down)>>engine.NewCard(engine.Rank(r+1), su)&1 != 0 {
 			r++
 		}
 		return r
@@ -128,13 +129,7 @@ func (sv *solver) dead(s *sstate) bool {
 	}
 	// todo holds cards to look at again: their chances have changed.
 	todo := need
-	expose := func(b engine.Card) {
-		if exp>>b&1 != 0 {
-			return
-		}
-		exp |= 1 << b
-		todo |= takersOf[b]
-		su := b.Suit()
+	grow := func(su engine.Suit) {
 		r0 := upTo[su]
 		if r := climb(su, r0); r != r0 {
 			upTo[su] = r
@@ -142,6 +137,32 @@ func (sv *solver) dead(s *sstate) bool {
 				todo |= 1 << engine.NewCard(engine.Rank(q), su)
 			}
 		}
+	}
+	var expose func(b engine.Card)
+	expose = func(b engine.Card) {
+		if exp>>b&1 != 0 {
+			return
+		}
+		exp |= 1 << b
+		todo |= takersOf[b]
+		grow(b.Suit())
+		// Foundation cards that can come down onto it.
+		for m := takersOf[b] & down &^ exp; m != 0; m &= m - 1 {
+			expose(engine.Card(bits.TrailingZeros64(m)))
+		}
+	}
+	kingsDown := func() {
+		for m := kings & down &^ exp; m != 0; m &= m - 1 {
+			expose(engine.Card(bits.TrailingZeros64(m)))
+		}
+	}
+	for m := down; m != 0; m &= m - 1 {
+		if c := engine.Card(bits.TrailingZeros64(m)); targetsOf[c]&exp != 0 {
+			expose(c)
+		}
+	}
+	if empty {
+		kingsDown()
 	}
 	for {
 		todo &= need &^ left
@@ -163,7 +184,13 @@ func (sv *solver) dead(s *sstate) bool {
 			}
 			left |= 1 << c
 			tplayed |= 1 << talOf[c]
-			expose(c)
+			if lead {
+				expose(c)
+			} else {
+				// Up: a top only once it can come down.
+				down |= 1 << c
+				grow(c.Suit())
+			}
 			todo |= talonSet // the stock reaches other cards now
 			continue
 		}
@@ -180,6 +207,7 @@ func (sv *solver) dead(s *sstate) bool {
 			if !empty {
 				empty = true
 				todo |= kings
+				kingsDown()
 			}
 		} else {
 			b := s.col[k][j-1]
