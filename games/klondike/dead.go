@@ -75,7 +75,7 @@ func (sv *solver) dead(s *sstate) bool {
 	if !f.run(sv, s) {
 		return true
 	}
-	return f.twins(sv, s)
+	return f.twins(s)
 }
 
 // noPin: no card is held in place.
@@ -352,7 +352,7 @@ func (f *fixpoint) upsWhile(s *sstate, c engine.Card) bool {
 // with x held, there is no win. Only pairs where one of t and t' is a top
 // no sooner than both twins leave (in the plain fixed point) are tried:
 // for the others, what came before a twin's step needed no twin to move.
-func (f *fixpoint) twins(sv *solver, s *sstate) bool {
+func (f *fixpoint) twins(s *sstate) bool {
 	for _, su := range []engine.Suit{engine.Clubs, engine.Diamonds} {
 		for r := engine.Ace; r < engine.King; r++ {
 			x := engine.NewCard(r, su)
