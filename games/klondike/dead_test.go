@@ -104,8 +104,19 @@ func TestDeadFoundationCardComesDown(t *testing.T) {
 	g := mustLayout(t, l)
 	sv := &solver{draw: 1}
 	s := fromGame(g)
+	var f fixpoint
+	require.False(t, f.run(sv, &s), "the 7♣ never leaves")
+	require.Zero(t, f.left&(1<<engine.MustCards("7C")[0]))
 	require.True(t, sv.dead(&s))
 	require.Equal(t, engine.Impossible, SolveGame(g, 2000).Outcome)
+	// The same with the 8♥ on its foundation already: the 7♣ could go on
+	// it only once it came down, onto a black 9, both under the 7♣.
+	l = Layout{Variant: "draw1", Foundations: [4][]engine.Card{foundation("H", 8)},
+		Columns: [7][]engine.Card{cards("AC 8D 9S 9C 7C")}, FaceDown: [7]int{4}}
+	s = fromGame(mustLayout(t, l))
+	f = fixpoint{}
+	require.False(t, f.run(sv, &s), "the 7♣ never leaves")
+	require.True(t, sv.dead(&s))
 }
 
 // TestDeadTwins: positions every card of which can leave its place, taken
