@@ -97,6 +97,7 @@ type fixpoint struct {
 	step, emptyAt             uint8
 	empty                     bool
 	upTo                      [4]uint8     // see climb
+	found                     [4]uint8     // the foundations
 	upAt                      [4][14]uint8 // the step upTo reached each rank
 	mask, tplayed             uint32       // bit i: talon card i is in reach; can be played
 	tn                        int
@@ -140,8 +141,9 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 		}
 	}
 	f.todo = f.need
+	f.found = s.found
 	for m := f.down; m != 0; m &= m - 1 {
-		if c := engine.Card(bits.TrailingZeros64(m)); targetsOf[c]&f.exp != 0 {
+		if c := engine.Card(bits.TrailingZeros64(m)); c.Rank() != engine.King && f.canDown(c) {
 			f.expose(c)
 		}
 	}
@@ -302,15 +304,39 @@ func (f *fixpoint) expose(b engine.Card) {
 	f.expAt[b] = f.step
 	f.todo |= takersOf[b]
 	f.grow(b.Suit())
-	// Foundation cards that can come down onto it.
+	// Foundation cards that can come down onto it, and the one under it
+	// on its foundation once it came down from there.
 	for m := takersOf[b] & f.down &^ f.exp; m != 0; m &= m - 1 {
-		f.expose(engine.Card(bits.TrailingZeros64(m)))
+		if c := engine.Card(bits.TrailingZeros64(m)); f.canDown(c) {
+			f.expose(c)
+		}
 	}
+	if r := b.Rank(); r > engine.Ace && f.down>>b&1 != 0 {
+		if c := engine.NewCard(r-1, b.Suit()); f.down>>c&1 != 0 && f.canDown(c) {
+			f.expose(c)
+		}
+	}
+}
+
+// canDown: foundation card c can come down, onto a card that can be a
+// top (a King onto an empty column), once a card on it on its foundation
+// came down first.
+func (f *fixpoint) canDown(c engine.Card) bool {
+	r := c.Rank()
+	if uint8(r) < f.found[c.Suit()] && f.exp>>engine.NewCard(r+1, c.Suit())&1 == 0 {
+		return false
+	}
+	if r == engine.King {
+		return f.empty
+	}
+	return targetsOf[c]&f.exp != 0
 }
 
 func (f *fixpoint) kingsDown() {
 	for m := kings & f.down &^ f.exp; m != 0; m &= m - 1 {
-		f.expose(engine.Card(bits.TrailingZeros64(m)))
+		if c := engine.Card(bits.TrailingZeros64(m)); f.canDown(c) {
+			f.expose(c)
+		}
 	}
 }
 

@@ -150,3 +150,26 @@ func TestDeadTwins(t *testing.T) {
 		require.Equal(t, engine.Impossible, SolveGame(g, 2000).Outcome, l.Variant)
 	}
 }
+
+// TestDeadFoundationOrder: a foundation card comes down only after the
+// cards on it there. Draw 1 deal 1585 reaches this position: the 3♣ can
+// go on the 4♦ once it comes down, onto the 5♠, but the 5♦ to 8♦ have to
+// come down first, and the 8♦ can only go on the 9♠ (under the 8♥) or the
+// 9♣, which waits for the 10♥, which waits for a black Jack: the J♣ lies
+// under the 3♣, the J♠ under the 10♦.
+func TestDeadFoundationOrder(t *testing.T) {
+	l := Layout{Variant: "draw1",
+		Foundations: [4][]engine.Card{foundation("C", 1), foundation("D", 8), foundation("H", 3), foundation("S", 4)},
+		Columns: [7][]engine.Card{cards("KD QC JD TS 9D 8C 7H 6C"), cards("KS"), cards("KC QD JS TD 9S 8H 7S 6H"),
+			cards("KH QS JH TC 9H 8S"), nil, cards("5S"), cards("4H 2C 7C 6S JC 3C")},
+		FaceDown: [7]int{0, 0, 0, 0, 0, 0, 5},
+		Waste:    cards("QH 4C 5C 9C TH 5H")}
+	g := mustLayout(t, l)
+	sv := &solver{draw: 1}
+	s := fromGame(g)
+	var f fixpoint
+	require.False(t, f.run(sv, &s))
+	require.Zero(t, f.left&(1<<engine.MustCards("3C")[0]), "the 3♣ never leaves")
+	require.True(t, sv.dead(&s))
+	require.Equal(t, engine.Impossible, SolveGame(g, 2000).Outcome)
+}
