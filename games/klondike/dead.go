@@ -71,7 +71,9 @@ var kings = func() (m uint64) {
 // (see run): a lost position is cut where it is first reached, not after
 // its whole subtree (reports/solvers.md).
 func (sv *solver) dead(s *sstate) bool {
-	var f fixpoint
+	var pl places
+	var st stamps
+	f := fixpoint{pl: &pl, st: &st}
 	if !f.run(sv, s) {
 		return true
 	}
@@ -92,42 +94,65 @@ type fixpoint struct {
 	down                      uint64 // on its foundation (or can go up from the talon)
 	upped                     uint64 // could go up when it left
 	todo                      uint64 // cards to look at again: their chances have changed
-	colOf, idxOf, talOf       [64]uint8
-	leftAt, expAt             [64]uint8
-	step, emptyAt             uint8
+	pl                        *places
+	st                        *stamps // nil with a card held in place
+	step                      uint8
 	empty                     bool
-	upTo                      [4]uint8     // see climb
-	found                     [4]uint8     // the foundations
-	upAt                      [4][14]uint8 // the step upTo reached each rank
-	mask, tplayed             uint32       // bit i: talon card i is in reach; can be played
+	upTo                      [4]uint8 // see climb
+	found                     [4]uint8 // the foundations
+	mask, tplayed             uint32   // bit i: talon card i is in reach; can be played
 	tn                        int
+}
+
+// places: where each card lies, a column and its index there or a talon
+// index; the same for every fixed point of a position.
+type places struct {
+	colOf, idxOf, talOf [64]uint8
+}
+
+// stamps: the steps of the plain fixed point, and what it held before
+// each step (a fixed point with that step's card held in place starts
+// from there, see before).
+type stamps struct {
+	leftAt, expAt [64]uint8
+	upAt          [4][14]uint8 // the step upTo reached each rank
+	snap          [52]fixSnap
+}
+
+type fixSnap struct {
+	exp, left, down uint64
+	tplayed         uint32
+	upTo            [4]uint8
+	empty           bool
 }
 
 // run computes the fixed point; true when every card can leave.
 func (f *fixpoint) run(sv *solver, s *sstate) bool {
+	if f.pl == nil {
+		f.pl, f.st = new(places), new(stamps)
+	}
 	f.init(sv, s)
 	return f.solve(s, noPin, nil)
 }
 
 func (f *fixpoint) init(sv *solver, s *sstate) {
-	f.emptyAt = 255
 	for k := range 7 {
 		n := int(s.n[k])
 		if n == 0 {
-			f.empty, f.emptyAt = true, 0
+			f.empty = true
 			continue
 		}
 		f.exp |= 1 << s.col[k][n-1]
 		for j, c := range s.col[k][:n] {
 			f.need |= 1 << c
-			f.colOf[c], f.idxOf[c] = uint8(k), uint8(j)
+			f.pl.colOf[c], f.pl.idxOf[c] = uint8(k), uint8(j)
 		}
 	}
 	f.tn = int(s.tn)
 	for i, c := range s.talon[:f.tn] {
 		f.need |= 1 << c
 		f.talonSet |= 1 << c
-		f.talOf[c] = uint8(i)
+		f.pl.talOf[c] = uint8(i)
 	}
 	f.down = allCards &^ f.need
 	f.mask = 0xffffffff
@@ -137,7 +162,7 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 	for _, su := range engine.Suits {
 		f.upTo[su] = f.climb(su, s.found[su])
 		for r := f.upTo[su] + 1; r < 14; r++ {
-			f.upAt[su][r] = 255
+			f.st.upAt[su][r] = 255
 		}
 	}
 	f.todo = f.need
@@ -174,11 +199,11 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 			lead = targetsOf[c]&f.exp != 0
 		}
 		if f.talonSet>>c&1 != 0 {
-			if !(upOK || lead) || !f.reached(int(f.talOf[c])) {
+			if !(upOK || lead) || !f.reached(int(f.pl.talOf[c])) {
 				continue
 			}
 			f.leave(c, upOK)
-			f.tplayed |= 1 << f.talOf[c]
+			f.tplayed |= 1 << f.pl.talOf[c]
 			if lead {
 				f.expose(c)
 			} else {
@@ -192,7 +217,7 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 			}
 			continue
 		}
-		k, j := int(f.colOf[c]), int(f.idxOf[c])
+		k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
 		free := f.free(s, c)
 		if j < int(s.down[k]) && !free {
 			continue
@@ -203,7 +228,7 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 		f.leave(c, free && upOK)
 		if j == 0 {
 			if !f.empty {
-				f.empty, f.emptyAt = true, f.step
+				f.empty = true
 				f.todo |= kings
 				f.kingsDown()
 			}
@@ -238,14 +263,20 @@ func (f *fixpoint) leave(c engine.Card, up bool) {
 	if up {
 		f.upped |= 1 << c
 	}
+	if f.st != nil {
+		f.st.snap[f.step] = fixSnap{exp: f.exp, left: f.left, down: f.down, tplayed: f.tplayed,
+			upTo: f.upTo, empty: f.empty}
+	}
 	f.left |= 1 << c
 	f.step++
-	f.leftAt[c] = f.step
+	if f.st != nil {
+		f.st.leftAt[c] = f.step
+	}
 }
 
 // free: column card c is a top now or the card on it can leave.
 func (f *fixpoint) free(s *sstate, c engine.Card) bool {
-	k, j := int(f.colOf[c]), int(f.idxOf[c])
+	k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
 	return j+1 == int(s.n[k]) || f.left>>s.col[k][j+1]&1 != 0
 }
 
@@ -288,7 +319,9 @@ func (f *fixpoint) grow(su engine.Suit) {
 	if r := f.climb(su, r0); r != r0 {
 		f.upTo[su] = r
 		for q := r0 + 1; q <= r; q++ {
-			f.upAt[su][q] = f.step
+			if f.st != nil {
+				f.st.upAt[su][q] = f.step
+			}
 		}
 		for q := r0 + 2; q <= r+1 && q <= 13; q++ {
 			f.todo |= 1 << engine.NewCard(engine.Rank(q), su)
@@ -301,7 +334,9 @@ func (f *fixpoint) expose(b engine.Card) {
 		return
 	}
 	f.exp |= 1 << b
-	f.expAt[b] = f.step
+	if f.st != nil {
+		f.st.expAt[b] = f.step
+	}
 	f.todo |= takersOf[b]
 	f.grow(b.Suit())
 	// Foundation cards that can come down onto it, and the one under it
@@ -345,10 +380,10 @@ func (f *fixpoint) upStep(s *sstate, c engine.Card) uint8 {
 	if f.talonSet>>c&1 != 0 {
 		return 255
 	}
-	k, j := int(f.colOf[c]), int(f.idxOf[c])
-	at := f.upAt[c.Suit()][c.Rank()-1]
+	k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
+	at := f.st.upAt[c.Suit()][c.Rank()-1]
 	if j+1 < int(s.n[k]) {
-		at = max(at, f.leftAt[s.col[k][j+1]])
+		at = max(at, f.st.leftAt[s.col[k][j+1]])
 	}
 	return at
 }
@@ -360,7 +395,7 @@ func (f *fixpoint) upsWhile(s *sstate, c engine.Card) bool {
 		return false
 	}
 	if f.talonSet>>c&1 != 0 {
-		return f.left>>c&1 != 0 || f.reached(int(f.talOf[c]))
+		return f.left>>c&1 != 0 || f.reached(int(f.pl.talOf[c]))
 	}
 	return f.free(s, c)
 }
@@ -389,11 +424,11 @@ func (f *fixpoint) twins(s *sstate) bool {
 			ts := targetsOf[x]
 			t := engine.Card(bits.TrailingZeros64(ts))
 			t2 := engine.Card(63 - bits.LeadingZeros64(ts))
-			late := max(f.expAt[t], f.expAt[t2])
-			if f.exp>>t&1 != 0 && f.exp>>t2&1 != 0 && late < max(f.leftAt[x], f.leftAt[y]) {
+			late := max(f.st.expAt[t], f.st.expAt[t2])
+			if f.exp>>t&1 != 0 && f.exp>>t2&1 != 0 && late < max(f.st.leftAt[x], f.st.leftAt[y]) {
 				continue
 			}
-			if f.upStep(s, x) < f.leftAt[y] || f.upStep(s, y) < f.leftAt[x] {
+			if f.upStep(s, x) < f.st.leftAt[y] || f.upStep(s, y) < f.st.leftAt[x] {
 				continue // it could go up before its twin left
 			}
 			if !f.firstOK(s, x, y, t, t2) && !f.firstOK(s, y, x, t, t2) {
@@ -407,39 +442,18 @@ func (f *fixpoint) twins(s *sstate) bool {
 // firstOK: with y held in place, x or y goes up, or t and t' are both
 // column tops, so a win may have x leave first (see twins).
 func (f *fixpoint) firstOK(s *sstate, x, y, t, t2 engine.Card) bool {
-	g := f.before(s, y)
+	g := f.before(y)
 	return g.solve(s, y, &twinGoal{x: x, y: y, targets: 1<<t | 1<<t2})
 }
 
 // before is f as it stood just before card y left: what came at earlier
 // steps needed nothing y's leaving brought, so it holds with y in place.
-func (f *fixpoint) before(s *sstate, y engine.Card) fixpoint {
-	g := *f
-	at := f.leftAt[y]
-	g.step = at - 1
-	g.left, g.exp, g.down, g.tplayed = 0, 0, 0, 0
-	for m := f.left; m != 0; m &= m - 1 {
-		if c := engine.Card(bits.TrailingZeros64(m)); f.leftAt[c] < at {
-			g.left |= 1 << c
-			if f.talonSet>>c&1 != 0 {
-				g.tplayed |= 1 << f.talOf[c]
-			}
-		}
-	}
-	for m := f.exp; m != 0; m &= m - 1 {
-		if c := engine.Card(bits.TrailingZeros64(m)); f.expAt[c] < at {
-			g.exp |= 1 << c
-		}
-	}
-	for m := f.down; m != 0; m &= m - 1 {
-		if c := engine.Card(bits.TrailingZeros64(m)); f.talonSet>>c&1 == 0 || f.leftAt[c] < at {
-			g.down |= 1 << c
-		}
-	}
-	g.empty = f.emptyAt < at
-	for _, su := range engine.Suits {
-		g.upTo[su] = g.climb(su, s.found[su])
-	}
+func (f *fixpoint) before(y engine.Card) fixpoint {
+	at := f.st.leftAt[y]
+	sn := &f.st.snap[at-1]
+	g := fixpoint{exp: sn.exp, left: sn.left, need: f.need, talonSet: f.talonSet, down: sn.down,
+		pl: f.pl, step: at - 1, empty: sn.empty, upTo: sn.upTo, found: f.found, mask: f.mask,
+		tplayed: sn.tplayed, tn: f.tn}
 	g.todo = g.need &^ g.left
 	return g
 }
