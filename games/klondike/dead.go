@@ -55,7 +55,7 @@ var kings = func() (m uint64) {
 // bring it to the waste top, and is a possible top after when it is laid
 // on a column, or once it can come down when it goes up.
 //
-// fix finds the cards that can ever leave in one least fixed point: a
+// run finds the cards that can ever leave in one least fixed point: a
 // card is in it once what it needs is. Every event of a real game is in
 // it (the first one outside it would have had what it needed), so a card
 // that never leaves proves the position lost. Following only blockers
@@ -64,11 +64,11 @@ var kings = func() (m uint64) {
 // that can go nowhere is what holds most lost Draw 3 positions.
 //
 // The fixed point takes a column top for one that stays free for every
-// card that wants it; twins (see contended) is where two cards that both
-// need the same one are told apart.
+// card that wants it; twins is where two cards that both need the same one
+// are told apart.
 //
-// The search checks every position it expands that no lay-down rule binds
-// (see run): a lost position is cut where it is first reached, not after
+// The search checks every position it expands that no must binds (see
+// dfs.run): a lost position is cut where it is first reached, not after
 // its whole subtree (reports/solvers.md).
 func (sv *solver) dead(s *sstate) bool {
 	var pl places
@@ -83,9 +83,9 @@ func (sv *solver) dead(s *sstate) bool {
 // noPin: no card is held in place.
 const noPin = engine.Card(63)
 
-// fixpoint is the least fixed point dead computes; pin, when not noPin,
-// is a card held in place (it never leaves), which gives what can happen
-// before that card leaves. Each card that leaves gets the next step, and
+// fixpoint is the least fixed point dead computes, or one with a card held
+// in place (it never leaves), which gives what can happen before that card
+// leaves. In the plain one each card that leaves gets the next step, and
 // each card that can be a top the step of the card whose leaving made it
 // one (0 for a top now): what a card needs came at earlier steps, so what
 // came before a card's step can happen while that card stays.
