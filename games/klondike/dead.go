@@ -49,11 +49,13 @@ var kings = func() (m uint64) {
 // card can do neither until the card on it has left. The card on a card
 // stays on it until it leaves itself, wherever the two are moved together,
 // so "c is ever a column top" is "c is a top now, or the card on it ever
-// leaves". A card on its foundation can come back down, so it counts as a
-// possible top; a talon card leaves by being played, in Draw 3 only once
-// the stock can bring it to the waste top, and is a possible top after.
+// leaves". A card on its foundation can be a column top once it can come
+// down, onto a card that can be a top (a King onto an empty column); a
+// talon card leaves by being played, in Draw 3 only once the stock can
+// bring it to the waste top, and is a possible top after when it is laid
+// on a column, or once it can come down when it goes up.
 //
-// dead finds the cards that can ever leave in one least fixed point: a
+// run finds the cards that can ever leave in one least fixed point: a
 // card is in it once what it needs is. Every event of a real game is in
 // it (the first one outside it would have had what it needed), so a card
 // that never leaves proves the position lost. Following only blockers
@@ -61,134 +63,397 @@ var kings = func() (m uint64) {
 // card for a possible top is not enough: a face-up card with a run on it
 // that can go nowhere is what holds most lost Draw 3 positions.
 //
-// The search checks every position it expands that no lay-down rule binds
-// (see run): a lost position is cut where it is first reached, not after
+// The fixed point takes a column top for one that stays free for every
+// card that wants it; twins is where two cards that both need the same one
+// are told apart.
+//
+// The search checks every position it expands that no must binds (see
+// dfs.run): a lost position is cut where it is first reached, not after
 // its whole subtree (reports/solvers.md).
 func (sv *solver) dead(s *sstate) bool {
-	var exp, left, need, talonSet uint64 // can be a column top; can leave; must leave
-	var colOf, idxOf, talOf [64]uint8
-	empty := false
+	var pl places
+	var st stamps
+	f := fixpoint{pl: &pl, st: &st}
+	if !f.run(sv, s) {
+		return true
+	}
+	return f.twins(s)
+}
+
+// noPin: no card is held in place.
+const noPin = engine.Card(63)
+
+// fixpoint is the least fixed point dead computes, or one with a card held
+// in place (it never leaves), which gives what can happen before that card
+// leaves. In the plain one each card that leaves gets the next step, and
+// each card that can be a top the step of the card whose leaving made it
+// one (0 for a top now): what a card needs came at earlier steps, so what
+// came before a card's step can happen while that card stays.
+type fixpoint struct {
+	exp, left, need, talonSet uint64 // can be a column top; can leave; must leave
+	down                      uint64 // on its foundation (or can go up from the talon)
+	upped                     uint64 // could go up when it left
+	todo                      uint64 // cards to look at again: their chances have changed
+	pl                        *places
+	st                        *stamps // nil with a card held in place
+	step                      uint8
+	empty                     bool
+	upTo                      [4]uint8 // see climb
+	found                     [4]uint8 // the foundations
+	mask, tplayed             uint32   // bit i: talon card i is in reach; can be played
+	tn                        int
+}
+
+// places: where each card lies, a column and its index there or a talon
+// index; the same for every fixed point of a position.
+type places struct {
+	colOf, idxOf, talOf [64]uint8
+}
+
+// stamps: the steps of the plain fixed point, and what it held before
+// each step (a fixed point with that step's card held in place starts
+// from there, see before).
+type stamps struct {
+	leftAt, expAt [64]uint8
+	upAt          [4][14]uint8 // the step upTo reached each rank
+	snap          [52]fixSnap
+}
+
+type fixSnap struct {
+	exp, left, down uint64
+	tplayed         uint32
+	upTo            [4]uint8
+	empty           bool
+}
+
+// run computes the fixed point; true when every card can leave.
+func (f *fixpoint) run(sv *solver, s *sstate) bool {
+	if f.pl == nil {
+		f.pl, f.st = new(places), new(stamps)
+	}
+	f.init(sv, s)
+	return f.solve(s, noPin, nil)
+}
+
+func (f *fixpoint) init(sv *solver, s *sstate) {
 	for k := range 7 {
 		n := int(s.n[k])
 		if n == 0 {
-			empty = true
+			f.empty = true
 			continue
 		}
-		exp |= 1 << s.col[k][n-1]
+		f.exp |= 1 << s.col[k][n-1]
 		for j, c := range s.col[k][:n] {
-			need |= 1 << c
-			colOf[c], idxOf[c] = uint8(k), uint8(j)
+			f.need |= 1 << c
+			f.pl.colOf[c], f.pl.idxOf[c] = uint8(k), uint8(j)
 		}
 	}
-	tn := int(s.tn)
-	for i, c := range s.talon[:tn] {
-		need |= 1 << c
-		talonSet |= 1 << c
-		talOf[c] = uint8(i)
+	f.tn = int(s.tn)
+	for i, c := range s.talon[:f.tn] {
+		f.need |= 1 << c
+		f.talonSet |= 1 << c
+		f.pl.talOf[c] = uint8(i)
 	}
-	// A card on its foundation may come down.
-	exp |= allCards &^ need
-	var mask uint32 = 0xffffffff
+	f.down = allCards &^ f.need
+	f.mask = 0xffffffff
 	if sv.draw == 3 {
-		mask = sv.reachMask(s)
-	}
-	var tplayed uint32 // bit i: talon card i can be played
-	// reached: talon card i can ever come to the waste top.
-	reached := func(i int) bool {
-		if mask>>i&1 != 0 || tplayed>>(i+1)&1 != 0 {
-			return true // in reach, or the card on it in the waste is played
-		}
-		if rest := uint32(1)<<tn - 1&^(uint32(1)<<(i+1)-1); tplayed&rest == rest {
-			return true // it becomes the last card
-		}
-		before := tplayed & (uint32(1)<<i - 1)
-		switch bits.OnesCount32(before) {
-		case 0:
-			return false
-		case 1:
-			// One card before it goes: it moves down one place, and
-			// the stock, dealt again or from that card on, reaches
-			// it at i-1 = 2 mod 3 or i-1 = at+2 mod 3.
-			at := bits.TrailingZeros32(before)
-			return (i-1)%3 == 2 || (i-at)%3 == 0
-		}
-		return true
-	}
-	// upTo[su]: every card of the suit up to this rank can be a column
-	// top, or is up, so the next can go up once it is free.
-	var upTo [4]uint8
-	climb := func(su engine.Suit, r uint8) uint8 {
-		for r < 13 && exp>>engine.NewCard(engine.Rank(r+1), su)&1 != 0 {
-			r++
-		}
-		return r
+		f.mask = sv.reachMask(s)
 	}
 	for _, su := range engine.Suits {
-		upTo[su] = climb(su, s.found[su])
+		f.upTo[su] = f.climb(su, s.found[su])
+		for r := f.upTo[su] + 1; r < 14; r++ {
+			f.st.upAt[su][r] = 255
+		}
 	}
-	// todo holds cards to look at again: their chances have changed.
-	todo := need
-	expose := func(b engine.Card) {
-		if exp>>b&1 != 0 {
-			return
+	f.todo = f.need
+	f.found = s.found
+	for m := f.down; m != 0; m &= m - 1 {
+		if c := engine.Card(bits.TrailingZeros64(m)); c.Rank() != engine.King && f.canDown(c) {
+			f.expose(c)
 		}
-		exp |= 1 << b
-		todo |= takersOf[b]
-		su := b.Suit()
-		r0 := upTo[su]
-		if r := climb(su, r0); r != r0 {
-			upTo[su] = r
-			for q := r0 + 2; q <= r+1 && q <= 13; q++ {
-				todo |= 1 << engine.NewCard(engine.Rank(q), su)
-			}
-		}
+	}
+	if f.empty {
+		f.kingsDown()
+	}
+}
+
+// solve runs the fixed point from where f is, with pin held in place:
+// true when every card can leave, or with a goal, once that is met.
+func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
+	if goal != nil && f.met(s, goal) {
+		return true
 	}
 	for {
-		todo &= need &^ left
-		if todo == 0 {
+		f.todo &= f.need &^ f.left
+		f.todo &^= 1 << pin
+		if f.todo == 0 {
 			break
 		}
-		c := engine.Card(bits.TrailingZeros64(todo))
-		todo &^= 1 << c
-		upOK := upTo[c.Suit()]+1 >= uint8(c.Rank())
+		c := engine.Card(bits.TrailingZeros64(f.todo))
+		f.todo &^= 1 << c
+		upOK := f.upOK(c)
 		var lead bool
 		if c.Rank() == engine.King {
-			lead = empty
+			lead = f.empty
 		} else {
-			lead = targetsOf[c]&exp != 0
+			lead = targetsOf[c]&f.exp != 0
 		}
-		if talonSet>>c&1 != 0 {
-			if !(upOK || lead) || !reached(int(talOf[c])) {
+		if f.talonSet>>c&1 != 0 {
+			if !(upOK || lead) || !f.reached(int(f.pl.talOf[c])) {
 				continue
 			}
-			left |= 1 << c
-			tplayed |= 1 << talOf[c]
-			expose(c)
-			todo |= talonSet // the stock reaches other cards now
+			f.leave(c, upOK)
+			f.tplayed |= 1 << f.pl.talOf[c]
+			if lead {
+				f.expose(c)
+			} else {
+				// Up: a top only once it can come down.
+				f.down |= 1 << c
+				f.grow(c.Suit())
+			}
+			f.todo |= f.talonSet // the stock reaches other cards now
+			if goal != nil && f.met(s, goal) {
+				return true
+			}
 			continue
 		}
-		k, j := int(colOf[c]), int(idxOf[c])
-		free := j+1 == int(s.n[k]) || left>>s.col[k][j+1]&1 != 0
+		k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
+		free := f.free(s, c)
 		if j < int(s.down[k]) && !free {
 			continue
 		}
 		if !((free && upOK) || lead) {
 			continue
 		}
-		left |= 1 << c
+		f.leave(c, free && upOK)
 		if j == 0 {
-			if !empty {
-				empty = true
-				todo |= kings
+			if !f.empty {
+				f.empty = true
+				f.todo |= kings
+				f.kingsDown()
 			}
 		} else {
 			b := s.col[k][j-1]
-			expose(b)
-			todo |= 1 << b
+			f.expose(b)
+			f.todo |= 1 << b
 		}
-		if left&need == need {
-			return false
+		if goal != nil {
+			if f.met(s, goal) {
+				return true
+			}
+		} else if f.left&f.need == f.need {
+			return true
 		}
 	}
-	return need&^left != 0
+	return goal == nil && f.left&f.need == f.need
+}
+
+// twinGoal is what a fixed point with one twin held in place looks for
+// (see twins): either twin going up, or both cards they go on being tops.
+type twinGoal struct {
+	x, y    engine.Card
+	targets uint64
+}
+
+func (f *fixpoint) met(s *sstate, g *twinGoal) bool {
+	return f.exp&g.targets == g.targets || f.upsWhile(s, g.x) || f.upsWhile(s, g.y)
+}
+
+func (f *fixpoint) leave(c engine.Card, up bool) {
+	if up {
+		f.upped |= 1 << c
+	}
+	if f.st != nil {
+		f.st.snap[f.step] = fixSnap{exp: f.exp, left: f.left, down: f.down, tplayed: f.tplayed,
+			upTo: f.upTo, empty: f.empty}
+	}
+	f.left |= 1 << c
+	f.step++
+	if f.st != nil {
+		f.st.leftAt[c] = f.step
+	}
+}
+
+// free: column card c is a top now or the card on it can leave.
+func (f *fixpoint) free(s *sstate, c engine.Card) bool {
+	k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
+	return j+1 == int(s.n[k]) || f.left>>s.col[k][j+1]&1 != 0
+}
+
+// upOK: every lower card of c's suit can be up, so c can go up once free.
+func (f *fixpoint) upOK(c engine.Card) bool { return f.upTo[c.Suit()]+1 >= uint8(c.Rank()) }
+
+// reached: talon card i can ever come to the waste top.
+func (f *fixpoint) reached(i int) bool {
+	if f.mask>>i&1 != 0 || f.tplayed>>(i+1)&1 != 0 {
+		return true // in reach, or the card on it in the waste is played
+	}
+	if rest := uint32(1)<<f.tn - 1&^(uint32(1)<<(i+1)-1); f.tplayed&rest == rest {
+		return true // it becomes the last card
+	}
+	before := f.tplayed & (uint32(1)<<i - 1)
+	switch bits.OnesCount32(before) {
+	case 0:
+		return false
+	case 1:
+		// One card before it goes: it moves down one place, and
+		// the stock, dealt again or from that card on, reaches
+		// it at i-1 = 2 mod 3 or i-1 = at+2 mod 3.
+		at := bits.TrailingZeros32(before)
+		return (i-1)%3 == 2 || (i-at)%3 == 0
+	}
+	return true
+}
+
+// climb: upTo[su] is the rank up to which every card of the suit can be a
+// column top, or is up, so the next can go up once it is free.
+func (f *fixpoint) climb(su engine.Suit, r uint8) uint8 {
+	for r < 13 && (f.exp|f.down)>>engine.NewCard(engine.Rank(r+1), su)&1 != 0 {
+		r++
+	}
+	return r
+}
+
+func (f *fixpoint) grow(su engine.Suit) {
+	r0 := f.upTo[su]
+	if r := f.climb(su, r0); r != r0 {
+		f.upTo[su] = r
+		for q := r0 + 1; q <= r; q++ {
+			if f.st != nil {
+				f.st.upAt[su][q] = f.step
+			}
+		}
+		for q := r0 + 2; q <= r+1 && q <= 13; q++ {
+			f.todo |= 1 << engine.NewCard(engine.Rank(q), su)
+		}
+	}
+}
+
+func (f *fixpoint) expose(b engine.Card) {
+	if f.exp>>b&1 != 0 {
+		return
+	}
+	f.exp |= 1 << b
+	if f.st != nil {
+		f.st.expAt[b] = f.step
+	}
+	f.todo |= takersOf[b]
+	f.grow(b.Suit())
+	// Foundation cards that can come down onto it, and the one under it
+	// on its foundation once it came down from there.
+	for m := takersOf[b] & f.down &^ f.exp; m != 0; m &= m - 1 {
+		if c := engine.Card(bits.TrailingZeros64(m)); f.canDown(c) {
+			f.expose(c)
+		}
+	}
+	if r := b.Rank(); r > engine.Ace && f.down>>b&1 != 0 {
+		if c := engine.NewCard(r-1, b.Suit()); f.down>>c&1 != 0 && f.canDown(c) {
+			f.expose(c)
+		}
+	}
+}
+
+// canDown: foundation card c can come down, onto a card that can be a
+// top (a King onto an empty column), once a card on it on its foundation
+// came down first.
+func (f *fixpoint) canDown(c engine.Card) bool {
+	r := c.Rank()
+	if uint8(r) < f.found[c.Suit()] && f.exp>>engine.NewCard(r+1, c.Suit())&1 == 0 {
+		return false
+	}
+	if r == engine.King {
+		return f.empty
+	}
+	return targetsOf[c]&f.exp != 0
+}
+
+func (f *fixpoint) kingsDown() {
+	for m := kings & f.down &^ f.exp; m != 0; m &= m - 1 {
+		if c := engine.Card(bits.TrailingZeros64(m)); f.canDown(c) {
+			f.expose(c)
+		}
+	}
+}
+
+// upStep: the step from which column card c can go up (255: never).
+func (f *fixpoint) upStep(s *sstate, c engine.Card) uint8 {
+	if f.talonSet>>c&1 != 0 {
+		return 255
+	}
+	k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
+	at := f.st.upAt[c.Suit()][c.Rank()-1]
+	if j+1 < int(s.n[k]) {
+		at = max(at, f.st.leftAt[s.col[k][j+1]])
+	}
+	return at
+}
+
+// upsWhile: c can go up in the fixed point, at its place or wherever it
+// went (the cards on it are the same, and more can only make it harder).
+func (f *fixpoint) upsWhile(s *sstate, c engine.Card) bool {
+	if !f.upOK(c) {
+		return false
+	}
+	if f.talonSet>>c&1 != 0 {
+		return f.left>>c&1 != 0 || f.reached(int(f.pl.talOf[c]))
+	}
+	return f.free(s, c)
+}
+
+// twins proves a position lost by two cards of the same rank and colour
+// that both need the same column top. Take x and y such twins, both to
+// leave their places, and say x leaves first (then the same with the two
+// the other way round). While y stays in place, x goes up, or onto one of
+// the two cards it can go on, t. After that y has to leave: up; onto the
+// other one, t'; or onto t once x has left it, by going up or onto t' (a
+// card that is not a King goes nowhere else). Everything up to y's leaving
+// happens while y is in place, so the fixed point with y held there has,
+// for some win with x first: x going up, or y going up, or both t and t'
+// column tops. When it has none of them, and neither has the fixed point
+// with x held, there is no win. Only pairs where one of t and t' is a top
+// no sooner than both twins leave (in the plain fixed point) are tried:
+// for the others, what came before a twin's step needed no twin to move.
+func (f *fixpoint) twins(s *sstate) bool {
+	for _, su := range []engine.Suit{engine.Clubs, engine.Diamonds} {
+		for r := engine.Ace; r < engine.King; r++ {
+			x := engine.NewCard(r, su)
+			y := twinOf(x)
+			if f.need>>x&1 == 0 || f.need>>y&1 == 0 || f.upped&(1<<x|1<<y) != 0 {
+				continue
+			}
+			ts := targetsOf[x]
+			t := engine.Card(bits.TrailingZeros64(ts))
+			t2 := engine.Card(63 - bits.LeadingZeros64(ts))
+			late := max(f.st.expAt[t], f.st.expAt[t2])
+			if f.exp>>t&1 != 0 && f.exp>>t2&1 != 0 && late < max(f.st.leftAt[x], f.st.leftAt[y]) {
+				continue
+			}
+			if f.upStep(s, x) < f.st.leftAt[y] || f.upStep(s, y) < f.st.leftAt[x] {
+				continue // it could go up before its twin left
+			}
+			if !f.firstOK(s, x, y, t, t2) && !f.firstOK(s, y, x, t, t2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstOK: with y held in place, x or y goes up, or t and t' are both
+// column tops, so a win may have x leave first (see twins).
+func (f *fixpoint) firstOK(s *sstate, x, y, t, t2 engine.Card) bool {
+	g := f.before(y)
+	return g.solve(s, y, &twinGoal{x: x, y: y, targets: 1<<t | 1<<t2})
+}
+
+// before is f as it stood just before card y left: what came at earlier
+// steps needed nothing y's leaving brought, so it holds with y in place.
+func (f *fixpoint) before(y engine.Card) fixpoint {
+	at := f.st.leftAt[y]
+	sn := &f.st.snap[at-1]
+	g := fixpoint{exp: sn.exp, left: sn.left, need: f.need, talonSet: f.talonSet, down: sn.down,
+		pl: f.pl, step: at - 1, empty: sn.empty, upTo: sn.upTo, found: f.found, mask: f.mask,
+		tplayed: sn.tplayed, tn: f.tn}
+	g.todo = g.need &^ g.left
+	return g
 }

@@ -1,6 +1,7 @@
 package klondike
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -76,4 +77,99 @@ func TestDeadReach(t *testing.T) {
 		FaceDown: [7]int{10}, Stock: cards("9H 9D 4S")}
 	s = fromGame(mustLayout(t, l))
 	require.True(t, sv.dead(&s))
+}
+
+// foundation lists the cards of a suit from the Ace up to rank n.
+func foundation(su string, n int) []engine.Card {
+	var out []engine.Card
+	for _, r := range strings.Fields("A 2 3 4 5 6 7 8 9 T J Q K")[:n] {
+		out = append(out, engine.MustCards(r+su)...)
+	}
+	return out
+}
+
+// TestDeadFoundationCardComesDown: a card on its foundation is a possible
+// column top only once it can come down. Draw 1 deal 3650 reaches this
+// position; the 7♣ can only go on the 8♥ (the 8♦ lies under the 7♠, which
+// waits for the 8♥ too), and the 8♥ can go up from the talon but come back
+// down only onto a black 9: the 9♣ is face down under the J♣'s run and the
+// 9♠ under the 8♦.
+func TestDeadFoundationCardComesDown(t *testing.T) {
+	l := Layout{Variant: "draw1",
+		Foundations: [4][]engine.Card{foundation("C", 3), foundation("D", 1), foundation("H", 5), foundation("S", 5)},
+		Columns: [7][]engine.Card{cards("KH QS JH"), cards("KD QC JD TS 9D 8C 7H 6C"), nil, cards("KC QD JS"),
+			cards("8S TH 6H 5C 4D"), cards("9C 4C JC TD 9S 8D 7S"), cards("QH KS 2D 6S 7C")},
+		FaceDown: [7]int{0, 0, 0, 0, 2, 2, 4},
+		Waste:    cards("3D TC"), Stock: cards("8H 7D 9H 5D 6D")}
+	g := mustLayout(t, l)
+	sv := &solver{draw: 1}
+	s := fromGame(g)
+	var f fixpoint
+	require.False(t, f.run(sv, &s), "the 7♣ never leaves")
+	require.Zero(t, f.left&(1<<engine.MustCards("7C")[0]))
+	require.True(t, sv.dead(&s))
+	require.Equal(t, engine.Impossible, SolveGame(g, 2000).Outcome)
+	// The same with the 8♥ on its foundation already: the 7♣ could go on
+	// it only once it came down, onto a black 9, both under the 7♣.
+	l = Layout{Variant: "draw1", Foundations: [4][]engine.Card{foundation("H", 8)},
+		Columns: [7][]engine.Card{cards("AC 8D 9S 9C 7C")}, FaceDown: [7]int{4}}
+	s = fromGame(mustLayout(t, l))
+	f = fixpoint{}
+	require.False(t, f.run(sv, &s), "the 7♣ never leaves")
+	require.True(t, sv.dead(&s))
+}
+
+// TestDeadTwins: positions every card of which can leave its place, taken
+// alone, but where two twins both need the same column top.
+func TestDeadTwins(t *testing.T) {
+	// Draw 1 deal 3650 again. The J♣ and the J♠ can only go on the Q♦:
+	// the Q♥ lies under the J♠. Whichever goes first stays there, since
+	// the J♣ goes up only after the 7♣ under the J♠, and the J♠ only
+	// after the 6♠ under itself.
+	l := Layout{Variant: "draw1",
+		Foundations: [4][]engine.Card{foundation("C", 3), foundation("D", 1), foundation("H", 5), foundation("S", 5)},
+		Columns: [7][]engine.Card{cards("KH QS JH TS 9D 8C 7H 6C"), cards("QC JD TC 9H 8S"), cards("KC"), nil, nil,
+			cards("9C 4C JC TD 9S 8H 7S 6H 5C 4D"), cards("QH KS 2D 6S 7C JS TH")},
+		FaceDown: [7]int{0, 0, 0, 0, 0, 2, 5},
+		Waste:    cards("3D 8D QD 6D 5D KD"), Stock: cards("7D")}
+	// Draw 3 deal 59: the 10♦ (in the stock) and the 10♥ (face down) can
+	// only go on the J♣, the J♠ lying face down under the J♦.
+	l3 := Layout{Variant: "draw3",
+		Foundations: [4][]engine.Card{foundation("C", 2), nil, foundation("H", 4), foundation("S", 2)},
+		Columns: [7][]engine.Card{cards("KD QS JH"), cards("5C 9D 8S 7D 6C 5D 4C 3D"), cards("3C"), cards("KS QH JC"),
+			cards("AD 6S 7H"), cards("JS JD TS"), cards("KH 3S 6D TH 4S TC 8D 7C 6H 5S 4D")},
+		FaceDown: [7]int{0, 1, 0, 0, 2, 1, 6},
+		Waste:    cards("QC"), Stock: cards("9S 8C 7S 5H 8H TD KC QD 9H 2D 9C")}
+	for _, l := range []Layout{l, l3} {
+		g := mustLayout(t, l)
+		sv := &solver{draw: g.draw}
+		s := fromGame(g)
+		var f fixpoint
+		require.True(t, f.run(sv, &s), "%s: every card can leave, taken alone", l.Variant)
+		require.True(t, sv.dead(&s), l.Variant)
+		require.Equal(t, engine.Impossible, SolveGame(g, 2000).Outcome, l.Variant)
+	}
+}
+
+// TestDeadFoundationOrder: a foundation card comes down only after the
+// cards on it there. Draw 1 deal 1585 reaches this position: the 3♣ can
+// go on the 4♦ once it comes down, onto the 5♠, but the 5♦ to 8♦ have to
+// come down first, and the 8♦ can only go on the 9♠ (under the 8♥) or the
+// 9♣, which waits for the 10♥, which waits for a black Jack: the J♣ lies
+// under the 3♣, the J♠ under the 10♦.
+func TestDeadFoundationOrder(t *testing.T) {
+	l := Layout{Variant: "draw1",
+		Foundations: [4][]engine.Card{foundation("C", 1), foundation("D", 8), foundation("H", 3), foundation("S", 4)},
+		Columns: [7][]engine.Card{cards("KD QC JD TS 9D 8C 7H 6C"), cards("KS"), cards("KC QD JS TD 9S 8H 7S 6H"),
+			cards("KH QS JH TC 9H 8S"), nil, cards("5S"), cards("4H 2C 7C 6S JC 3C")},
+		FaceDown: [7]int{0, 0, 0, 0, 0, 0, 5},
+		Waste:    cards("QH 4C 5C 9C TH 5H")}
+	g := mustLayout(t, l)
+	sv := &solver{draw: 1}
+	s := fromGame(g)
+	var f fixpoint
+	require.False(t, f.run(sv, &s))
+	require.Zero(t, f.left&(1<<engine.MustCards("3C")[0]), "the 3♣ never leaves")
+	require.True(t, sv.dead(&s))
+	require.Equal(t, engine.Impossible, SolveGame(g, 2000).Outcome)
 }

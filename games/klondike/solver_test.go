@@ -207,11 +207,11 @@ func TestDraw1ProvesDraw3Lost(t *testing.T) {
 	sv := &solver{draw: 3}
 	start := fromGame(g)
 	sv.auto(&start, nil)
-	out, _, _ := sv.search(start, 100_000)
+	out, _, _ := sv.search(start, 50_000)
 	require.Equal(t, engine.Undecided, out)
 	r := Solve(spec, DefaultNodes)
 	require.Equal(t, engine.Impossible, r.Outcome)
-	require.Less(t, r.Nodes, 100_000)
+	require.Less(t, r.Nodes, 50_000)
 }
 
 // A position bound by must or lay has only moves the same position free of
