@@ -105,6 +105,8 @@ type sstate struct {
 	// cameDown: a card came down from its foundation since twin last looked,
 	// so a twin that could go up before may not now.
 	cameDown bool
+	// tset is the set of talon cards (bit c for card c).
+	tset uint64
 }
 
 type solver struct {
@@ -129,6 +131,9 @@ func fromGame(g *Game) sstate {
 		k++
 	}
 	s.tn, s.tp = uint8(k), uint8(len(w))
+	for _, c := range s.talon[:k] {
+		s.tset |= 1 << c
+	}
 	s.dirty = 0xff
 	for f := range 4 {
 		p := g.st.piles[PileFoundation0+f]
@@ -146,6 +151,48 @@ func (s *sstate) won() bool {
 }
 
 func (s *sstate) fits(c engine.Card) bool { return s.found[c.Suit()]+1 == uint8(c.Rank()) }
+
+// up: c, a column card, can go up by the next move. In Draw 1 that is also
+// when every card of its suit between its foundation and c is in the talon:
+// those go up first, in the same move (see held).
+func (sv *solver) up(s *sstate, c engine.Card) bool {
+	return upIn(&s.found, sv.held(s), c)
+}
+
+// held is the set of talon cards that go up only as part of a move that
+// takes a column card up after them: in Draw 1 every talon card, in Draw 3
+// none.
+//
+// A Draw 1 talon card that fits its foundation and is not safe (auto plays
+// the safe ones) gains nothing by going up but letting the next card of
+// its suit follow it: it is free to be laid on any column top from the
+// talon just as from the foundation (see the moves down), and while up it
+// buries the card under it. So a line that plays it up and, some moves
+// later, the next card of its suit after it, can play it up just before
+// that card instead: the moves between neither take it down (a move that
+// does could lay it from the talon instead, straight to the same
+// position), nor take up the next card, nor the card under it, which it
+// covers. If that next card is in the talon too, the same holds of it, so
+// a run of held cards goes up together just before the column card that
+// follows them. A talon card never goes up on its own, and the rules that
+// ask whether a card could go up (runs that free one, twin, wanted) count
+// a column card over such a run as one that can.
+func (sv *solver) held(s *sstate) uint64 {
+	if sv.draw == 1 {
+		return s.tset
+	}
+	return 0
+}
+
+// upIn is up with the foundations at found and the held talon cards hold.
+func upIn(found *[4]uint8, hold uint64, c engine.Card) bool {
+	f, r := uint(found[c.Suit()]), uint(c.Rank())
+	if r <= f {
+		return false
+	}
+	between := (uint64(1)<<r - uint64(1)<<(f+1)) << (16 * uint(c.Suit()))
+	return hold&between == between
+}
 
 // safe: no card could ever need c on the tableau.
 func (s *sstate) safe(c engine.Card) bool { return safeIn(&s.found, c) }
@@ -292,6 +339,7 @@ func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
 	s.tn--
 	s.talon[s.tn] = 0
 	s.tp = uint8(i)
+	s.tset &^= 1 << c
 	s.dirty |= 0x80
 	if to < PileTableau0 {
 		s.found[c.Suit()]++
@@ -332,6 +380,32 @@ func (s *sstate) colUp(p *path, k int) {
 	s.n[k]--
 	s.dirty |= 1 << k
 	s.uncover(k)
+}
+
+// heldUp plays up the held talon cards between c's foundation and c (see
+// held), before c goes up.
+func (sv *solver) heldUp(s *sstate, p *path, c engine.Card) {
+	for s.found[c.Suit()]+1 < uint8(c.Rank()) {
+		x := engine.NewCard(engine.Rank(s.found[c.Suit()]+1), c.Suit())
+		for i := range int(s.tn) {
+			if s.talon[i] != x {
+				continue
+			}
+			taps := -1
+			if p != nil {
+				sv.reach(s, func(j, t int) {
+					if j == i && taps < 0 {
+						taps = t
+					}
+				})
+			}
+			sv.playTalon(s, p, i, taps, s.fpileFor(x))
+			break
+		}
+		if s.found[c.Suit()] != uint8(x.Rank()) {
+			panic("klondike: a held card is not in the talon")
+		}
+	}
 }
 
 // auto plays every safe foundation move. Only the next card of each suit
@@ -429,7 +503,7 @@ func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
 			continue
 		}
 		t := s.col[b][n-1]
-		if !kept(t) || s.fits(t) {
+		if !kept(t) || sv.up(s, t) {
 			// A twin that could go up stays free for that: the run
 			// may just have left it for the purpose.
 			continue
@@ -553,6 +627,7 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 	s.must, s.lay = 0, 0
 	switch m.kind {
 	case mColUp:
+		sv.heldUp(s, p, s.col[m.a][s.n[m.a]-1])
 		s.colUp(p, int(m.a))
 	case mColCol:
 		s.colMove(p, int(m.a), int(m.b), int(m.to))
@@ -607,7 +682,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		if s.lay != 0 && !s.touchesLay(m) {
 			return
 		}
-		if s.must == 0 && s.lay == 0 && s.twinTop(m) {
+		if s.must == 0 && s.lay == 0 && sv.twinTop(&s, m) {
 			return // twin would move it onto the twin: the move onto that
 		}
 		n := s
@@ -626,7 +701,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 	}
 	// Column to foundation.
 	for k := range 7 {
-		if s.n[k] > 0 && s.fits(s.col[k][s.n[k]-1]) {
+		if s.n[k] > 0 && sv.up(&s, s.col[k][s.n[k]-1]) {
 			emit(smove{kind: mColUp, a: uint8(k)})
 		}
 	}
@@ -648,17 +723,21 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			}
 		}
 	}
-	// Talon cards to a foundation, then to a column.
+	// Talon cards to a foundation (in Draw 3: see held), then to a
+	// column.
 	ri, rn := sv.reachList(&s)
+	hold := sv.held(&s)
 	for _, i := range ri[:rn] {
-		if s.fits(s.talon[i]) {
+		if s.fits(s.talon[i]) && hold>>s.talon[i]&1 == 0 {
 			emit(smove{kind: mTalon, a: i, to: toFound})
 		}
 	}
 	for _, i := range ri[:rn] {
 		c := s.talon[i]
-		if s.fits(c) {
-			continue // it would go straight up: the move above
+		if s.fits(c) && hold>>c&1 == 0 {
+			// It would go straight up: the move above, and then down
+			// onto the column if wanted. A held card cannot.
+			continue
 		}
 		for to := range 7 {
 			if (s.n[to] == 0 && to == firstEmpty && c.Rank() == engine.King) ||
@@ -678,7 +757,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 					continue
 				}
 			case idx > d:
-				if !s.fits(s.col[k][idx-1]) {
+				if !sv.up(&s, s.col[k][idx-1]) {
 					continue
 				}
 			default:
@@ -698,7 +777,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			continue
 		}
 		f := engine.NewCard(engine.Rank(r), engine.Suit(su))
-		if s.safeDown(f) || !s.wanted(f) {
+		if s.safeDown(f) || !s.wanted(f, hold) {
 			continue
 		}
 		for to := range 7 {
@@ -784,7 +863,7 @@ func (sv *solver) canBuild(s *sstate) bool {
 		}
 		d := int(s.down[k])
 		for idx := d; idx < int(s.n[k]); idx++ {
-			if onto(s.col[k][idx], c) && (idx == d || s.fits(s.col[k][idx-1])) {
+			if onto(s.col[k][idx], c) && (idx == d || sv.up(s, s.col[k][idx-1])) {
 				return true
 			}
 		}
@@ -810,10 +889,12 @@ func safeDownIn(found [4]uint8, f engine.Card) bool {
 // that turns up a card or empties its column, or a run whose removal frees
 // a card for a foundation. A run already sitting on a card like f (same
 // rank and colour) gains nothing else by moving.
-func (s *sstate) wanted(f engine.Card) bool { return s.wantedIn(s.found, f) }
+// A run frees a card for a foundation when that card could go up with
+// the held talon cards hold (see held).
+func (s *sstate) wanted(f engine.Card, hold uint64) bool { return s.wantedIn(s.found, hold, f) }
 
 // wantedIn is wanted with the foundations at found.
-func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
+func (s *sstate) wantedIn(found [4]uint8, hold uint64, f engine.Card) bool {
 	for i := range int(s.tn) {
 		if onto(s.talon[i], f) {
 			return true
@@ -824,7 +905,7 @@ func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 	// down: f comes down to let it.
 	if r := found[f.Suit()]; r >= 2 {
 		g := engine.NewCard(engine.Rank(r), f.Suit())
-		if !safeDownIn(found, g) && s.wantedIn(found, g) {
+		if !safeDownIn(found, g) && s.wantedIn(found, hold, g) {
 			return true
 		}
 	}
@@ -833,7 +914,7 @@ func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 		// card that would gain by going on it.
 		if r := found[su]; r >= 2 {
 			g := engine.NewCard(engine.Rank(r), engine.Suit(su))
-			if onto(g, f) && !safeDownIn(found, g) && s.wantedIn(found, g) {
+			if onto(g, f) && !safeDownIn(found, g) && s.wantedIn(found, hold, g) {
 				return true
 			}
 		}
@@ -841,7 +922,7 @@ func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 	for k := range 7 {
 		d := int(s.down[k])
 		for j := d; j < int(s.n[k]); j++ {
-			if onto(s.col[k][j], f) && (j == d || found[s.col[k][j-1].Suit()]+1 == uint8(s.col[k][j-1].Rank())) {
+			if onto(s.col[k][j], f) && (j == d || upIn(&found, hold, s.col[k][j-1])) {
 				return true
 			}
 		}
@@ -1014,7 +1095,7 @@ func (sv *solver) kingFor(s *sstate) bool {
 // twinTop: m puts a card on a Spade or Heart whose twin is a column top
 // that m leaves alone and that could not go up. twin would move the card
 // onto that twin, as the same move onto it does.
-func (s *sstate) twinTop(m smove) bool {
+func (sv *solver) twinTop(s *sstate, m smove) bool {
 	if m.kind == mColUp || (m.kind == mTalon && m.to == toFound) {
 		return false
 	}
@@ -1027,7 +1108,7 @@ func (s *sstate) twinTop(m smove) bool {
 		return false
 	}
 	x := twinOf(t)
-	if s.fits(x) {
+	if sv.up(s, x) {
 		return false
 	}
 	for c := range 7 {
