@@ -102,8 +102,9 @@ type sstate struct {
 	// key; dirty marks the ones out of date (bit 7: the talon).
 	hc    [8]uint64
 	dirty uint8
-	// cameDown: a card came down from its foundation since twin last looked,
-	// so a twin that could go up before may not now.
+	// cameDown: a card came down from its foundation, or a held talon card
+	// (see held) was laid on a column, since twin last looked, so a twin
+	// that could go up before may not now.
 	cameDown bool
 	// tset is the set of talon cards (bit c for card c).
 	tset uint64
@@ -649,6 +650,8 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		to := PileTableau0 + int(m.to)
 		if m.to == toFound {
 			to = s.fpileFor(s.talon[i])
+		} else if upIn(&s.found, sv.held(s), s.talon[i]) {
+			s.cameDown = true // the cards above it are not up by it now
 		}
 		sv.playTalon(s, p, i, taps, to)
 		if m.to != toFound {

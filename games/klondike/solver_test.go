@@ -272,3 +272,57 @@ func TestSolvePacedPauses(t *testing.T) {
 	}
 	require.Positive(t, searched)
 }
+
+// In Draw 1 a talon card that fits its foundation but is not safe goes up
+// only in the move that takes the next card of its suit up from a column
+// after it (see held); until then it stays free to be laid on a column.
+func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
+	upTo := func(su engine.Suit, top int) []engine.Card {
+		var out []engine.Card
+		for r := 1; r <= top; r++ {
+			out = append(out, engine.NewCard(engine.Rank(r), su))
+		}
+		return out
+	}
+	// The 5♥ and 6♥ wait in the talon (not safe: the black Fours are not
+	// up); the 7♥ lies on a face-down card, the 6♣ takes a red Five.
+	l := Layout{Variant: "draw1", Stock: cards("6H 5H"),
+		Foundations: [4][]engine.Card{upTo(engine.Clubs, 2), upTo(engine.Diamonds, 4),
+			upTo(engine.Spades, 2), upTo(engine.Hearts, 4)},
+		Columns:  [7][]engine.Card{cards("9S 7H"), cards("6C")},
+		FaceDown: [7]int{1}}
+	sv := &solver{draw: 1}
+	s := fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	require.Equal(t, uint8(2), s.tn, "neither heart is safe")
+	var up, laid bool
+	sv.expand(s, func(m smove, n sstate) {
+		require.False(t, m.kind == mTalon && m.to == toFound, "a held card up on its own")
+		switch {
+		case m.kind == mColUp && m.a == 0:
+			up = true
+			require.Equal(t, uint8(7), n.found[engine.Hearts], "the 5♥ and 6♥ go up before the 7♥")
+			require.Equal(t, uint8(0), n.tn)
+		case m.kind == mTalon && m.to == 1:
+			laid = true
+			require.Equal(t, cards("6C 5H"), n.col[1][:n.n[1]])
+		}
+	})
+	require.True(t, up, "the 7♥ goes up over the held hearts")
+	require.True(t, laid, "the 5♥ is laid on the 6♣ from the talon")
+	// The actions of that move replay in the game.
+	var p path
+	n := s
+	sv.apply(&n, smove{kind: mColUp, a: 0}, &p)
+	g := mustLayout(t, l)
+	for _, a := range p {
+		require.NoError(t, g.Do(a))
+	}
+	require.Len(t, g.st.piles[PileStock], 0)
+	require.Len(t, g.st.piles[PileWaste], 0)
+	up7 := 0
+	for f := PileFoundation0; f < PileTableau0; f++ {
+		up7 += len(g.st.piles[f])
+	}
+	require.Equal(t, 2+4+2+7, up7)
+}
