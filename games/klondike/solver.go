@@ -845,20 +845,27 @@ func (sv *solver) canBuild(s *sstate) bool {
 		return sv.kingFor(s)
 	}
 	c := s.col[to][s.n[to]-1]
-	if s.fits(c) && s.found[c.Suit()] >= 2 {
-		return true // it may have come down for the card under it (see digs)
-	}
+	hold := sv.held(s)
 	for _, su := range engine.Suits {
-		if buriedBuilder(&s.found, su, c) {
-			return true // see digs
+		r := s.found[su]
+		if r < 2 {
+			continue
+		}
+		// See digs: the card under c on its foundation, when c fits, or
+		// the top of a foundation holding a builder of c; and a
+		// foundation card that builds on c itself. Each only if the
+		// search would bring it down (see expand).
+		f := engine.NewCard(engine.Rank(r), su)
+		if ((s.fits(c) && su == c.Suit()) || buriedBuilder(&s.found, su, c) || onto(f, c)) &&
+			s.comesDown(f, hold) {
+			return true
 		}
 	}
-	found := false
-	sv.reach(s, func(i, _ int) {
-		found = found || onto(s.talon[i], c)
-	})
-	if found {
-		return true
+	empties := 0
+	for k := range 7 {
+		if s.n[k] == 0 {
+			empties++
+		}
 	}
 	for k := range 7 {
 		if k == to {
@@ -866,14 +873,38 @@ func (sv *solver) canBuild(s *sstate) bool {
 		}
 		d := int(s.down[k])
 		for idx := d; idx < int(s.n[k]); idx++ {
-			if onto(s.col[k][idx], c) && (idx == d || sv.up(s, s.col[k][idx-1])) {
+			if !onto(s.col[k][idx], c) {
+				continue
+			}
+			// A run that turns up a card, frees one for a foundation,
+			// or empties a column: the only empty one waits for a King
+			// (see apply).
+			if (idx == d && d > 0) || (idx > d && sv.up(s, s.col[k][idx-1])) ||
+				(idx == 0 && (empties > 0 || sv.kingFor(s))) {
 				return true
 			}
 		}
 	}
-	for su := range engine.Suits {
-		r := s.found[su]
-		if r >= 2 && onto(engine.NewCard(engine.Rank(r), engine.Suit(su)), c) {
+	// A talon card laid on c, when something could build on it in turn.
+	found := false
+	sv.reach(s, func(i, _ int) {
+		if found || !onto(s.talon[i], c) || (s.fits(s.talon[i]) && hold>>s.talon[i]&1 == 0) {
+			return
+		}
+		n := *s
+		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
+		found = n.must == 0 || sv.canBuild(&n)
+	})
+	return found
+}
+
+// comesDown: expand would bring the foundation top f down somewhere.
+func (s *sstate) comesDown(f engine.Card, hold uint64) bool {
+	if s.safeDown(f) || !s.wanted(f, hold) {
+		return false
+	}
+	for k := range 7 {
+		if n := s.n[k]; (n == 0 && f.Rank() == engine.King) || (n > 0 && onto(f, s.col[k][n-1])) {
 			return true
 		}
 	}

@@ -275,7 +275,8 @@ func TestSolvePacedPauses(t *testing.T) {
 
 // In Draw 1 a talon card that fits its foundation but is not safe goes up
 // only in the move that takes the next card of its suit up from a column
-// after it (see held); until then it stays free to be laid on a column.
+// after it (see held); until then it stays free to be laid on a column,
+// when something could build on it there.
 func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
 	upTo := func(su engine.Suit, top int) []engine.Card {
 		var out []engine.Card
@@ -292,28 +293,30 @@ func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
 		Columns:  [7][]engine.Card{cards("9S 7H"), cards("6C")},
 		FaceDown: [7]int{1}}
 	sv := &solver{draw: 1}
-	s := fromGame(mustLayout(t, l))
-	sv.auto(&s, nil)
-	require.Equal(t, uint8(2), s.tn, "neither heart is safe")
-	var up, laid bool
-	sv.expand(s, func(m smove, n sstate) {
-		require.False(t, m.kind == mTalon && m.to == toFound, "a held card up on its own")
-		switch {
-		case m.kind == mColUp && m.a == 0:
-			up = true
-			require.Equal(t, uint8(7), n.found[engine.Hearts], "the 5♥ and 6♥ go up before the 7♥")
-			require.Equal(t, uint8(0), n.tn)
-		case m.kind == mTalon && m.to == 1:
-			laid = true
-			require.Equal(t, cards("6C 5H"), n.col[1][:n.n[1]])
-		}
-	})
+	moves := func(l Layout) (s sstate, up, laid bool) {
+		s = fromGame(mustLayout(t, l))
+		sv.auto(&s, nil)
+		require.Equal(t, uint8(2), s.tn, "neither heart is safe")
+		sv.expand(s, func(m smove, n sstate) {
+			require.False(t, m.kind == mTalon && m.to == toFound, "a held card up on its own")
+			switch {
+			case m.kind == mColUp && m.a == 0:
+				up = true
+				require.Equal(t, uint8(7), n.found[engine.Hearts], "the 5♥ and 6♥ go up before the 7♥")
+				require.Equal(t, uint8(0), n.tn)
+			case m.kind == mTalon && m.to == 1:
+				laid = true
+				require.Equal(t, cards("6C 5H"), n.col[1][:n.n[1]])
+			}
+		})
+		return s, up, laid
+	}
+	s, up, laid := moves(l)
 	require.True(t, up, "the 7♥ goes up over the held hearts")
-	require.True(t, laid, "the 5♥ is laid on the 6♣ from the talon")
+	require.False(t, laid, "nothing could build on the 5♥, nor would the 4♥ come down")
 	// The actions of that move replay in the game.
 	var p path
-	n := s
-	sv.apply(&n, smove{kind: mColUp, a: 0}, &p)
+	sv.apply(&s, smove{kind: mColUp, a: 0}, &p)
 	g := mustLayout(t, l)
 	for _, a := range p {
 		require.NoError(t, g.Do(a))
@@ -325,4 +328,9 @@ func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
 		up7 += len(g.st.piles[f])
 	}
 	require.Equal(t, 2+4+2+7, up7)
+	// With the 4♠ on a face-down card, the 5♥ is worth laying for it.
+	l.Columns[2], l.FaceDown[2] = cards("9D 4S"), 1
+	_, up, laid = moves(l)
+	require.True(t, up)
+	require.True(t, laid, "the 5♥ is laid on the 6♣ from the talon, for the 4♠")
 }
