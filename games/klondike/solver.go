@@ -19,6 +19,9 @@ import (
 //     (the lower ones could otherwise come back down and want c under them).
 //     In Draw 1 that includes talon cards, since every talon card is always
 //     reachable.
+//   - in Draw 1 a talon card that is not safe goes up only in the move that
+//     takes the next card of its suit up from a column after it, the cards
+//     between being talon cards too (see held).
 //   - a run moves between columns only if it turns up a card, empties a
 //     column, or frees a card that then goes to a foundation; a King never
 //     moves from the bottom of one column to an empty one; of several empty
@@ -39,7 +42,8 @@ import (
 //     go straight back up).
 //   - a card laid on a column from where it stays available (a Draw 1 talon,
 //     a foundation) must be built on by the next move (see sstate.must); a
-//     lay-down that nothing could build on at once is not tried at all.
+//     lay-down that no move the search would try could build on at once is
+//     not tried at all (see canBuild).
 //   - in Draw 3 a talon card laid on a column must be built on or moved by
 //     the next move, unless that move plays from the talon or binds the
 //     move after it (see sstate.lay and touchesLay).
@@ -102,9 +106,8 @@ type sstate struct {
 	// key; dirty marks the ones out of date (bit 7: the talon).
 	hc    [8]uint64
 	dirty uint8
-	// cameDown: a card came down from its foundation, or a held talon card
-	// (see held) was laid on a column, since twin last looked, so a twin
-	// that could go up before may not now.
+	// cameDown: a card came down from its foundation since twin last looked,
+	// so a twin that could go up before may not now.
 	cameDown bool
 	// tset is the set of talon cards (bit c for card c).
 	tset uint64
@@ -153,31 +156,37 @@ func (s *sstate) won() bool {
 
 func (s *sstate) fits(c engine.Card) bool { return s.found[c.Suit()]+1 == uint8(c.Rank()) }
 
-// up: c, a column card, can go up by the next move. In Draw 1 that is also
-// when every card of its suit between its foundation and c is in the talon:
-// those go up first, in the same move (see held).
+// up: c, a column card, can go up by one move once it is free. In Draw 1
+// that is also when every card of its suit between its foundation and c is
+// in the talon: those go up first, in the same move (see held).
 func (sv *solver) up(s *sstate, c engine.Card) bool {
 	return upIn(&s.found, sv.held(s), c)
 }
 
-// held is the set of talon cards that go up only as part of a move that
-// takes a column card up after them: in Draw 1 every talon card, in Draw 3
-// none.
+// held is the set of talon cards that go up only in a move that takes a
+// column card of their suit up after them: in Draw 1 every talon card, in
+// Draw 3 none.
 //
-// A Draw 1 talon card that fits its foundation and is not safe (auto plays
-// the safe ones) gains nothing by going up but letting the next card of
-// its suit follow it: it is free to be laid on any column top from the
-// talon just as from the foundation (see the moves down), and while up it
-// buries the card under it. So a line that plays it up and, some moves
-// later, the next card of its suit after it, can play it up just before
-// that card instead: the moves between neither take it down (a move that
-// does could lay it from the talon instead, straight to the same
-// position), nor take up the next card, nor the card under it, which it
-// covers. If that next card is in the talon too, the same holds of it, so
-// a run of held cards goes up together just before the column card that
-// follows them. A talon card never goes up on its own, and the rules that
-// ask whether a card could go up (runs that free one, twin, wanted) count
-// a column card over such a run as one that can.
+// A Draw 1 talon card c that fits its foundation and is not safe (auto
+// plays the safe ones) gains nothing by going up but letting the next card
+// of its suit follow it: from the talon it can be laid on any column top
+// just as it could come down onto one from its foundation, and while up it
+// covers the card under it. So a line that plays c up and, some moves
+// later, the next card of its suit, can play c up just before that card
+// instead: the moves between neither take c down (one that does could lay
+// it from the talon instead, to the same position), nor take the next card
+// up, nor the card under c, which c covers. When the next card is in the
+// talon too, the same holds of it, so a run of held cards goes up together
+// in the move that takes the column card after them up: from a column top
+// (expand's moves to a foundation), or at once after a run moved off it to
+// free it (apply). The rules that ask whether a run frees a card for a
+// foundation (expand, canBuild, wanted) count that card as one that can go
+// up. Twin and auto still ask whether a card fits: twin may keep a run on a
+// card that goes up only over held cards, since the move that frees it
+// takes it up too, and so twin never moves that run straight back.
+//
+// A talon card that fits is laid on a column from the talon, not brought
+// up to come down (see expand).
 func (sv *solver) held(s *sstate) uint64 {
 	if sv.draw == 1 {
 		return s.tset
@@ -504,7 +513,7 @@ func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
 			continue
 		}
 		t := s.col[b][n-1]
-		if !kept(t) || sv.up(s, t) {
+		if !kept(t) || s.fits(t) {
 			// A twin that could go up stays free for that: the run
 			// may just have left it for the purpose.
 			continue
@@ -631,7 +640,16 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		sv.heldUp(s, p, s.col[m.a][s.n[m.a]-1])
 		s.colUp(p, int(m.a))
 	case mColCol:
+		free := m.b > s.down[m.a]
 		s.colMove(p, int(m.a), int(m.b), int(m.to))
+		if free && !s.fits(s.col[m.a][m.b-1]) {
+			// Freed for a foundation over held cards (see held): it
+			// goes up with them at once, as the reason the run moved.
+			// Left a column top, twin would move the run straight back.
+			c := s.col[m.a][m.b-1]
+			sv.heldUp(s, p, c)
+			s.colUp(p, int(m.a))
+		}
 		if m.b == 0 && s.onlyEmpty(int(m.a)) {
 			// Emptied for a King, and the only empty column: the King
 			// comes next. Emptying the column any earlier gains
@@ -650,8 +668,6 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		to := PileTableau0 + int(m.to)
 		if m.to == toFound {
 			to = s.fpileFor(s.talon[i])
-		} else if upIn(&s.found, sv.held(s), s.talon[i]) {
-			s.cameDown = true // the cards above it are not up by it now
 		}
 		sv.playTalon(s, p, i, taps, to)
 		if m.to != toFound {
@@ -921,10 +937,9 @@ func safeDownIn(found [4]uint8, f engine.Card) bool {
 
 // wanted: a card that could go on f would gain by it: a talon card, a run
 // that turns up a card or empties its column, or a run whose removal frees
-// a card for a foundation. A run already sitting on a card like f (same
-// rank and colour) gains nothing else by moving.
-// A run frees a card for a foundation when that card could go up with
-// the held talon cards hold (see held).
+// a card for a foundation (with the held talon cards hold, see held). A run
+// already sitting on a card like f (same rank and colour) gains nothing
+// else by moving.
 func (s *sstate) wanted(f engine.Card, hold uint64) bool { return s.wantedIn(s.found, hold, f) }
 
 // wantedIn is wanted with the foundations at found.
@@ -1142,7 +1157,7 @@ func (sv *solver) twinTop(s *sstate, m smove) bool {
 		return false
 	}
 	x := twinOf(t)
-	if sv.up(s, x) {
+	if s.fits(x) {
 		return false
 	}
 	for c := range 7 {

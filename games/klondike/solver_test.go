@@ -333,4 +333,24 @@ func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
 	_, up, laid = moves(l)
 	require.True(t, up)
 	require.True(t, laid, "the 5♥ is laid on the 6♣ from the talon, for the 4♠")
+
+	// The 6♠ moves off the 7♦ onto the 7♥ only to free the 7♦, which goes
+	// up at once over the held 5♦ and 6♦: left a column top, twin would
+	// move the 6♠ straight back onto it.
+	l = Layout{Variant: "draw1", Stock: cards("6D 5D"),
+		Foundations: [4][]engine.Card{upTo(engine.Clubs, 2), upTo(engine.Diamonds, 4),
+			upTo(engine.Spades, 2), upTo(engine.Hearts, 4)},
+		Columns:  [7][]engine.Card{cards("9S 7D 6S"), cards("7H")},
+		FaceDown: [7]int{1}}
+	s = fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	freed := false
+	sv.expand(s, func(m smove, n sstate) {
+		if m == (smove{kind: mColCol, a: 0, b: 2, to: 1}) {
+			freed = true
+			require.Equal(t, uint8(7), n.found[engine.Diamonds], "the 7♦ goes up with the 5♦ and 6♦")
+			require.Equal(t, cards("7H 6S"), n.col[1][:n.n[1]])
+		}
+	})
+	require.True(t, freed, "the 6♠ moves to free the 7♦")
 }
