@@ -742,12 +742,14 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			}
 		}
 	}
-	// Talon cards to a foundation (in Draw 3: see held), then to a
-	// column.
+	// Talon cards to a foundation, then to a column. A held card goes up
+	// only with a column card (see held), unless it is safe: auto plays
+	// those in Draw 1, but the Draw 1 search of a Draw 3 deal starts where
+	// Draw 3's auto left the talon.
 	ri, rn := sv.reachList(&s)
 	hold := sv.held(&s)
 	for _, i := range ri[:rn] {
-		if s.fits(s.talon[i]) && hold>>s.talon[i]&1 == 0 {
+		if c := s.talon[i]; s.fits(c) && (hold>>c&1 == 0 || s.safe(c)) {
 			emit(smove{kind: mTalon, a: i, to: toFound})
 		}
 	}

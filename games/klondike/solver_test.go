@@ -354,3 +354,34 @@ func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
 	})
 	require.True(t, freed, "the 6♠ moves to free the 7♦")
 }
+
+// The Draw 1 search of a Draw 3 deal starts where Draw 3's auto left it,
+// which plays no talon card: a safe one may still wait there, and is a
+// move of its own, not held (see held). Were it not, a start whose other
+// moves all lose would be proved lost.
+func TestDraw1SearchPlaysSafeTalonCard(t *testing.T) {
+	full := func(su engine.Suit) []engine.Card {
+		var out []engine.Card
+		for r := engine.Ace; r <= engine.King; r++ {
+			out = append(out, engine.NewCard(r, su))
+		}
+		return out
+	}
+	var spades []engine.Card
+	for r := engine.King; r >= engine.Ace; r-- {
+		spades = append(spades, engine.NewCard(r, engine.Spades))
+	}
+	l := Layout{Variant: "draw3", Stock: spades,
+		Foundations: [4][]engine.Card{full(engine.Clubs), full(engine.Diamonds), nil, full(engine.Hearts)}}
+	start := fromGame(mustLayout(t, l))
+	(&solver{draw: 3}).auto(&start, nil)
+	require.Equal(t, uint8(13), start.tn, "Draw 3's auto plays no talon card")
+	up := false
+	(&solver{draw: 1}).expand(start, func(m smove, n sstate) {
+		if m.kind == mTalon && m.to == toFound {
+			up = true
+			require.True(t, n.won(), "the A♠ goes up, and auto plays the rest")
+		}
+	})
+	require.True(t, up, "the A♠ is a move")
+}
