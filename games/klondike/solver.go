@@ -701,7 +701,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		if s.lay != 0 && !s.touchesLay(m) {
 			return
 		}
-		if s.must == 0 && s.lay == 0 && sv.twinTop(&s, m) {
+		if s.must == 0 && s.lay == 0 && s.twinTop(m) {
 			return // twin would move it onto the twin: the move onto that
 		}
 		n := s
@@ -1146,7 +1146,7 @@ func (sv *solver) kingFor(s *sstate) bool {
 // twinTop: m puts a card on a Spade or Heart whose twin is a column top
 // that m leaves alone and that could not go up. twin would move the card
 // onto that twin, as the same move onto it does.
-func (sv *solver) twinTop(s *sstate, m smove) bool {
+func (s *sstate) twinTop(m smove) bool {
 	if m.kind == mColUp || (m.kind == mTalon && m.to == toFound) {
 		return false
 	}
