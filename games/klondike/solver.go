@@ -34,7 +34,8 @@ import (
 //   - likewise a run on a Spade or a Heart moves onto its twin (the Club or
 //     Diamond of the same rank) when that twin is a column top that could
 //     not go up: the run could move straight back (see twin). A run so
-//     moved onto a card a bound move had to build on is that build.
+//     moved onto a card a bound move had to build on is that build; a
+//     build onto a bound card that twin would so move is not tried.
 //   - a foundation card comes down only when a card that could go on it is
 //     face up or in the talon, or is another foundation card that may come
 //     down by this rule, or is the card under it on its foundation, which
@@ -701,8 +702,14 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		if s.lay != 0 && !s.touchesLay(m) {
 			return
 		}
-		if s.must == 0 && s.lay == 0 && s.twinTop(m) {
-			return // twin would move it onto the twin: the move onto that
+		if s.lay == 0 && (s.must == 0 || m.to == s.must-1) && s.twinTop(m) {
+			// Twin would move it onto the twin: the move onto that. In
+			// a position bound by must, that leaves the bound card with
+			// nothing on it, so laying it served nothing: the same
+			// build onto the twin is a move before it (its card's place
+			// being as free there), and that card could be laid later
+			// (see sstate.must).
+			return
 		}
 		n := s
 		sv.apply(&n, m, nil)
