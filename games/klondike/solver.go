@@ -871,6 +871,9 @@ func (sv *solver) canBuild(s *sstate) bool {
 	}
 	c := s.col[to][s.n[to]-1]
 	hold := sv.held(s)
+	// Twin would move any build off c onto its twin (see expand's emit):
+	// only digging can follow.
+	built := !s.twinTakes(c)
 	for _, su := range engine.Suits {
 		r := s.found[su]
 		if r < 2 {
@@ -881,10 +884,13 @@ func (sv *solver) canBuild(s *sstate) bool {
 		// foundation card that builds on c itself. Each only if the
 		// search would bring it down (see expand).
 		f := engine.NewCard(engine.Rank(r), su)
-		if ((s.fits(c) && su == c.Suit()) || buriedBuilder(&s.found, su, c) || onto(f, c)) &&
+		if ((s.fits(c) && su == c.Suit()) || buriedBuilder(&s.found, su, c) || (built && onto(f, c))) &&
 			s.comesDown(f, hold) {
 			return true
 		}
+	}
+	if !built {
+		return false
 	}
 	empties := 0
 	for k := range 7 {
@@ -921,6 +927,24 @@ func (sv *solver) canBuild(s *sstate) bool {
 		found = n.must == 0 || sv.canBuild(&n)
 	})
 	return found
+}
+
+// twinTakes: twin would move a run put on the column top c onto c's twin,
+// a column top that could not go up (see twin and twinTop).
+func (s *sstate) twinTakes(c engine.Card) bool {
+	if kept(c) {
+		return false
+	}
+	x := twinOf(c)
+	if s.fits(x) {
+		return false
+	}
+	for k := range 7 {
+		if s.n[k] > 0 && s.col[k][s.n[k]-1] == x {
+			return true
+		}
+	}
+	return false
 }
 
 // comesDown: expand would bring the foundation top f down somewhere.

@@ -388,7 +388,8 @@ func TestDraw1SearchPlaysSafeTalonCard(t *testing.T) {
 
 // A card laid down must be built on next; a build that twin would move
 // onto the card's twin leaves it with nothing on it, so it is not tried:
-// the build onto the twin comes first, and the card could wait.
+// the build onto the twin comes first, and the card could wait. With no
+// other build, the lay-down is not tried either.
 func TestBoundBuildNotMovedByTwin(t *testing.T) {
 	// The 7♥ can go from the talon onto the 8♠, and the 6♣ onto it, or
 	// onto its twin the 7♦, each turning up a card.
@@ -398,17 +399,17 @@ func TestBoundBuildNotMovedByTwin(t *testing.T) {
 	sv := &solver{draw: 1}
 	s := fromGame(mustLayout(t, l))
 	sv.auto(&s, nil)
-	var laid *sstate
+	lay := smove{kind: mTalon, a: 0, to: 0}
 	onTwin := false
 	sv.expand(s, func(m smove, n sstate) {
-		if m.kind == mTalon && m.to == 0 {
-			laid = &n
-		}
+		require.NotEqual(t, lay, m, "the 7♥ laid for nothing")
 		onTwin = onTwin || m == smove{kind: mColCol, a: 2, b: 1, to: 1}
 	})
 	require.True(t, onTwin, "the 6♣ goes onto the 7♦")
-	require.NotNil(t, laid, "the 7♥ is laid on the 8♠")
-	sv.expand(*laid, func(m smove, n sstate) {
+	laid := s
+	sv.apply(&laid, lay, nil)
+	require.Equal(t, uint8(1), laid.must)
+	sv.expand(laid, func(m smove, n sstate) {
 		require.NotEqual(t, uint8(0), m.to, "%+v builds on the 7♥ only for twin to move it off", m)
 	})
 }
