@@ -866,11 +866,11 @@ func buriedBuilder(found *[4]uint8, su engine.Suit, c engine.Card) bool {
 // laid down for nothing.
 func (sv *solver) canBuild(s *sstate) bool {
 	to := int(s.must) - 1
+	hold := sv.held(s)
 	if s.n[to] == 0 {
-		return sv.kingFor(s)
+		return sv.kingGoes(s, to, hold)
 	}
 	c := s.col[to][s.n[to]-1]
-	hold := sv.held(s)
 	// Twin would move any build off c onto its twin (see expand's emit):
 	// only digging can follow.
 	built := !s.twinTakes(c)
@@ -1172,6 +1172,35 @@ func (sv *solver) kingFor(s *sstate) bool {
 		}
 	}
 	return false
+}
+
+// kingGoes: a King the search would move to the empty column to, bound
+// to take one, can go there: a King-led run that turns up a card, a King
+// that would come down from its foundation, or a talon King that something
+// could build on in turn (kingFor without the moves canBuild would leave
+// out after them).
+func (sv *solver) kingGoes(s *sstate, to int, hold uint64) bool {
+	for k := range 7 {
+		if d := s.down[k]; d > 0 && s.n[k] > d && s.col[k][d].Rank() == engine.King {
+			return true
+		}
+	}
+	for _, su := range engine.Suits {
+		if s.found[su] == 13 && s.comesDown(engine.NewCard(engine.King, su), hold) {
+			return true
+		}
+	}
+	found := false
+	sv.reach(s, func(i, _ int) {
+		k := s.talon[i]
+		if found || k.Rank() != engine.King || (s.fits(k) && hold>>k&1 == 0) {
+			return
+		}
+		n := *s
+		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
+		found = n.must == 0 || sv.canBuild(&n)
+	})
+	return found
 }
 
 // twinTop: m puts a card on a Spade or Heart whose twin is a column top

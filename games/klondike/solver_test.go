@@ -413,3 +413,27 @@ func TestBoundBuildNotMovedByTwin(t *testing.T) {
 		require.NotEqual(t, uint8(0), m.to, "%+v builds on the 7♥ only for twin to move it off", m)
 	})
 }
+
+// A column emptied as the only empty one waits for a King; a talon King
+// that nothing could build on there would wait for nothing too, so the
+// column is not emptied for it.
+func TestEmptyingWaitsForUsefulKing(t *testing.T) {
+	l := Layout{Variant: "draw1", Stock: cards("KD"),
+		Columns: [7][]engine.Card{cards("QH"), cards("KS"), cards("9D"), cards("9H"),
+			cards("5C"), cards("5S"), cards("3D")}}
+	sv := &solver{draw: 1}
+	s := fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	sv.expand(s, func(m smove, n sstate) {
+		require.False(t, m.kind == mColCol && m.a == 0, "the Q♥ empties its column for a K♦ nothing goes on")
+	})
+	// With the Q♣ on a face-down card, to go on the K♦, it does.
+	l.Columns[6], l.FaceDown[6] = cards("3D QC"), 1
+	s = fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	emptied := false
+	sv.expand(s, func(m smove, n sstate) {
+		emptied = emptied || (m.kind == mColCol && m.a == 0)
+	})
+	require.True(t, emptied)
+}
