@@ -861,9 +861,12 @@ func buriedBuilder(found *[4]uint8, su engine.Suit, c engine.Card) bool {
 }
 
 // canBuild: some move the search would try can build on the top card of
-// column s.must-1 now. A position where none can is a dead end, since its
-// next move must build there; leaving it out saves a position per card
-// laid down for nothing.
+// column s.must-1 now (and twin would leave the build there), or dig
+// towards one (see digs). A position where none can is a dead end, since
+// its next move must build there; leaving it out saves a position per
+// card laid down for nothing. It asks what expand would try, so it may
+// say yes where expand then finds nothing, but never no where expand
+// finds a move.
 func (sv *solver) canBuild(s *sstate) bool {
 	to := int(s.must) - 1
 	hold := sv.held(s)
