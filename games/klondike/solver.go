@@ -866,7 +866,7 @@ func buriedBuilder(found *[4]uint8, su engine.Suit, c engine.Card) bool {
 // its next move must build there; leaving it out saves a position per
 // card laid down for nothing. It asks what expand would try, so it may
 // say yes where expand then finds nothing, but never no where expand
-// finds a move.
+// finds a build that stays or a dig.
 func (sv *solver) canBuild(s *sstate) bool {
 	to := int(s.must) - 1
 	hold := sv.held(s)
