@@ -19,6 +19,9 @@ import (
 //     (the lower ones could otherwise come back down and want c under them).
 //     In Draw 1 that includes talon cards, since every talon card is always
 //     reachable.
+//   - in Draw 1 a talon card that is not safe goes up only in the move that
+//     takes the next card of its suit up from a column after it, the cards
+//     between being talon cards too (see held).
 //   - a run moves between columns only if it turns up a card, empties a
 //     column, or frees a card that then goes to a foundation; a King never
 //     moves from the bottom of one column to an empty one; of several empty
@@ -31,7 +34,8 @@ import (
 //   - likewise a run on a Spade or a Heart moves onto its twin (the Club or
 //     Diamond of the same rank) when that twin is a column top that could
 //     not go up: the run could move straight back (see twin). A run so
-//     moved onto a card a bound move had to build on is that build.
+//     moved onto a card a bound move had to build on is that build; a
+//     build onto a bound card that twin would so move is not tried.
 //   - a foundation card comes down only when a card that could go on it is
 //     face up or in the talon, or is another foundation card that may come
 //     down by this rule, or is the card under it on its foundation, which
@@ -39,7 +43,8 @@ import (
 //     go straight back up).
 //   - a card laid on a column from where it stays available (a Draw 1 talon,
 //     a foundation) must be built on by the next move (see sstate.must); a
-//     lay-down that nothing could build on at once is not tried at all.
+//     lay-down that no move the search would try could build on at once is
+//     not tried at all (see canBuild).
 //   - in Draw 3 a talon card laid on a column must be built on or moved by
 //     the next move, unless that move plays from the talon or binds the
 //     move after it (see sstate.lay and touchesLay).
@@ -105,6 +110,8 @@ type sstate struct {
 	// cameDown: a card came down from its foundation since twin last looked,
 	// so a twin that could go up before may not now.
 	cameDown bool
+	// tset is the set of talon cards (bit c for card c).
+	tset uint64
 }
 
 type solver struct {
@@ -129,6 +136,9 @@ func fromGame(g *Game) sstate {
 		k++
 	}
 	s.tn, s.tp = uint8(k), uint8(len(w))
+	for _, c := range s.talon[:k] {
+		s.tset |= 1 << c
+	}
 	s.dirty = 0xff
 	for f := range 4 {
 		p := g.st.piles[PileFoundation0+f]
@@ -146,6 +156,54 @@ func (s *sstate) won() bool {
 }
 
 func (s *sstate) fits(c engine.Card) bool { return s.found[c.Suit()]+1 == uint8(c.Rank()) }
+
+// up: c, a column card, can go up by one move once it is free. In Draw 1
+// that is also when every card of its suit between its foundation and c is
+// in the talon: those go up first, in the same move (see held).
+func (sv *solver) up(s *sstate, c engine.Card) bool {
+	return upIn(&s.found, sv.held(s), c)
+}
+
+// held is the set of talon cards that go up only in a move that takes a
+// column card of their suit up after them: in Draw 1 every talon card, in
+// Draw 3 none.
+//
+// A Draw 1 talon card c that fits its foundation and is not safe (auto
+// plays the safe ones) gains nothing by going up but letting the next card
+// of its suit follow it: from the talon it can be laid on any column top
+// just as it could come down onto one from its foundation, and while up it
+// covers the card under it. So a line that plays c up and, some moves
+// later, the next card of its suit, can play c up just before that card
+// instead: the moves between neither take c down (one that does could lay
+// it from the talon instead, to the same position), nor take the next card
+// up, nor the card under c, which c covers. When the next card is in the
+// talon too, the same holds of it, so a run of held cards goes up together
+// in the move that takes the column card after them up: from a column top
+// (expand's moves to a foundation), or at once after a run moved off it to
+// free it (apply). The rules that ask whether a run frees a card for a
+// foundation (expand, canBuild, wanted) count that card as one that can go
+// up. Twin and auto still ask whether a card fits: twin may keep a run on a
+// card that goes up only over held cards, since the move that frees it
+// takes it up too, and so twin never moves that run straight back.
+//
+// A talon card that fits is laid on a column from the talon, not brought
+// up to come down (see expand).
+func (sv *solver) held(s *sstate) uint64 {
+	if sv.draw == 1 {
+		return s.tset
+	}
+	return 0
+}
+
+// upIn is up with the foundations at found and the held talon cards hold.
+func upIn(found *[4]uint8, hold uint64, c engine.Card) bool {
+	f, r := uint(found[c.Suit()]), uint(c.Rank())
+	if r <= f {
+		return false
+	}
+	between := (uint64(1)<<r - uint64(1)<<(f+1)) << (16 * uint(c.Suit()))
+	return hold&between == between
+}
 
 // safe: no card could ever need c on the tableau.
 func (s *sstate) safe(c engine.Card) bool { return safeIn(&s.found, c) }
@@ -292,6 +350,7 @@ func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
 	s.tn--
 	s.talon[s.tn] = 0
 	s.tp = uint8(i)
+	s.tset &^= 1 << c
 	s.dirty |= 0x80
 	if to < PileTableau0 {
 		s.found[c.Suit()]++
@@ -332,6 +391,32 @@ func (s *sstate) colUp(p *path, k int) {
 	s.n[k]--
 	s.dirty |= 1 << k
 	s.uncover(k)
+}
+
+// heldUp plays up the held talon cards between c's foundation and c (see
+// held), before c goes up.
+func (sv *solver) heldUp(s *sstate, p *path, c engine.Card) {
+	for s.found[c.Suit()]+1 < uint8(c.Rank()) {
+		x := engine.NewCard(engine.Rank(s.found[c.Suit()]+1), c.Suit())
+		for i := range int(s.tn) {
+			if s.talon[i] != x {
+				continue
+			}
+			taps := -1
+			if p != nil {
+				sv.reach(s, func(j, t int) {
+					if j == i && taps < 0 {
+						taps = t
+					}
+				})
+			}
+			sv.playTalon(s, p, i, taps, s.fpileFor(x))
+			break
+		}
+		if s.found[c.Suit()] != uint8(x.Rank()) {
+			panic("klondike: a held card is not in the talon")
+		}
+	}
 }
 
 // auto plays every safe foundation move. Only the next card of each suit
@@ -553,9 +638,19 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 	s.must, s.lay = 0, 0
 	switch m.kind {
 	case mColUp:
+		sv.heldUp(s, p, s.col[m.a][s.n[m.a]-1])
 		s.colUp(p, int(m.a))
 	case mColCol:
+		free := m.b > s.down[m.a]
 		s.colMove(p, int(m.a), int(m.b), int(m.to))
+		if free && !s.fits(s.col[m.a][m.b-1]) {
+			// Freed for a foundation over held cards (see held): it
+			// goes up with them at once, as the reason the run moved.
+			// Left a column top, twin would move the run straight back.
+			c := s.col[m.a][m.b-1]
+			sv.heldUp(s, p, c)
+			s.colUp(p, int(m.a))
+		}
 		if m.b == 0 && s.onlyEmpty(int(m.a)) {
 			// Emptied for a King, and the only empty column: the King
 			// comes next. Emptying the column any earlier gains
@@ -607,8 +702,14 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		if s.lay != 0 && !s.touchesLay(m) {
 			return
 		}
-		if s.must == 0 && s.lay == 0 && s.twinTop(m) {
-			return // twin would move it onto the twin: the move onto that
+		if s.lay == 0 && (s.must == 0 || m.to == s.must-1) && s.twinTop(m) {
+			// Twin would move it onto the twin: the move onto that. In
+			// a position bound by must, that leaves the bound card with
+			// nothing on it, so laying it served nothing: the same
+			// build onto the twin is a move before it (its card's place
+			// being as free there), and that card could be laid later
+			// (see sstate.must).
+			return
 		}
 		n := s
 		sv.apply(&n, m, nil)
@@ -626,7 +727,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 	}
 	// Column to foundation.
 	for k := range 7 {
-		if s.n[k] > 0 && s.fits(s.col[k][s.n[k]-1]) {
+		if s.n[k] > 0 && sv.up(&s, s.col[k][s.n[k]-1]) {
 			emit(smove{kind: mColUp, a: uint8(k)})
 		}
 	}
@@ -648,17 +749,23 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			}
 		}
 	}
-	// Talon cards to a foundation, then to a column.
+	// Talon cards to a foundation, then to a column. A held card goes up
+	// only with a column card (see held), unless it is safe: auto plays
+	// those in Draw 1, but the Draw 1 search of a Draw 3 deal starts where
+	// Draw 3's auto left the talon.
 	ri, rn := sv.reachList(&s)
+	hold := sv.held(&s)
 	for _, i := range ri[:rn] {
-		if s.fits(s.talon[i]) {
+		if c := s.talon[i]; s.fits(c) && (hold>>c&1 == 0 || s.safe(c)) {
 			emit(smove{kind: mTalon, a: i, to: toFound})
 		}
 	}
 	for _, i := range ri[:rn] {
 		c := s.talon[i]
-		if s.fits(c) {
-			continue // it would go straight up: the move above
+		if s.fits(c) && hold>>c&1 == 0 {
+			// It would go straight up: the move above, and then down
+			// onto the column if wanted. A held card cannot.
+			continue
 		}
 		for to := range 7 {
 			if (s.n[to] == 0 && to == firstEmpty && c.Rank() == engine.King) ||
@@ -678,7 +785,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 					continue
 				}
 			case idx > d:
-				if !s.fits(s.col[k][idx-1]) {
+				if !sv.up(&s, s.col[k][idx-1]) {
 					continue
 				}
 			default:
@@ -698,7 +805,7 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			continue
 		}
 		f := engine.NewCard(engine.Rank(r), engine.Suit(su))
-		if s.safeDown(f) || !s.wanted(f) {
+		if s.safeDown(f) || !s.wanted(f, hold) {
 			continue
 		}
 		for to := range 7 {
@@ -754,29 +861,45 @@ func buriedBuilder(found *[4]uint8, su engine.Suit, c engine.Card) bool {
 }
 
 // canBuild: some move the search would try can build on the top card of
-// column s.must-1 now. A position where none can is a dead end, since its
-// next move must build there; leaving it out saves a position per card
-// laid down for nothing.
+// column s.must-1 now (and twin would leave the build there), or dig
+// towards one (see digs). A position where none can is a dead end, since
+// its next move must build there; leaving it out saves a position per
+// card laid down for nothing. It asks what expand would try, so it may
+// say yes where expand then finds nothing, but never no where expand
+// finds a build that stays or a dig.
 func (sv *solver) canBuild(s *sstate) bool {
 	to := int(s.must) - 1
+	hold := sv.held(s)
 	if s.n[to] == 0 {
-		return sv.kingFor(s)
+		return sv.kingGoes(s, to, hold)
 	}
 	c := s.col[to][s.n[to]-1]
-	if s.fits(c) && s.found[c.Suit()] >= 2 {
-		return true // it may have come down for the card under it (see digs)
-	}
+	// Twin would move any build off c onto its twin (see expand's emit):
+	// only digging can follow.
+	built := !s.twinTakes(c)
 	for _, su := range engine.Suits {
-		if buriedBuilder(&s.found, su, c) {
-			return true // see digs
+		r := s.found[su]
+		if r < 2 {
+			continue
+		}
+		// See digs: the card under c on its foundation, when c fits, or
+		// the top of a foundation holding a builder of c; and a
+		// foundation card that builds on c itself. Each only if the
+		// search would bring it down (see expand).
+		f := engine.NewCard(engine.Rank(r), su)
+		if ((s.fits(c) && su == c.Suit()) || buriedBuilder(&s.found, su, c) || (built && onto(f, c))) &&
+			s.comesDown(f, hold) {
+			return true
 		}
 	}
-	found := false
-	sv.reach(s, func(i, _ int) {
-		found = found || onto(s.talon[i], c)
-	})
-	if found {
-		return true
+	if !built {
+		return false
+	}
+	empties := 0
+	for k := range 7 {
+		if s.n[k] == 0 {
+			empties++
+		}
 	}
 	for k := range 7 {
 		if k == to {
@@ -784,14 +907,56 @@ func (sv *solver) canBuild(s *sstate) bool {
 		}
 		d := int(s.down[k])
 		for idx := d; idx < int(s.n[k]); idx++ {
-			if onto(s.col[k][idx], c) && (idx == d || s.fits(s.col[k][idx-1])) {
+			if !onto(s.col[k][idx], c) {
+				continue
+			}
+			// A run that turns up a card, frees one for a foundation,
+			// or empties a column: the only empty one waits for a King
+			// (see apply).
+			if (idx == d && d > 0) || (idx > d && sv.up(s, s.col[k][idx-1])) ||
+				(idx == 0 && (empties > 0 || sv.kingFor(s))) {
 				return true
 			}
 		}
 	}
-	for su := range engine.Suits {
-		r := s.found[su]
-		if r >= 2 && onto(engine.NewCard(engine.Rank(r), engine.Suit(su)), c) {
+	// A talon card laid on c, when something could build on it in turn.
+	found := false
+	sv.reach(s, func(i, _ int) {
+		if found || !onto(s.talon[i], c) || (s.fits(s.talon[i]) && hold>>s.talon[i]&1 == 0) {
+			return
+		}
+		n := *s
+		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
+		found = n.must == 0 || sv.canBuild(&n)
+	})
+	return found
+}
+
+// twinTakes: twin would move a run put on the column top c onto c's twin,
+// a column top that could not go up (see twin and twinTop).
+func (s *sstate) twinTakes(c engine.Card) bool {
+	if kept(c) {
+		return false
+	}
+	x := twinOf(c)
+	if s.fits(x) {
+		return false
+	}
+	for k := range 7 {
+		if s.n[k] > 0 && s.col[k][s.n[k]-1] == x {
+			return true
+		}
+	}
+	return false
+}
+
+// comesDown: expand would bring the foundation top f down somewhere.
+func (s *sstate) comesDown(f engine.Card, hold uint64) bool {
+	if s.safeDown(f) || !s.wanted(f, hold) {
+		return false
+	}
+	for k := range 7 {
+		if n := s.n[k]; (n == 0 && f.Rank() == engine.King) || (n > 0 && onto(f, s.col[k][n-1])) {
 			return true
 		}
 	}
@@ -808,12 +973,13 @@ func safeDownIn(found [4]uint8, f engine.Card) bool {
 
 // wanted: a card that could go on f would gain by it: a talon card, a run
 // that turns up a card or empties its column, or a run whose removal frees
-// a card for a foundation. A run already sitting on a card like f (same
-// rank and colour) gains nothing else by moving.
-func (s *sstate) wanted(f engine.Card) bool { return s.wantedIn(s.found, f) }
+// a card for a foundation (with the held talon cards hold, see held). A run
+// already sitting on a card like f (same rank and colour) gains nothing
+// else by moving.
+func (s *sstate) wanted(f engine.Card, hold uint64) bool { return s.wantedIn(s.found, hold, f) }
 
 // wantedIn is wanted with the foundations at found.
-func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
+func (s *sstate) wantedIn(found [4]uint8, hold uint64, f engine.Card) bool {
 	for i := range int(s.tn) {
 		if onto(s.talon[i], f) {
 			return true
@@ -824,7 +990,7 @@ func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 	// down: f comes down to let it.
 	if r := found[f.Suit()]; r >= 2 {
 		g := engine.NewCard(engine.Rank(r), f.Suit())
-		if !safeDownIn(found, g) && s.wantedIn(found, g) {
+		if !safeDownIn(found, g) && s.wantedIn(found, hold, g) {
 			return true
 		}
 	}
@@ -833,7 +999,7 @@ func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 		// card that would gain by going on it.
 		if r := found[su]; r >= 2 {
 			g := engine.NewCard(engine.Rank(r), engine.Suit(su))
-			if onto(g, f) && !safeDownIn(found, g) && s.wantedIn(found, g) {
+			if onto(g, f) && !safeDownIn(found, g) && s.wantedIn(found, hold, g) {
 				return true
 			}
 		}
@@ -841,7 +1007,7 @@ func (s *sstate) wantedIn(found [4]uint8, f engine.Card) bool {
 	for k := range 7 {
 		d := int(s.down[k])
 		for j := d; j < int(s.n[k]); j++ {
-			if onto(s.col[k][j], f) && (j == d || found[s.col[k][j-1].Suit()]+1 == uint8(s.col[k][j-1].Rank())) {
+			if onto(s.col[k][j], f) && (j == d || upIn(&found, hold, s.col[k][j-1])) {
 				return true
 			}
 		}
@@ -1009,6 +1175,35 @@ func (sv *solver) kingFor(s *sstate) bool {
 		}
 	}
 	return false
+}
+
+// kingGoes: a King the search would move to the empty column to, bound
+// to take one, can go there: a King-led run that turns up a card, a King
+// that would come down from its foundation, or a talon King that something
+// could build on in turn (kingFor without the moves canBuild would leave
+// out after them).
+func (sv *solver) kingGoes(s *sstate, to int, hold uint64) bool {
+	for k := range 7 {
+		if d := s.down[k]; d > 0 && s.n[k] > d && s.col[k][d].Rank() == engine.King {
+			return true
+		}
+	}
+	for _, su := range engine.Suits {
+		if s.found[su] == 13 && s.comesDown(engine.NewCard(engine.King, su), hold) {
+			return true
+		}
+	}
+	found := false
+	sv.reach(s, func(i, _ int) {
+		k := s.talon[i]
+		if found || k.Rank() != engine.King || (s.fits(k) && hold>>k&1 == 0) {
+			return
+		}
+		n := *s
+		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
+		found = n.must == 0 || sv.canBuild(&n)
+	})
+	return found
 }
 
 // twinTop: m puts a card on a Spade or Heart whose twin is a column top

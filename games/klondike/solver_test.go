@@ -272,3 +272,168 @@ func TestSolvePacedPauses(t *testing.T) {
 	}
 	require.Positive(t, searched)
 }
+
+// In Draw 1 a talon card that fits its foundation but is not safe goes up
+// only in the move that takes the next card of its suit up from a column
+// after it (see held); until then it stays free to be laid on a column,
+// when something could build on it there.
+func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
+	upTo := func(su engine.Suit, top int) []engine.Card {
+		var out []engine.Card
+		for r := 1; r <= top; r++ {
+			out = append(out, engine.NewCard(engine.Rank(r), su))
+		}
+		return out
+	}
+	// The 5♥ and 6♥ wait in the talon (not safe: the black Fours are not
+	// up); the 7♥ lies on a face-down card, the 6♣ takes a red Five.
+	l := Layout{Variant: "draw1", Stock: cards("6H 5H"),
+		Foundations: [4][]engine.Card{upTo(engine.Clubs, 2), upTo(engine.Diamonds, 4),
+			upTo(engine.Spades, 2), upTo(engine.Hearts, 4)},
+		Columns:  [7][]engine.Card{cards("9S 7H"), cards("6C")},
+		FaceDown: [7]int{1}}
+	sv := &solver{draw: 1}
+	moves := func(l Layout) (s sstate, up, laid bool) {
+		s = fromGame(mustLayout(t, l))
+		sv.auto(&s, nil)
+		require.Equal(t, uint8(2), s.tn, "neither heart is safe")
+		sv.expand(s, func(m smove, n sstate) {
+			require.False(t, m.kind == mTalon && m.to == toFound, "a held card up on its own")
+			switch {
+			case m.kind == mColUp && m.a == 0:
+				up = true
+				require.Equal(t, uint8(7), n.found[engine.Hearts], "the 5♥ and 6♥ go up before the 7♥")
+				require.Equal(t, uint8(0), n.tn)
+			case m.kind == mTalon && m.to == 1:
+				laid = true
+				require.Equal(t, cards("6C 5H"), n.col[1][:n.n[1]])
+			}
+		})
+		return s, up, laid
+	}
+	s, up, laid := moves(l)
+	require.True(t, up, "the 7♥ goes up over the held hearts")
+	require.False(t, laid, "nothing could build on the 5♥, nor would the 4♥ come down")
+	// The actions of that move replay in the game.
+	var p path
+	sv.apply(&s, smove{kind: mColUp, a: 0}, &p)
+	g := mustLayout(t, l)
+	for _, a := range p {
+		require.NoError(t, g.Do(a))
+	}
+	require.Len(t, g.st.piles[PileStock], 0)
+	require.Len(t, g.st.piles[PileWaste], 0)
+	up7 := 0
+	for f := PileFoundation0; f < PileTableau0; f++ {
+		up7 += len(g.st.piles[f])
+	}
+	require.Equal(t, 2+4+2+7, up7)
+	// With the 4♠ on a face-down card, the 5♥ is worth laying for it.
+	l.Columns[2], l.FaceDown[2] = cards("9D 4S"), 1
+	_, up, laid = moves(l)
+	require.True(t, up)
+	require.True(t, laid, "the 5♥ is laid on the 6♣ from the talon, for the 4♠")
+
+	// The 6♠ moves off the 7♦ onto the 7♥ only to free the 7♦, which goes
+	// up at once over the held 5♦ and 6♦: left a column top, twin would
+	// move the 6♠ straight back onto it.
+	l = Layout{Variant: "draw1", Stock: cards("6D 5D"),
+		Foundations: [4][]engine.Card{upTo(engine.Clubs, 2), upTo(engine.Diamonds, 4),
+			upTo(engine.Spades, 2), upTo(engine.Hearts, 4)},
+		Columns:  [7][]engine.Card{cards("9S 7D 6S"), cards("7H")},
+		FaceDown: [7]int{1}}
+	s = fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	freed := false
+	sv.expand(s, func(m smove, n sstate) {
+		if m == (smove{kind: mColCol, a: 0, b: 2, to: 1}) {
+			freed = true
+			require.Equal(t, uint8(7), n.found[engine.Diamonds], "the 7♦ goes up with the 5♦ and 6♦")
+			require.Equal(t, cards("7H 6S"), n.col[1][:n.n[1]])
+		}
+	})
+	require.True(t, freed, "the 6♠ moves to free the 7♦")
+}
+
+// The Draw 1 search of a Draw 3 deal starts where Draw 3's auto left it,
+// which plays no talon card: a safe one may still wait there, and is a
+// move of its own, not held (see held). Were it not, a start whose other
+// moves all lose would be proved lost.
+func TestDraw1SearchPlaysSafeTalonCard(t *testing.T) {
+	full := func(su engine.Suit) []engine.Card {
+		var out []engine.Card
+		for r := engine.Ace; r <= engine.King; r++ {
+			out = append(out, engine.NewCard(r, su))
+		}
+		return out
+	}
+	var spades []engine.Card
+	for r := engine.King; r >= engine.Ace; r-- {
+		spades = append(spades, engine.NewCard(r, engine.Spades))
+	}
+	l := Layout{Variant: "draw3", Stock: spades,
+		Foundations: [4][]engine.Card{full(engine.Clubs), full(engine.Diamonds), nil, full(engine.Hearts)}}
+	start := fromGame(mustLayout(t, l))
+	(&solver{draw: 3}).auto(&start, nil)
+	require.Equal(t, uint8(13), start.tn, "Draw 3's auto plays no talon card")
+	up := false
+	(&solver{draw: 1}).expand(start, func(m smove, n sstate) {
+		if m.kind == mTalon && m.to == toFound {
+			up = true
+			require.True(t, n.won(), "the A♠ goes up, and auto plays the rest")
+		}
+	})
+	require.True(t, up, "the A♠ is a move")
+}
+
+// A card laid down must be built on next; a build that twin would move
+// onto the card's twin leaves it with nothing on it, so it is not tried:
+// the build onto the twin comes first, and the card could wait. With no
+// other build, the lay-down is not tried either.
+func TestBoundBuildNotMovedByTwin(t *testing.T) {
+	// The 7♥ can go from the talon onto the 8♠, and the 6♣ onto it, or
+	// onto its twin the 7♦, each turning up a card.
+	l := Layout{Variant: "draw1", Stock: cards("7H"),
+		Columns:  [7][]engine.Card{cards("8S"), cards("KC 7D"), cards("QC 6C")},
+		FaceDown: [7]int{0, 1, 1}}
+	sv := &solver{draw: 1}
+	s := fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	lay := smove{kind: mTalon, a: 0, to: 0}
+	onTwin := false
+	sv.expand(s, func(m smove, n sstate) {
+		require.NotEqual(t, lay, m, "the 7♥ laid for nothing")
+		onTwin = onTwin || m == smove{kind: mColCol, a: 2, b: 1, to: 1}
+	})
+	require.True(t, onTwin, "the 6♣ goes onto the 7♦")
+	laid := s
+	sv.apply(&laid, lay, nil)
+	require.Equal(t, uint8(1), laid.must)
+	sv.expand(laid, func(m smove, n sstate) {
+		require.NotEqual(t, uint8(0), m.to, "%+v builds on the 7♥ only for twin to move it off", m)
+	})
+}
+
+// A column emptied as the only empty one waits for a King; a talon King
+// that nothing could build on there would wait for nothing too, so the
+// column is not emptied for it.
+func TestEmptyingWaitsForUsefulKing(t *testing.T) {
+	l := Layout{Variant: "draw1", Stock: cards("KD"),
+		Columns: [7][]engine.Card{cards("QH"), cards("KS"), cards("9D"), cards("9H"),
+			cards("5C"), cards("5S"), cards("3D")}}
+	sv := &solver{draw: 1}
+	s := fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	sv.expand(s, func(m smove, n sstate) {
+		require.False(t, m.kind == mColCol && m.a == 0, "the Q♥ empties its column for a K♦ nothing goes on")
+	})
+	// With the Q♣ on a face-down card, to go on the K♦, it does.
+	l.Columns[6], l.FaceDown[6] = cards("3D QC"), 1
+	s = fromGame(mustLayout(t, l))
+	sv.auto(&s, nil)
+	emptied := false
+	sv.expand(s, func(m smove, n sstate) {
+		emptied = emptied || (m.kind == mColCol && m.a == 0)
+	})
+	require.True(t, emptied)
+}
