@@ -108,6 +108,8 @@ type fixpoint struct {
 // index; the same for every fixed point of a position.
 type places struct {
 	colOf, idxOf, talOf [64]uint8
+	// on is the card lying on a column card, or noPin for a top.
+	on [64]engine.Card
 }
 
 // stamps: the steps of the plain fixed point, and what it held before
@@ -146,6 +148,11 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 		for j, c := range s.col[k][:n] {
 			f.need |= 1 << c
 			f.pl.colOf[c], f.pl.idxOf[c] = uint8(k), uint8(j)
+			if j+1 < n {
+				f.pl.on[c] = s.col[k][j+1]
+			} else {
+				f.pl.on[c] = noPin
+			}
 		}
 	}
 	f.tn = int(s.tn)
@@ -183,9 +190,9 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 	if goal != nil && f.met(s, goal) {
 		return true
 	}
+	pinned := uint64(1) << pin
 	for {
-		f.todo &= f.need &^ f.left
-		f.todo &^= 1 << pin
+		f.todo &= f.need &^ f.left &^ pinned
 		if f.todo == 0 {
 			break
 		}
@@ -276,8 +283,8 @@ func (f *fixpoint) leave(c engine.Card, up bool) {
 
 // free: column card c is a top now or the card on it can leave.
 func (f *fixpoint) free(s *sstate, c engine.Card) bool {
-	k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
-	return j+1 == int(s.n[k]) || f.left>>s.col[k][j+1]&1 != 0
+	// noPin never leaves, but it stands for no card: a top is free.
+	return (f.left|1<<noPin)>>f.pl.on[c]&1 != 0
 }
 
 // upOK: every lower card of c's suit can be up, so c can go up once free.
