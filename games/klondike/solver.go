@@ -402,21 +402,27 @@ func (sv *solver) heldUp(s *sstate, p *path, c engine.Card) {
 			if s.talon[i] != x {
 				continue
 			}
-			taps := -1
-			if p != nil {
-				sv.reach(s, func(j, t int) {
-					if j == i && taps < 0 {
-						taps = t
-					}
-				})
-			}
-			sv.playTalon(s, p, i, taps, s.fpileFor(x))
+			sv.playTalon(s, p, i, sv.tapsFor(s, p, i), s.fpileFor(x))
 			break
 		}
 		if s.found[c.Suit()] != uint8(x.Rank()) {
 			panic("klondike: a held card is not in the talon")
 		}
 	}
+}
+
+// tapsFor gives the Draw taps that bring talon card i to the waste top,
+// worked out only when the actions are recorded (p not nil).
+func (sv *solver) tapsFor(s *sstate, p *path, i int) int {
+	taps := -1
+	if p != nil {
+		sv.reach(s, func(j, t int) {
+			if j == i && taps < 0 {
+				taps = t
+			}
+		})
+	}
+	return taps
 }
 
 // auto plays every safe foundation move. Only the next card of each suit
@@ -454,15 +460,7 @@ func (sv *solver) auto(s *sstate, p *path) {
 			if !played && sv.draw == 1 {
 				for i := range int(s.tn) {
 					if s.talon[i] == c {
-						taps := -1
-						if p != nil {
-							sv.reach(s, func(j, t int) {
-								if j == i && taps < 0 {
-									taps = t
-								}
-							})
-						}
-						sv.playTalon(s, p, i, taps, s.fpileFor(c))
+						sv.playTalon(s, p, i, sv.tapsFor(s, p, i), s.fpileFor(c))
 						played = true
 						break
 					}

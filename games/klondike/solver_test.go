@@ -114,19 +114,21 @@ func BenchmarkSolveDraw1(b *testing.B) {
 	}
 }
 
-func TestEmptyingWaitsForKing(t *testing.T) {
-	full := func(su engine.Suit, top int) []engine.Card {
-		var out []engine.Card
-		for r := 1; r <= top; r++ {
-			out = append(out, engine.NewCard(engine.Rank(r), su))
-		}
-		return out
+// upTo is a foundation of su from the Ace up to rank top.
+func upTo(su engine.Suit, top int) []engine.Card {
+	var out []engine.Card
+	for r := 1; r <= top; r++ {
+		out = append(out, engine.NewCard(engine.Rank(r), su))
 	}
+	return out
+}
+
+func TestEmptyingWaitsForKing(t *testing.T) {
 	// The Q♥ must go onto the K♠ to empty its column, and the K♠ run must
 	// then move there to turn up the J♥.
 	l := Layout{Variant: "draw3", Stock: cards("KH"),
-		Foundations: [4][]engine.Card{full(engine.Clubs, 13), full(engine.Diamonds, 8),
-			full(engine.Spades, 12), full(engine.Hearts, 10)},
+		Foundations: [4][]engine.Card{upTo(engine.Clubs, 13), upTo(engine.Diamonds, 8),
+			upTo(engine.Spades, 12), upTo(engine.Hearts, 10)},
 		Columns: [7][]engine.Card{cards("JH KS"), cards("QH"), cards("9D"), cards("TD"),
 			cards("JD"), cards("QD"), cards("KD")},
 		FaceDown: [7]int{1}}
@@ -278,13 +280,6 @@ func TestSolvePacedPauses(t *testing.T) {
 // after it (see held); until then it stays free to be laid on a column,
 // when something could build on it there.
 func TestHeldTalonCardGoesUpWithNext(t *testing.T) {
-	upTo := func(su engine.Suit, top int) []engine.Card {
-		var out []engine.Card
-		for r := 1; r <= top; r++ {
-			out = append(out, engine.NewCard(engine.Rank(r), su))
-		}
-		return out
-	}
 	// The 5♥ and 6♥ wait in the talon (not safe: the black Fours are not
 	// up); the 7♥ lies on a face-down card, the 6♣ takes a red Five.
 	l := Layout{Variant: "draw1", Stock: cards("6H 5H"),
