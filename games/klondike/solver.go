@@ -932,20 +932,25 @@ func (sv *solver) canBuild(s *sstate) bool {
 
 // twinTakes: twin would move a run put on the column top c onto c's twin,
 // a column top that could not go up (see twin and twinTop).
-func (s *sstate) twinTakes(c engine.Card) bool {
+func (s *sstate) twinTakes(c engine.Card) bool { return s.twinColumn(c) >= 0 }
+
+// twinColumn is the column whose top is the twin runs on c would be moved
+// onto (c a Spade or Heart, its twin a column top that could not go up),
+// or -1.
+func (s *sstate) twinColumn(c engine.Card) int {
 	if kept(c) {
-		return false
+		return -1
 	}
 	x := twinOf(c)
 	if s.fits(x) {
-		return false
+		return -1
 	}
 	for k := range 7 {
 		if s.n[k] > 0 && s.col[k][s.n[k]-1] == x {
-			return true
+			return k
 		}
 	}
-	return false
+	return -1
 }
 
 // comesDown: expand would bring the foundation top f down somewhere.
@@ -1215,20 +1220,9 @@ func (s *sstate) twinTop(m smove) bool {
 	if s.n[to] == 0 {
 		return false
 	}
-	t := s.col[to][s.n[to]-1]
-	if kept(t) {
-		return false
-	}
-	x := twinOf(t)
-	if s.fits(x) {
-		return false
-	}
-	for c := range 7 {
-		if c != to && s.n[c] > 0 && s.col[c][s.n[c]-1] == x {
-			return m.kind != mColCol || int(m.a) != c
-		}
-	}
-	return false
+	// The twin is another card than the top at to, so it lies elsewhere.
+	c := s.twinColumn(s.col[to][s.n[to]-1])
+	return c >= 0 && (m.kind != mColCol || int(m.a) != c)
 }
 
 // followRun updates a 1-based column mark for a run moved from column a
