@@ -1,6 +1,9 @@
 package engine
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // SyncSet is a set of 64-bit keys that several goroutines add to and look
 // up at once, for searches that share what each has finished. It never
@@ -20,7 +23,24 @@ const syncProbe = 64
 // rounded up to a power of two slots.
 func NewSyncSet(capacity int) *SyncSet {
 	size := TableSize(capacity)
-	return &SyncSet{slots: make([]atomic.Uint64, size), mask: uint64(size - 1)}
+	t := &SyncSet{slots: make([]atomic.Uint64, size), mask: uint64(size - 1)}
+	Prefault(t.slots)
+	return t
+}
+
+// Prefault writes to every page of a fresh table once, from the goroutine
+// that made it. Left to the searches, a page is first read (mapping the
+// kernel's shared zero page) and then written by an atomic operation,
+// which replaces that mapping and flushes it from every CPU the process
+// runs on: on a virtual machine that is one interrupt to the other cores
+// a page, and a team of two solving one Klondike deal in a fresh process
+// spent 10 s of system time on it instead of 0.1.
+func Prefault[T any](slots []T) {
+	var zero T
+	step := max(1, 4096/max(1, int(unsafe.Sizeof(zero))))
+	for i := 0; i < len(slots); i += step {
+		slots[i] = zero
+	}
 }
 
 // Reset empties the set for reuse, keeping its memory: a fresh table of

@@ -86,7 +86,9 @@ type syncDomEntry struct{ k, m atomic.Uint64 }
 
 func newSyncDom(capacity int) *syncDom {
 	size := engine.TableSize(capacity)
-	return &syncDom{slots: make([]syncDomEntry, size), mask: uint64(size - 1)}
+	t := &syncDom{slots: make([]syncDomEntry, size), mask: uint64(size - 1)}
+	engine.Prefault(t.slots)
+	return t
 }
 
 // reset empties the table for reuse; no search may use it meanwhile.

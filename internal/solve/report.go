@@ -21,12 +21,15 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 	var times []time.Duration
 	within2 := 0
 	var slowest dealOutcome
-	var impossible, undecided []uint64
+	var impossible, undecided, slow []uint64
 	for _, r := range rs {
 		counts[r.outcome]++
 		times = append(times, r.took)
 		if r.outcome != engine.Undecided && r.took <= 2*time.Second {
 			within2++
+		}
+		if r.outcome != engine.Undecided && r.took > 2*time.Second {
+			slow = append(slow, r.seed)
 		}
 		if r.took > slowest.took {
 			slowest = r
@@ -70,7 +73,15 @@ func report(w io.Writer, spec engine.Spec, lo, hi uint64, rs []dealOutcome, tota
 		slices.Sort(undecided)
 		fmt.Fprintf(w, "undecided deals: %v\n", undecided)
 	}
+	// The deals decided over 2 s, when few: with the undecided, they are
+	// what the 2 s share misses.
+	if len(slow) > 0 && len(slow) <= maxSlowListed {
+		slices.Sort(slow)
+		fmt.Fprintf(w, "decided over 2 s: %v\n", slow)
+	}
 }
+
+const maxSlowListed = 50
 
 // cpuReport gives each deal's CPU time: what the deal costs on one core,
 // whatever else the machine runs (the clock time is that plus waiting).

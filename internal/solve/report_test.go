@@ -42,3 +42,19 @@ func TestCheckWin(t *testing.T) {
 	_, err = checkWin(entry.New, spec, bad)
 	require.ErrorContains(t, err, "action 1")
 }
+
+// The report names the deals decided over 2 s, which with the undecided
+// are what its 2 s share misses; an undecided deal is not among them.
+func TestReportListsSlowDeals(t *testing.T) {
+	rs := []dealOutcome{
+		{seed: 7, outcome: engine.Solved, took: 2500 * time.Millisecond},
+		{seed: 3, outcome: engine.Impossible, took: 2001 * time.Millisecond},
+		{seed: 5, outcome: engine.Solved, took: 2 * time.Second},
+		{seed: 9, outcome: engine.Undecided, took: 4 * time.Second},
+	}
+	var b bytes.Buffer
+	report(&b, engine.Spec{Game: "klondike", Variant: "draw3"}, 1, 4, rs, time.Second, 100, 1, 1, "")
+	require.Contains(t, b.String(), "decided within 2 s each: 1 (25.000%)\n")
+	require.Contains(t, b.String(), "undecided deals: [9]\n")
+	require.Contains(t, b.String(), "decided over 2 s: [3 7]\n")
+}
