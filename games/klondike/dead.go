@@ -122,10 +122,10 @@ type stamps struct {
 }
 
 type fixSnap struct {
-	exp, left, down uint64
-	tplayed         uint32
-	upTo            [4]uint8
-	empty           bool
+	exp, left, down, todo uint64
+	tplayed               uint32
+	upTo                  [4]uint8
+	empty                 bool
 }
 
 // run computes the fixed point; true when every card can leave.
@@ -270,9 +270,11 @@ func (f *fixpoint) leave(c engine.Card, up bool) {
 	if up {
 		f.upped |= 1 << c
 	}
-	if f.st != nil {
-		f.st.snap[f.step] = fixSnap{exp: f.exp, left: f.left, down: f.down, tplayed: f.tplayed,
-			upTo: f.upTo, empty: f.empty}
+	// Only a twin held in place starts from a snapshot (see before), and
+	// twins tries no King and no card that went up.
+	if f.st != nil && !up && c.Rank() != engine.King {
+		f.st.snap[f.step] = fixSnap{exp: f.exp, left: f.left, down: f.down, todo: f.todo,
+			tplayed: f.tplayed, upTo: f.upTo, empty: f.empty}
 	}
 	f.left |= 1 << c
 	f.step++
@@ -455,12 +457,14 @@ func (f *fixpoint) firstOK(s *sstate, x, y, t, t2 engine.Card) bool {
 
 // before is f as it stood just before card y left: what came at earlier
 // steps needed nothing y's leaving brought, so it holds with y in place.
+// It goes on from there with the cards that were still to be looked at:
+// every other card was looked at and could not leave, and nothing it
+// needs has changed since (each change puts the cards it helps back on
+// todo), so the held fixed point need not look at it again.
 func (f *fixpoint) before(y engine.Card) fixpoint {
 	at := f.st.leftAt[y]
 	sn := &f.st.snap[at-1]
-	g := fixpoint{exp: sn.exp, left: sn.left, need: f.need, talonSet: f.talonSet, down: sn.down,
-		pl: f.pl, step: at - 1, empty: sn.empty, upTo: sn.upTo, found: f.found, mask: f.mask,
+	return fixpoint{exp: sn.exp, left: sn.left, need: f.need, talonSet: f.talonSet, down: sn.down,
+		todo: sn.todo, pl: f.pl, step: at - 1, empty: sn.empty, upTo: sn.upTo, found: f.found, mask: f.mask,
 		tplayed: sn.tplayed, tn: f.tn}
-	g.todo = g.need &^ g.left
-	return g
 }
