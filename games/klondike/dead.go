@@ -93,23 +93,29 @@ type fixpoint struct {
 	exp, left, need, talonSet uint64 // can be a column top; can leave; must leave
 	down                      uint64 // on its foundation (or can go up from the talon)
 	upped                     uint64 // could go up when it left
-	todo                      uint64 // cards to look at again: their chances have changed
-	pl                        *places
-	st                        *stamps // nil with a card held in place
-	step                      uint8
-	empty                     bool
-	upTo                      [4]uint8 // see climb
-	found                     [4]uint8 // the foundations
-	mask, tplayed             uint32   // bit i: talon card i is in reach; can be played
-	tn                        int
+	// What a card's leaving needs, as sets, so that the next card to
+	// leave is found with a few operations on them: tops (a column card
+	// with no card on it that stays), cards with a target that can be a
+	// top (a King: once a column can be empty), cards whose lower cards
+	// of the suit can all be up, and face-up column cards.
+	tops, lead, upOK, faceUp uint64
+	// Talon cards to look at again: whether the stock brings one to the
+	// waste top changes only when a talon card is played.
+	talonTodo     uint64
+	pl            *places
+	st            *stamps // nil with a card held in place
+	step          uint8
+	empty         bool
+	upTo          [4]uint8 // see climb
+	found         [4]uint8 // the foundations
+	mask, tplayed uint32   // bit i: talon card i is in reach; can be played
+	tn            int
 }
 
 // places: where each card lies, a column and its index there or a talon
 // index; the same for every fixed point of a position.
 type places struct {
 	colOf, idxOf, talOf [64]uint8
-	// on is the card lying on a column card, or noPin for a top.
-	on [64]engine.Card
 }
 
 // stamps: the steps of the plain fixed point, and what it held before
@@ -122,10 +128,10 @@ type stamps struct {
 }
 
 type fixSnap struct {
-	exp, left, down, todo uint64
-	tplayed               uint32
-	upTo                  [4]uint8
-	empty                 bool
+	exp, left, down, tops, lead uint64
+	tplayed                     uint32
+	upTo                        [4]uint8
+	empty                       bool
 }
 
 // run computes the fixed point; true when every card can leave.
@@ -145,13 +151,12 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 			continue
 		}
 		f.exp |= 1 << s.col[k][n-1]
+		f.tops |= 1 << s.col[k][n-1]
 		for j, c := range s.col[k][:n] {
 			f.need |= 1 << c
 			f.pl.colOf[c], f.pl.idxOf[c] = uint8(k), uint8(j)
-			if j+1 < n {
-				f.pl.on[c] = s.col[k][j+1]
-			} else {
-				f.pl.on[c] = noPin
+			if j >= int(s.down[k]) {
+				f.faceUp |= 1 << c
 			}
 		}
 	}
@@ -168,11 +173,15 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 	}
 	for _, su := range engine.Suits {
 		f.upTo[su] = f.climb(su, s.found[su])
+		f.upOK |= upToMask[su][f.upTo[su]+1]
 		for r := f.upTo[su] + 1; r < 14; r++ {
 			f.st.upAt[su][r] = 255
 		}
 	}
-	f.todo = f.need
+	for m := f.exp; m != 0; m &= m - 1 {
+		f.lead |= takersOf[bits.TrailingZeros64(m)]
+	}
+	f.talonTodo = f.talonSet
 	f.found = s.found
 	for m := f.down; m != 0; m &= m - 1 {
 		if c := engine.Card(bits.TrailingZeros64(m)); c.Rank() != engine.King && f.canDown(c) {
@@ -180,6 +189,7 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 		}
 	}
 	if f.empty {
+		f.lead |= kings
 		f.kingsDown()
 	}
 }
@@ -192,23 +202,17 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 	}
 	pinned := uint64(1) << pin
 	for {
-		f.todo &= f.need &^ f.left &^ pinned
-		if f.todo == 0 {
-			break
-		}
-		c := engine.Card(bits.TrailingZeros64(f.todo))
-		f.todo &^= 1 << c
-		upOK := f.upOK(c)
-		var lead bool
-		if c.Rank() == engine.King {
-			lead = f.empty
-		} else {
-			lead = targetsOf[c]&f.exp != 0
-		}
-		if f.talonSet>>c&1 != 0 {
-			if !(upOK || lead) || !f.reached(int(f.pl.talOf[c])) {
-				continue
+		open := f.need &^ f.left &^ pinned
+		// A column card leaves up once it is a top and its suit is up
+		// to it, or onto a target that can be a top, face up or a top.
+		ready := open &^ f.talonSet & (f.tops&f.upOK | f.lead&(f.faceUp|f.tops))
+		if ready == 0 {
+			c, ok := f.nextTalon(open)
+			if !ok {
+				break
 			}
+			upOK := f.upOK>>c&1 != 0
+			lead := f.lead>>c&1 != 0
 			f.leave(c, upOK)
 			f.tplayed |= 1 << f.pl.talOf[c]
 			if lead {
@@ -218,31 +222,25 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 				f.down |= 1 << c
 				f.grow(c.Suit())
 			}
-			f.todo |= f.talonSet // the stock reaches other cards now
+			f.talonTodo = f.talonSet // the stock reaches other cards now
 			if goal != nil && f.met(s, goal) {
 				return true
 			}
 			continue
 		}
+		c := engine.Card(bits.TrailingZeros64(ready))
 		k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
-		free := f.free(s, c)
-		if j < int(s.down[k]) && !free {
-			continue
-		}
-		if !((free && upOK) || lead) {
-			continue
-		}
-		f.leave(c, free && upOK)
+		f.leave(c, f.tops&f.upOK>>c&1 != 0)
 		if j == 0 {
 			if !f.empty {
 				f.empty = true
-				f.todo |= kings
+				f.lead |= kings
 				f.kingsDown()
 			}
 		} else {
 			b := s.col[k][j-1]
+			f.tops |= 1 << b
 			f.expose(b)
-			f.todo |= 1 << b
 		}
 		if goal != nil {
 			if f.met(s, goal) {
@@ -253,6 +251,19 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 		}
 	}
 	return goal == nil && f.left&f.need == f.need
+}
+
+// nextTalon: a talon card that can leave, up or onto a target that can be
+// a top, once the stock brings it to the waste top.
+func (f *fixpoint) nextTalon(open uint64) (engine.Card, bool) {
+	for m := f.talonTodo & open & (f.upOK | f.lead); m != 0; m &= m - 1 {
+		c := engine.Card(bits.TrailingZeros64(m))
+		f.talonTodo &^= 1 << c
+		if f.reached(int(f.pl.talOf[c])) {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
 // twinGoal is what a fixed point with one twin held in place looks for
@@ -273,7 +284,7 @@ func (f *fixpoint) leave(c engine.Card, up bool) {
 	// Only a twin held in place starts from a snapshot (see before), and
 	// twins tries no King and no card that went up.
 	if f.st != nil && !up && c.Rank() != engine.King {
-		f.st.snap[f.step] = fixSnap{exp: f.exp, left: f.left, down: f.down, todo: f.todo,
+		f.st.snap[f.step] = fixSnap{exp: f.exp, left: f.left, down: f.down, tops: f.tops, lead: f.lead,
 			tplayed: f.tplayed, upTo: f.upTo, empty: f.empty}
 	}
 	f.left |= 1 << c
@@ -283,14 +294,18 @@ func (f *fixpoint) leave(c engine.Card, up bool) {
 	}
 }
 
-// free: column card c is a top now or the card on it can leave.
-func (f *fixpoint) free(s *sstate, c engine.Card) bool {
-	// noPin never leaves, but it stands for no card: a top is free.
-	return (f.left|1<<noPin)>>f.pl.on[c]&1 != 0
-}
-
-// upOK: every lower card of c's suit can be up, so c can go up once free.
-func (f *fixpoint) upOK(c engine.Card) bool { return f.upTo[c.Suit()]+1 >= uint8(c.Rank()) }
+// upToMask[su][r]: the cards of suit su up to rank r.
+var upToMask = func() (m [4][15]uint64) {
+	for _, su := range engine.Suits {
+		for r := 1; r < 15; r++ {
+			m[su][r] = m[su][r-1]
+			if r <= 13 {
+				m[su][r] |= 1 << engine.NewCard(engine.Rank(r), su)
+			}
+		}
+	}
+	return m
+}()
 
 // reached: talon card i can ever come to the waste top.
 func (f *fixpoint) reached(i int) bool {
@@ -327,13 +342,11 @@ func (f *fixpoint) grow(su engine.Suit) {
 	r0 := f.upTo[su]
 	if r := f.climb(su, r0); r != r0 {
 		f.upTo[su] = r
-		for q := r0 + 1; q <= r; q++ {
-			if f.st != nil {
+		f.upOK |= upToMask[su][r+1]
+		if f.st != nil {
+			for q := r0 + 1; q <= r; q++ {
 				f.st.upAt[su][q] = f.step
 			}
-		}
-		for q := r0 + 2; q <= r+1 && q <= 13; q++ {
-			f.todo |= 1 << engine.NewCard(engine.Rank(q), su)
 		}
 	}
 }
@@ -346,7 +359,7 @@ func (f *fixpoint) expose(b engine.Card) {
 	if f.st != nil {
 		f.st.expAt[b] = f.step
 	}
-	f.todo |= takersOf[b]
+	f.lead |= takersOf[b]
 	f.grow(b.Suit())
 	// Foundation cards that can come down onto it, and the one under it
 	// on its foundation once it came down from there.
@@ -400,13 +413,13 @@ func (f *fixpoint) upStep(s *sstate, c engine.Card) uint8 {
 // upsWhile: c can go up in the fixed point, at its place or wherever it
 // went (the cards on it are the same, and more can only make it harder).
 func (f *fixpoint) upsWhile(s *sstate, c engine.Card) bool {
-	if !f.upOK(c) {
+	if f.upOK>>c&1 == 0 {
 		return false
 	}
 	if f.talonSet>>c&1 != 0 {
 		return f.left>>c&1 != 0 || f.reached(int(f.pl.talOf[c]))
 	}
-	return f.free(s, c)
+	return f.tops>>c&1 != 0
 }
 
 // twins proves a position lost by two cards of the same rank and colour
@@ -457,14 +470,14 @@ func (f *fixpoint) firstOK(s *sstate, x, y, t, t2 engine.Card) bool {
 
 // before is f as it stood just before card y left: what came at earlier
 // steps needed nothing y's leaving brought, so it holds with y in place.
-// It goes on from there with the cards that were still to be looked at:
-// every other card was looked at and could not leave, and nothing it
-// needs has changed since (each change puts the cards it helps back on
-// todo), so the held fixed point need not look at it again.
 func (f *fixpoint) before(y engine.Card) fixpoint {
 	at := f.st.leftAt[y]
 	sn := &f.st.snap[at-1]
-	return fixpoint{exp: sn.exp, left: sn.left, need: f.need, talonSet: f.talonSet, down: sn.down,
-		todo: sn.todo, pl: f.pl, step: at - 1, empty: sn.empty, upTo: sn.upTo, found: f.found, mask: f.mask,
-		tplayed: sn.tplayed, tn: f.tn}
+	g := fixpoint{exp: sn.exp, left: sn.left, need: f.need, talonSet: f.talonSet, down: sn.down,
+		tops: sn.tops, lead: sn.lead, faceUp: f.faceUp, talonTodo: f.talonSet, pl: f.pl, step: at - 1,
+		empty: sn.empty, upTo: sn.upTo, found: f.found, mask: f.mask, tplayed: sn.tplayed, tn: f.tn}
+	for _, su := range engine.Suits {
+		g.upOK |= upToMask[su][g.upTo[su]+1]
+	}
+	return g
 }
