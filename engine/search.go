@@ -279,6 +279,7 @@ func (t *SeenSet) Len() int { return t.n }
 func (t *SeenSet) grow() {
 	old := t.slots
 	t.slots = make([]uint64, len(old)*2)
+	Prefault(t.slots)
 	t.n = 0
 	for _, k := range old {
 		if k != 0 {

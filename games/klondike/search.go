@@ -89,6 +89,7 @@ func (t *domSet) put(base uint64, mask uint32) {
 	if t.n*2 >= len(t.slots) {
 		old := t.slots
 		t.slots, t.n = make([]domEntry, len(old)*2), 0
+		engine.Prefault(t.slots)
 		for _, e := range old {
 			if e.k != 0 {
 				t.put(e.k, e.m)
