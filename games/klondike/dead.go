@@ -332,10 +332,13 @@ func (f *fixpoint) reached(i int) bool {
 // climb: upTo[su] is the rank up to which every card of the suit can be a
 // column top, or is up, so the next can go up once it is free.
 func (f *fixpoint) climb(su engine.Suit, r uint8) uint8 {
-	for r < 13 && (f.exp|f.down)>>engine.NewCard(engine.Rank(r+1), su)&1 != 0 {
-		r++
+	if r >= 13 {
+		return r
 	}
-	return r
+	// The suit's cards are bits su<<4|rank: count the run of set bits
+	// from rank r+1 up (bit 14 of the suit is never set, so it stops).
+	run := bits.TrailingZeros64(^((f.exp | f.down) >> (uint(su)<<4 | uint(r+1))))
+	return r + uint8(min(run, 13-int(r)))
 }
 
 func (f *fixpoint) grow(su engine.Suit) {
