@@ -145,6 +145,7 @@ type dfs struct {
 	noise  int32
 	budget int
 	kids   []kid
+	next   sstate // the successor push is looking at
 	ord    []rank
 	stack  []frame
 	path   []smove
@@ -169,7 +170,8 @@ func newDFS(sv *solver, start sstate) *dfs {
 func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 	sv := d.sv
 	lo := len(d.kids)
-	sv.successors(*s, func(m smove, n *sstate) {
+	n := &d.next
+	sv.successors(*s, n, func(m smove) {
 		sc := n.cost() * 64
 		if d.noise > 0 {
 			d.rng ^= d.rng << 13

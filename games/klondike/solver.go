@@ -740,13 +740,14 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 // expand yields the successors of s, most promising first, since the
 // depth-first search tries them in that order.
 func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
-	sv.successors(s, func(m smove, n *sstate) { yield(m, *n) })
+	var n sstate
+	sv.successors(s, &n, func(m smove) { yield(m, n) })
 }
 
-// successors is expand yielding each successor in place: n is only good
-// until yield returns, and copying it is left to the caller.
-func (sv *solver) successors(s sstate, yield func(smove, *sstate)) {
-	var n sstate
+// successors is expand playing each successor into n, which holds it
+// only until yield returns: copying it is left to the caller, and n is the
+// caller's so that it stays off the heap.
+func (sv *solver) successors(s sstate, n *sstate, yield func(smove)) {
 	emit := func(m smove) {
 		if s.must != 0 && (m.to != s.must-1 || m.kind == mColUp) && !s.digs(m) {
 			return
@@ -763,12 +764,12 @@ func (sv *solver) successors(s sstate, yield func(smove, *sstate)) {
 			// (see sstate.must).
 			return
 		}
-		n = s
-		sv.apply(&n, m, nil)
-		if n.must != 0 && !sv.canBuild(&n) {
+		*n = s
+		sv.apply(n, m, nil)
+		if n.must != 0 && !sv.canBuild(n) {
 			return // the card laid down would wait for nothing
 		}
-		yield(m, &n)
+		yield(m)
 	}
 	// The column tops, and the column of each: a card goes onto the
 	// columns whose tops are among its targets.
@@ -981,16 +982,31 @@ func (sv *solver) canBuild(s *sstate) bool {
 		}
 	}
 	// A talon card laid on c, when something could build on it in turn.
-	found := false
-	sv.reach(s, func(i, _ int) {
-		if found || !onto(s.talon[i], c) || (s.fits(s.talon[i]) && hold>>s.talon[i]&1 == 0) {
-			return
+	if takersOf[c&63]&s.tset == 0 {
+		return false
+	}
+	return sv.layThen(s, to, hold, func(t engine.Card) bool { return onto(t, c) })
+}
+
+// layThen: a talon card the stock reaches and that is laid on column to
+// rather than going up (see expand), one for which ok says yes, leaves a
+// position where the card laid is built on in turn (see canBuild). They
+// are tried in reach's order, as expand does.
+func (sv *solver) layThen(s *sstate, to int, hold uint64, ok func(engine.Card) bool) bool {
+	var n sstate
+	ri, rn := sv.reachList(s)
+	for _, i := range ri[:rn] {
+		t := s.talon[i]
+		if !ok(t) || (s.fits(t) && hold>>t&1 == 0) {
+			continue
 		}
-		n := *s
-		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
-		found = n.must == 0 || sv.canBuild(&n)
-	})
-	return found
+		n = *s
+		sv.apply(&n, smove{kind: mTalon, a: i, to: uint8(to)}, nil)
+		if n.must == 0 || sv.canBuild(&n) {
+			return true
+		}
+	}
+	return false
 }
 
 // twinTakes: twin would move a run put on the column top c onto c's twin,
@@ -1257,17 +1273,7 @@ func (sv *solver) kingGoes(s *sstate, to int, hold uint64) bool {
 			return true
 		}
 	}
-	found := false
-	sv.reach(s, func(i, _ int) {
-		k := s.talon[i]
-		if found || k.Rank() != engine.King || (s.fits(k) && hold>>k&1 == 0) {
-			return
-		}
-		n := *s
-		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
-		found = n.must == 0 || sv.canBuild(&n)
-	})
-	return found
+	return sv.layThen(s, to, hold, func(t engine.Card) bool { return t.Rank() == engine.King })
 }
 
 // twinTop: m puts a card on a Spade or Heart whose twin is a column top
