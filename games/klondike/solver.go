@@ -298,8 +298,20 @@ func (sv *solver) reach(s *sstate, f func(i, taps int)) {
 }
 
 // reachMask is the set of talon indices reach gives, in Draw 3.
-func (sv *solver) reachMask(s *sstate) uint32 {
-	tn, tp := int(s.tn), int(s.tp)
+func (sv *solver) reachMask(s *sstate) uint32 { return reachMasks[s.tn][s.tp] }
+
+// reachMasks[tn][tp] is reachMask for a talon of tn cards, tp of them in
+// the waste: the keys ask it for every successor.
+var reachMasks = func() (t [25][25]uint32) {
+	for tn := range 25 {
+		for tp := range tn + 1 {
+			t[tn][tp] = reachMaskOf(tn, tp)
+		}
+	}
+	return t
+}()
+
+func reachMaskOf(tn, tp int) uint32 {
 	if tn == 0 {
 		return 0
 	}
@@ -647,9 +659,11 @@ func (sv *solver) keysMust(s *sstate, must uint8) (key, base uint64, mask uint32
 	h := s.hc[0] + s.hc[1] + s.hc[2] + s.hc[3] + s.hc[4] + s.hc[5] + s.hc[6]
 	h = (h ^ h>>29) * 0xbf58476d1ce4e5b9
 	h ^= s.hc[7]
-	extra := [5]engine.Card{engine.Card(s.found[0]), engine.Card(s.found[1]),
-		engine.Card(s.found[2]), engine.Card(s.found[3]), engine.Card(must)}
-	base = wordHash(h, extra[:])
+	// wordHash(h, [found[0..3], must]), worked out in place.
+	w := uint64(5)<<56 | uint64(s.found[0]) | uint64(s.found[1])<<8 | uint64(s.found[2])<<16 |
+		uint64(s.found[3])<<24 | uint64(must)<<32
+	base = (h ^ w) * 0xff51afd7ed558ccd
+	base ^= base >> 29
 	if sv.draw != 3 {
 		return base, base, 0
 	}
@@ -846,6 +860,10 @@ func (sv *solver) successors(s sstate, n *sstate, yield func(smove)) {
 		d := int(s.down[k])
 		for idx := d; idx < int(s.n[k]); idx++ {
 			lead := s.col[k][idx]
+			to := builds(lead) &^ (1 << k)
+			if to == 0 {
+				continue
+			}
 			switch {
 			case idx == 0 && d == 0:
 				if lead.Rank() == engine.King {
@@ -858,7 +876,7 @@ func (sv *solver) successors(s sstate, n *sstate, yield func(smove)) {
 			default:
 				continue // turning up a card: done above
 			}
-			for m := builds(lead) &^ (1 << k); m != 0; m &= m - 1 {
+			for m := to; m != 0; m &= m - 1 {
 				emit(smove{kind: mColCol, a: uint8(k), b: uint8(idx), to: uint8(bits.TrailingZeros8(m))})
 			}
 		}
@@ -1062,7 +1080,7 @@ func (s *sstate) wanted(f engine.Card, hold uint64) bool { return s.wantedIn(s.f
 
 // wantedIn is wanted with the foundations at found.
 func (s *sstate) wantedIn(found [4]uint8, hold uint64, f engine.Card) bool {
-	if takersOf[f]&s.tset != 0 {
+	if takersOf[f&63]&s.tset != 0 {
 		return true
 	}
 	found[f.Suit()]--
@@ -1084,10 +1102,11 @@ func (s *sstate) wantedIn(found [4]uint8, hold uint64, f engine.Card) bool {
 			}
 		}
 	}
+	takers := takersOf[f&63]
 	for k := range 7 {
 		d := int(s.down[k])
 		for j := d; j < int(s.n[k]); j++ {
-			if onto(s.col[k][j], f) && (j == d || upIn(&found, hold, s.col[k][j-1])) {
+			if takers>>s.col[k][j]&1 != 0 && (j == d || upIn(&found, hold, s.col[k][j-1])) {
 				return true
 			}
 		}
