@@ -114,6 +114,9 @@ type sstate struct {
 	cameDown bool
 	// tset is the set of talon cards (bit c for card c).
 	tset uint64
+	// faceUp is the set of face-up column cards: twin and wanted look for
+	// cards there only when one they want is among them.
+	faceUp uint64
 }
 
 type solver struct {
@@ -130,6 +133,9 @@ func fromGame(g *Game) sstate {
 		copy(s.col[i][:], p)
 		s.n[i] = uint8(len(p))
 		s.down[i] = uint8(g.st.down[PileTableau0+i])
+		for _, c := range p[s.down[i]:] {
+			s.faceUp |= 1 << c
+		}
 	}
 	w, st := g.st.piles[PileWaste], g.st.piles[PileStock]
 	k := copy(s.talon[:], w)
@@ -372,6 +378,7 @@ func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
 		k := to - PileTableau0
 		s.col[k][s.n[k]] = c
 		s.n[k]++
+		s.faceUp |= 1 << c
 		s.dirty |= 1 << k
 	}
 }
@@ -379,6 +386,7 @@ func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
 func (s *sstate) uncover(k int) {
 	if s.down[k] > 0 && s.down[k] == s.n[k] {
 		s.down[k]--
+		s.faceUp |= 1 << s.col[k][s.down[k]]
 	}
 }
 
@@ -403,6 +411,7 @@ func (s *sstate) colUp(p *path, k int) {
 	s.found[c.Suit()]++
 	s.col[k][n-1] = 0
 	s.n[k]--
+	s.faceUp &^= 1 << c
 	s.dirty |= 1 << k
 	s.uncover(k)
 }
@@ -576,6 +585,11 @@ func (sv *solver) twinScan(s *sstate, p *path, changed uint8, tops, next uint64)
 		}
 	}
 	want, anyCol := twinsOf(kt), twinsOf(kt&ct) // the twins of those tops
+	if want&s.faceUp&^tops == 0 {
+		// None lies face up under a card: no run to move.
+		s.cameDown = false
+		return false
+	}
 	for a := range 7 {
 		w := anyCol
 		if changed>>a&1 != 0 {
@@ -744,6 +758,7 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		s.found[su]--
 		s.col[to][s.n[to]] = engine.NewCard(engine.Rank(r), engine.Suit(su))
 		s.n[to]++
+		s.faceUp |= 1 << s.col[to][s.n[to]-1]
 		s.dirty |= 1 << to
 		s.must = uint8(to) + 1
 		s.cameDown = true
@@ -1103,6 +1118,9 @@ func (s *sstate) wantedIn(found [4]uint8, hold uint64, f engine.Card) bool {
 		}
 	}
 	takers := takersOf[f&63]
+	if takers&s.faceUp == 0 {
+		return false
+	}
 	for k := range 7 {
 		d := int(s.down[k])
 		for j := d; j < int(s.n[k]); j++ {
