@@ -549,7 +549,7 @@ func (sv *solver) twin(s *sstate, p *path, tops, next uint64) bool {
 	return sv.twinScan(s, p, changed, tops, next)
 }
 
-// topColumn is the column whose top is c, which one is.
+// topColumn is the column whose top is c, which must be a column top.
 func (s *sstate) topColumn(c engine.Card) int {
 	b := 0
 	for s.n[b] == 0 || s.col[b][s.n[b]-1] != c {
