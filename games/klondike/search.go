@@ -146,6 +146,7 @@ type dfs struct {
 	noise  int32
 	budget int
 	kids   []kid
+	next   sstate // the successor push is looking at
 	ord    []rank
 	stack  []frame
 	path   []smove
@@ -169,8 +170,9 @@ func newDFS(sv *solver, start sstate) *dfs {
 
 func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 	sv := d.sv
-	lo := int32(len(d.kids))
-	sv.expand(*s, func(m smove, n sstate) {
+	lo := len(d.kids)
+	n := &d.next
+	sv.successors(*s, n, func(m smove) {
 		sc := n.cost() * 64
 		if d.noise > 0 {
 			d.rng ^= d.rng << 13
@@ -178,35 +180,43 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 			d.rng ^= d.rng << 17
 			sc += int32(d.rng % uint64(d.noise))
 		}
-		// A successor already searched through is left out now rather
-		// than when its turn comes: the set is looked up for all of them
-		// together, while the table lines are likely still at hand for
-		// the add later.
-		key, base, mask := sv.keys(&n)
-		if d.known(key, base, mask) {
-			return
+		key, base, mask := sv.keys(n)
+		d.ord = append(d.ord, rank{score: sc})
+		d.kids = append(d.kids, kid{m: m, mask: mask, key: key, base: base, s: *n})
+	})
+	// A successor already searched through is left out now rather than
+	// when its turn comes. The look-ups are made here, all together, so
+	// that their cache misses overlap; and the table lines are likely
+	// still at hand for the add later.
+	w := lo
+	for j := lo; j < len(d.kids); j++ {
+		k := &d.kids[j]
+		if d.known(k.key, k.base, k.mask) {
+			continue
 		}
-		if n.must != 0 && !n.downBound() {
+		if k.s.must != 0 && !k.s.downBound() {
 			// The same position free of the rule has every move this
 			// one has: if it was searched, so is this.
-			free := n
-			free.must = 0
-			if d.known(sv.keys(&free)) {
-				return
+			if d.known(sv.keysFree(&k.s)) {
+				continue
 			}
 		}
-		d.ord = append(d.ord, rank{score: sc, i: int32(len(d.kids))})
-		d.kids = append(d.kids, kid{m: m, mask: mask, key: key, base: base, s: n})
-	})
-	hi := int32(len(d.kids))
+		if w != j {
+			d.kids[w] = *k
+			d.ord[w].score = d.ord[j].score
+		}
+		d.ord[w].i = int32(w)
+		w++
+	}
+	d.kids, d.ord = d.kids[:w], d.ord[:w]
 	// Insertion sort, stable: a position has few successors.
-	o := d.ord[lo:hi]
+	o := d.ord[lo:w]
 	for i := 1; i < len(o); i++ {
 		for j := i; j > 0 && o[j].score < o[j-1].score; j-- {
 			o[j], o[j-1] = o[j-1], o[j]
 		}
 	}
-	d.stack = append(d.stack, frame{lo: lo, hi: hi, next: lo, mask: mask, key: key, base: base})
+	d.stack = append(d.stack, frame{lo: int32(lo), hi: int32(w), next: int32(lo), mask: mask, key: key, base: base})
 }
 
 // known: the position was searched through (by this search or, in a team,
@@ -325,8 +335,8 @@ func (d *dfs) run(maxNodes int) {
 			d.out = engine.Solved
 			return
 		}
-		s := k.s
-		d.push(&s, k.key, k.base, k.mask)
+		// push copies the state before it appends to kids.
+		d.push(&k.s, k.key, k.base, k.mask)
 	}
 	if len(d.stack) == 0 {
 		d.out, d.path = engine.Impossible, nil

@@ -53,7 +53,8 @@ func TestReachMask(t *testing.T) {
 }
 
 // TestKeyIncremental: the cached column hashes agree with hashing afresh
-// along random lines of play.
+// along random lines of play, and so do the sets of talon and face-up
+// cards kept up to date with them.
 func TestKeyIncremental(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, draw := range []int{1, 3} {
@@ -78,6 +79,17 @@ func TestKeyIncremental(t *testing.T) {
 				fresh := s
 				fresh.dirty = 0xff
 				require.Equal(t, sv.key(&fresh), sv.key(&s))
+				var talon, faceUp uint64
+				for _, c := range s.talon[:s.tn] {
+					talon |= 1 << c
+				}
+				for k := range 7 {
+					for _, c := range s.col[k][s.down[k]:s.n[k]] {
+						faceUp |= 1 << c
+					}
+				}
+				require.Equal(t, talon, s.tset)
+				require.Equal(t, faceUp, s.faceUp)
 			}
 		}
 	}

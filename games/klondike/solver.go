@@ -1,6 +1,8 @@
 package klondike
 
 import (
+	"math/bits"
+
 	"sshuffle/engine"
 )
 
@@ -112,6 +114,9 @@ type sstate struct {
 	cameDown bool
 	// tset is the set of talon cards (bit c for card c).
 	tset uint64
+	// faceUp is the set of face-up column cards: twin and wanted look for
+	// cards there only when one they want is among them.
+	faceUp uint64
 }
 
 type solver struct {
@@ -128,6 +133,9 @@ func fromGame(g *Game) sstate {
 		copy(s.col[i][:], p)
 		s.n[i] = uint8(len(p))
 		s.down[i] = uint8(g.st.down[PileTableau0+i])
+		for _, c := range p[s.down[i]:] {
+			s.faceUp |= 1 << c
+		}
 	}
 	w, st := g.st.piles[PileWaste], g.st.piles[PileStock]
 	k := copy(s.talon[:], w)
@@ -296,8 +304,20 @@ func (sv *solver) reach(s *sstate, f func(i, taps int)) {
 }
 
 // reachMask is the set of talon indices reach gives, in Draw 3.
-func (sv *solver) reachMask(s *sstate) uint32 {
-	tn, tp := int(s.tn), int(s.tp)
+func (sv *solver) reachMask(s *sstate) uint32 { return reachMasks[s.tn][s.tp] }
+
+// reachMasks[tn][tp] is reachMask for a talon of tn cards, tp of them in
+// the waste: the keys ask it for every successor.
+var reachMasks = func() (t [25][25]uint32) {
+	for tn := range 25 {
+		for tp := range tn + 1 {
+			t[tn][tp] = reachMaskOf(tn, tp)
+		}
+	}
+	return t
+}()
+
+func reachMaskOf(tn, tp int) uint32 {
 	if tn == 0 {
 		return 0
 	}
@@ -358,6 +378,7 @@ func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
 		k := to - PileTableau0
 		s.col[k][s.n[k]] = c
 		s.n[k]++
+		s.faceUp |= 1 << c
 		s.dirty |= 1 << k
 	}
 }
@@ -365,6 +386,7 @@ func (sv *solver) playTalon(s *sstate, p *path, i, taps, to int) {
 func (s *sstate) uncover(k int) {
 	if s.down[k] > 0 && s.down[k] == s.n[k] {
 		s.down[k]--
+		s.faceUp |= 1 << s.col[k][s.down[k]]
 	}
 }
 
@@ -389,6 +411,7 @@ func (s *sstate) colUp(p *path, k int) {
 	s.found[c.Suit()]++
 	s.col[k][n-1] = 0
 	s.n[k]--
+	s.faceUp &^= 1 << c
 	s.dirty |= 1 << k
 	s.uncover(k)
 }
@@ -426,49 +449,28 @@ func (sv *solver) tapsFor(s *sstate, p *path, i int) int {
 }
 
 // auto plays every safe foundation move. Only the next card of each suit
-// can be one, so it looks for those four cards rather than at every pile.
+// can be one, so it looks for those four cards among the column tops (and
+// in Draw 1 the talon) rather than at every pile.
 func (sv *solver) auto(s *sstate, p *path) {
 	for {
-		played := false
-		for _, su := range engine.Suits {
-			r := s.found[su] + 1
-			if r > 13 {
-				continue
-			}
-			c := engine.NewCard(engine.Rank(r), su)
-			safe := s.safe(c)
-			for k := range 7 {
-				n := int(s.n[k])
-				if n == 0 || s.col[k][n-1] != c {
-					continue
-				}
-				// A card on a face-up card goes up even when unsafe: it
-				// could come straight back down onto that card, so the
-				// two positions are worth the same. Not in a position
-				// bound by must or lay: cards come down one by one there
-				// to dig out one under them (see digs), and must stay
-				// until that one is used.
-				if safe || (n-2 >= int(s.down[k]) && s.must == 0 && s.lay == 0) {
-					s.colUp(p, k)
-					played = true
-				}
-				break
-			}
-			if !safe {
-				continue
-			}
-			if !played && sv.draw == 1 {
-				for i := range int(s.tn) {
-					if s.talon[i] == c {
-						sv.playTalon(s, p, i, sv.tapsFor(s, p, i), s.fpileFor(c))
-						played = true
-						break
-					}
-				}
+		var tops, next uint64
+		for k := range 7 {
+			if n := s.n[k]; n > 0 {
+				tops |= 1 << s.col[k][n-1]
 			}
 		}
+		for _, su := range engine.Suits {
+			if r := s.found[su] + 1; r <= 13 {
+				next |= 1 << engine.NewCard(engine.Rank(r), su)
+			}
+		}
+		in := tops
+		if sv.draw == 1 {
+			in |= s.tset
+		}
+		played := next&in != 0 && sv.autoUp(s, p, tops)
 		if !played {
-			played = sv.twin(s, p)
+			played = sv.twin(s, p, tops, next)
 		}
 		if !played {
 			return
@@ -476,11 +478,63 @@ func (sv *solver) auto(s *sstate, p *path) {
 	}
 }
 
+// autoUp is one pass of auto's foundation moves, suit by suit, with the
+// column tops tops; it reports whether it played any.
+func (sv *solver) autoUp(s *sstate, p *path, tops uint64) bool {
+	played := false
+	for _, su := range engine.Suits {
+		r := s.found[su] + 1
+		if r > 13 {
+			continue
+		}
+		c := engine.NewCard(engine.Rank(r), su)
+		if tops>>c&1 == 0 && (played || sv.draw != 1 || s.tset>>c&1 == 0) {
+			continue // neither a column top nor a talon card it could play
+		}
+		safe := s.safe(c)
+		for k := range 7 {
+			n := int(s.n[k])
+			if tops>>c&1 == 0 || n == 0 || s.col[k][n-1] != c {
+				continue
+			}
+			// A card on a face-up card goes up even when unsafe: it
+			// could come straight back down onto that card, so the
+			// two positions are worth the same. Not in a position
+			// bound by must or lay: cards come down one by one there
+			// to dig out one under them (see digs), and must stay
+			// until that one is used.
+			if safe || (n-2 >= int(s.down[k]) && s.must == 0 && s.lay == 0) {
+				s.colUp(p, k)
+				played = true
+				tops &^= 1 << c
+				if n > 1 {
+					tops |= 1 << s.col[k][n-2]
+				}
+			}
+			break
+		}
+		if !safe {
+			continue
+		}
+		if !played && sv.draw == 1 {
+			for i := range int(s.tn) {
+				if s.talon[i] == c {
+					sv.playTalon(s, p, i, sv.tapsFor(s, p, i), s.fpileFor(c))
+					played = true
+					break
+				}
+			}
+		}
+	}
+	return played
+}
+
 // twin moves a run from a Spade or Heart onto its twin (the Club or
 // Diamond of the same rank) when the twin is a column top: the run could
 // move straight back, so the two positions are worth the same, and keeping
-// runs on one twin makes them one position.
-func (sv *solver) twin(s *sstate, p *path) bool {
+// runs on one twin makes them one position. tops is the set of column
+// tops, next the set of cards that fit their foundations.
+func (sv *solver) twin(s *sstate, p *path, tops, next uint64) bool {
 	// A position out of auto has no twin to move, so only a column
 	// changed since (dirty) can make one: as the twin's column or the
 	// top's.
@@ -492,7 +546,16 @@ func (sv *solver) twin(s *sstate, p *path) bool {
 	if changed == 0 {
 		return false
 	}
-	return sv.twinScan(s, p, changed)
+	return sv.twinScan(s, p, changed, tops, next)
+}
+
+// topColumn is the column whose top is c, which must be a column top.
+func (s *sstate) topColumn(c engine.Card) int {
+	b := 0
+	for s.n[b] == 0 || s.col[b][s.n[b]-1] != c {
+		b++
+	}
+	return b
 }
 
 // twinOf is the card of the same rank and colour: Clubs and Spades, and
@@ -502,29 +565,29 @@ func twinOf(c engine.Card) engine.Card { return engine.NewCard(c.Rank(), 3-c.Sui
 // kept: runs are kept on c rather than on its twin (see twin).
 func kept(c engine.Card) bool { return c.Suit() == engine.Clubs || c.Suit() == engine.Diamonds }
 
+// twinsOf maps a set of Clubs and Diamonds to the set of their twins
+// (a card is bit suit<<4|rank, see engine.NewCard).
+func twinsOf(kt uint64) uint64 { return (kt&0xffff)<<48 | (kt&0xffff0000)<<16 }
+
 // twinScan is twin for a top or a twin in the columns changed marks.
-func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
-	var want, anyCol uint64 // the twins of Club and Diamond tops
-	var topCol [64]int8
-	for b := range 7 {
-		n := int(s.n[b])
-		if n == 0 {
-			continue
-		}
-		t := s.col[b][n-1]
-		if !kept(t) || s.fits(t) {
-			// A twin that could go up stays free for that: the run
-			// may just have left it for the purpose.
-			continue
-		}
-		x := twinOf(t)
-		want |= 1 << x
-		if changed>>b&1 != 0 {
-			anyCol |= 1 << x
-		}
-		topCol[x] = int8(b)
+func (sv *solver) twinScan(s *sstate, p *path, changed uint8, tops, next uint64) bool {
+	// The Club and Diamond tops, but for one that could go up: a twin
+	// that could go up stays free for that, the run may just have left it
+	// for the purpose.
+	kt := tops & 0xffffffff &^ next
+	if kt == 0 {
+		return false
 	}
-	if want == 0 {
+	var ct uint64 // the tops of the changed columns
+	for m := changed; m != 0; m &= m - 1 {
+		if b := bits.TrailingZeros8(m); s.n[b] > 0 {
+			ct |= 1 << s.col[b][s.n[b]-1]
+		}
+	}
+	want, anyCol := twinsOf(kt), twinsOf(kt&ct) // the twins of those tops
+	if want&s.faceUp&^tops == 0 {
+		// None lies face up under a card: no run to move.
+		s.cameDown = false
 		return false
 	}
 	for a := range 7 {
@@ -540,7 +603,7 @@ func (sv *solver) twinScan(s *sstate, p *path, changed uint8) bool {
 			if w>>x&1 == 0 {
 				continue
 			}
-			b := int(topCol[x])
+			b := s.topColumn(twinOf(x))
 			s.colMove(p, a, j+1, b)
 			// A bound card moves with the run; a bound card the run
 			// now covers has been built on, as the rule wanted.
@@ -586,6 +649,16 @@ func (sv *solver) key(s *sstate) uint64 {
 // a position reaching a subset of the cards others with the same base
 // reach between them is dominated by them (see domSet).
 func (sv *solver) keys(s *sstate) (key, base uint64, mask uint32) {
+	return sv.keysMust(s, s.must)
+}
+
+// keysFree is keys of s free of the must rule (must 0).
+func (sv *solver) keysFree(s *sstate) (key, base uint64, mask uint32) {
+	return sv.keysMust(s, 0)
+}
+
+// keysMust is keys of s with must set to must.
+func (sv *solver) keysMust(s *sstate, must uint8) (key, base uint64, mask uint32) {
 	if s.dirty != 0 {
 		for k := range 7 {
 			if s.dirty&(1<<k) != 0 {
@@ -600,9 +673,11 @@ func (sv *solver) keys(s *sstate) (key, base uint64, mask uint32) {
 	h := s.hc[0] + s.hc[1] + s.hc[2] + s.hc[3] + s.hc[4] + s.hc[5] + s.hc[6]
 	h = (h ^ h>>29) * 0xbf58476d1ce4e5b9
 	h ^= s.hc[7]
-	extra := [5]engine.Card{engine.Card(s.found[0]), engine.Card(s.found[1]),
-		engine.Card(s.found[2]), engine.Card(s.found[3]), engine.Card(s.must)}
-	base = wordHash(h, extra[:])
+	// wordHash(h, [found[0..3], must]), worked out in place.
+	w := uint64(5)<<56 | uint64(s.found[0]) | uint64(s.found[1])<<8 | uint64(s.found[2])<<16 |
+		uint64(s.found[3])<<24 | uint64(must)<<32
+	base = (h ^ w) * 0xff51afd7ed558ccd
+	base ^= base >> 29
 	if sv.draw != 3 {
 		return base, base, 0
 	}
@@ -683,6 +758,7 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 		s.found[su]--
 		s.col[to][s.n[to]] = engine.NewCard(engine.Rank(r), engine.Suit(su))
 		s.n[to]++
+		s.faceUp |= 1 << s.col[to][s.n[to]-1]
 		s.dirty |= 1 << to
 		s.must = uint8(to) + 1
 		s.cameDown = true
@@ -693,6 +769,14 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 // expand yields the successors of s, most promising first, since the
 // depth-first search tries them in that order.
 func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
+	var n sstate
+	sv.successors(s, &n, func(m smove) { yield(m, n) })
+}
+
+// successors is expand playing each successor into n, which holds it
+// only until yield returns: copying it is left to the caller, and n is the
+// caller's so that it stays off the heap.
+func (sv *solver) successors(s sstate, n *sstate, yield func(smove)) {
 	emit := func(m smove) {
 		if s.must != 0 && (m.to != s.must-1 || m.kind == mColUp) && !s.digs(m) {
 			return
@@ -709,19 +793,43 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			// (see sstate.must).
 			return
 		}
-		n := s
-		sv.apply(&n, m, nil)
-		if n.must != 0 && !sv.canBuild(&n) {
+		*n = s
+		sv.apply(n, m, nil)
+		if n.must != 0 && !sv.canBuild(n) {
 			return // the card laid down would wait for nothing
 		}
-		yield(m, n)
+		yield(m)
 	}
+	// The column tops, and the column of each: a card goes onto the
+	// columns whose tops are among its targets.
 	firstEmpty := -1
+	var tops uint64
+	var topCol [64]uint8
 	for k := range 7 {
-		if s.n[k] == 0 {
+		if n := s.n[k]; n > 0 {
+			t := s.col[k][n-1]
+			tops |= 1 << t
+			topCol[t&63] = uint8(k)
+		} else if firstEmpty < 0 {
 			firstEmpty = k
-			break
 		}
+	}
+	// builds is the set of columns c could go on (bit k for column k),
+	// leaving out empty ones; dests adds the first empty one for a King.
+	builds := func(c engine.Card) (m uint8) {
+		for t := targetsOf[c&63] & tops; t != 0; t &= t - 1 {
+			m |= 1 << topCol[bits.TrailingZeros64(t)]
+		}
+		return m
+	}
+	dests := func(c engine.Card) uint8 {
+		if c.Rank() == engine.King {
+			if firstEmpty < 0 {
+				return 0
+			}
+			return 1 << firstEmpty
+		}
+		return builds(c)
 	}
 	// Column to foundation.
 	for k := range 7 {
@@ -735,15 +843,8 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			if int(s.down[k]) != d || s.n[k] == 0 {
 				continue
 			}
-			lead := s.col[k][d]
-			for to := range 7 {
-				if to == k {
-					continue
-				}
-				if (s.n[to] == 0 && to == firstEmpty && lead.Rank() == engine.King) ||
-					(s.n[to] > 0 && onto(lead, s.col[to][s.n[to]-1])) {
-					emit(smove{kind: mColCol, a: uint8(k), b: uint8(d), to: uint8(to)})
-				}
+			for m := dests(s.col[k][d]) &^ (1 << k); m != 0; m &= m - 1 {
+				emit(smove{kind: mColCol, a: uint8(k), b: uint8(d), to: uint8(bits.TrailingZeros8(m))})
 			}
 		}
 	}
@@ -765,11 +866,8 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			// onto the column if wanted. A held card cannot.
 			continue
 		}
-		for to := range 7 {
-			if (s.n[to] == 0 && to == firstEmpty && c.Rank() == engine.King) ||
-				(s.n[to] > 0 && onto(c, s.col[to][s.n[to]-1])) {
-				emit(smove{kind: mTalon, a: i, to: uint8(to)})
-			}
+		for m := dests(c); m != 0; m &= m - 1 {
+			emit(smove{kind: mTalon, a: i, to: uint8(bits.TrailingZeros8(m))})
 		}
 	}
 	// Runs that empty a column, or free a card for a foundation.
@@ -777,6 +875,10 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		d := int(s.down[k])
 		for idx := d; idx < int(s.n[k]); idx++ {
 			lead := s.col[k][idx]
+			to := builds(lead) &^ (1 << k)
+			if to == 0 {
+				continue
+			}
 			switch {
 			case idx == 0 && d == 0:
 				if lead.Rank() == engine.King {
@@ -789,10 +891,8 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 			default:
 				continue // turning up a card: done above
 			}
-			for to := range 7 {
-				if to != k && s.n[to] > 0 && onto(lead, s.col[to][s.n[to]-1]) {
-					emit(smove{kind: mColCol, a: uint8(k), b: uint8(idx), to: uint8(to)})
-				}
+			for m := to; m != 0; m &= m - 1 {
+				emit(smove{kind: mColCol, a: uint8(k), b: uint8(idx), to: uint8(bits.TrailingZeros8(m))})
 			}
 		}
 	}
@@ -806,11 +906,8 @@ func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 		if s.safeDown(f) || !s.wanted(f, hold) {
 			continue
 		}
-		for to := range 7 {
-			if (s.n[to] == 0 && to == firstEmpty && f.Rank() == engine.King) ||
-				(s.n[to] > 0 && onto(f, s.col[to][s.n[to]-1])) {
-				emit(smove{kind: mDown, a: uint8(su), to: uint8(to)})
-			}
+		for m := dests(f); m != 0; m &= m - 1 {
+			emit(smove{kind: mDown, a: uint8(su), to: uint8(bits.TrailingZeros8(m))})
 		}
 	}
 }
@@ -918,16 +1015,31 @@ func (sv *solver) canBuild(s *sstate) bool {
 		}
 	}
 	// A talon card laid on c, when something could build on it in turn.
-	found := false
-	sv.reach(s, func(i, _ int) {
-		if found || !onto(s.talon[i], c) || (s.fits(s.talon[i]) && hold>>s.talon[i]&1 == 0) {
-			return
+	if takersOf[c&63]&s.tset == 0 {
+		return false
+	}
+	return sv.layThen(s, to, hold, func(t engine.Card) bool { return onto(t, c) })
+}
+
+// layThen: a talon card the stock reaches and that is laid on column to
+// rather than going up (see expand), one for which ok says yes, leaves a
+// position where the card laid is built on in turn (see canBuild). They
+// are tried in reach's order, as expand does.
+func (sv *solver) layThen(s *sstate, to int, hold uint64, ok func(engine.Card) bool) bool {
+	var n sstate
+	ri, rn := sv.reachList(s)
+	for _, i := range ri[:rn] {
+		t := s.talon[i]
+		if !ok(t) || (s.fits(t) && hold>>t&1 == 0) {
+			continue
 		}
-		n := *s
-		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
-		found = n.must == 0 || sv.canBuild(&n)
-	})
-	return found
+		n = *s
+		sv.apply(&n, smove{kind: mTalon, a: i, to: uint8(to)}, nil)
+		if n.must == 0 || sv.canBuild(&n) {
+			return true
+		}
+	}
+	return false
 }
 
 // twinTakes: twin would move a run put on the column top c onto c's twin,
@@ -983,10 +1095,8 @@ func (s *sstate) wanted(f engine.Card, hold uint64) bool { return s.wantedIn(s.f
 
 // wantedIn is wanted with the foundations at found.
 func (s *sstate) wantedIn(found [4]uint8, hold uint64, f engine.Card) bool {
-	for i := range int(s.tn) {
-		if onto(s.talon[i], f) {
-			return true
-		}
+	if takersOf[f&63]&s.tset != 0 {
+		return true
 	}
 	found[f.Suit()]--
 	// The card under f on its foundation, when it would gain by coming
@@ -1007,10 +1117,14 @@ func (s *sstate) wantedIn(found [4]uint8, hold uint64, f engine.Card) bool {
 			}
 		}
 	}
+	takers := takersOf[f&63]
+	if takers&s.faceUp == 0 {
+		return false
+	}
 	for k := range 7 {
 		d := int(s.down[k])
 		for j := d; j < int(s.n[k]); j++ {
-			if onto(s.col[k][j], f) && (j == d || upIn(&found, hold, s.col[k][j-1])) {
+			if takers>>s.col[k][j]&1 != 0 && (j == d || upIn(&found, hold, s.col[k][j-1])) {
 				return true
 			}
 		}
@@ -1196,17 +1310,7 @@ func (sv *solver) kingGoes(s *sstate, to int, hold uint64) bool {
 			return true
 		}
 	}
-	found := false
-	sv.reach(s, func(i, _ int) {
-		k := s.talon[i]
-		if found || k.Rank() != engine.King || (s.fits(k) && hold>>k&1 == 0) {
-			return
-		}
-		n := *s
-		sv.apply(&n, smove{kind: mTalon, a: uint8(i), to: uint8(to)}, nil)
-		found = n.must == 0 || sv.canBuild(&n)
-	})
-	return found
+	return sv.layThen(s, to, hold, func(t engine.Card) bool { return t.Rank() == engine.King })
 }
 
 // twinTop: m puts a card on a Spade or Heart whose twin is a column top
