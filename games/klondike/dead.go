@@ -70,10 +70,18 @@ var kings = func() (m uint64) {
 // The search checks every position it expands that no must binds (see
 // dfs.run): a lost position is cut where it is first reached, not after
 // its whole subtree (reports/solvers.md).
-func (sv *solver) dead(s *sstate) bool {
-	var pl places
-	var st stamps
-	f := fixpoint{pl: &pl, st: &st}
+func (sv *solver) dead(s *sstate) bool { return sv.deadIn(s, new(deadScratch)) }
+
+// deadScratch is what dead works in. A search keeps one for all its
+// checks: clearing it afresh for each (5 KB) cost a check more than it
+// saved, so run writes every entry it later reads.
+type deadScratch struct {
+	pl places
+	st stamps
+}
+
+func (sv *solver) deadIn(s *sstate, w *deadScratch) bool {
+	f := fixpoint{pl: &w.pl, st: &w.st}
 	if !f.run(sv, s) {
 		return true
 	}
@@ -125,6 +133,7 @@ type stamps struct {
 	leftAt, expAt [64]uint8
 	upAt          [4][14]uint8 // the step upTo reached each rank
 	snap          [52]fixSnap
+	deps
 }
 
 type fixSnap struct {
@@ -144,14 +153,18 @@ func (f *fixpoint) run(sv *solver, s *sstate) bool {
 }
 
 func (f *fixpoint) init(sv *solver, s *sstate) {
+	st := f.st
+	st.emptyDep, st.talonDep = 0, 0
 	for k := range 7 {
 		n := int(s.n[k])
 		if n == 0 {
 			f.empty = true
 			continue
 		}
-		f.exp |= 1 << s.col[k][n-1]
-		f.tops |= 1 << s.col[k][n-1]
+		top := s.col[k][n-1]
+		f.exp |= 1 << top
+		f.tops |= 1 << top
+		st.expAt[top], st.expDep[top], st.freeDep[top] = 0, 0, 0
 		for j, c := range s.col[k][:n] {
 			f.need |= 1 << c
 			f.pl.colOf[c], f.pl.idxOf[c] = uint8(k), uint8(j)
@@ -174,8 +187,11 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 	for _, su := range engine.Suits {
 		f.upTo[su] = f.climb(su, s.found[su])
 		f.upOK |= upToMask[su][f.upTo[su]+1]
+		for r := range f.upTo[su] + 1 {
+			st.upAt[su][r], st.upDep[su][r] = 0, 0
+		}
 		for r := f.upTo[su] + 1; r < 14; r++ {
-			f.st.upAt[su][r] = 255
+			st.upAt[su][r] = 255
 		}
 	}
 	for m := f.exp; m != 0; m &= m - 1 {
@@ -185,7 +201,7 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 	f.found = s.found
 	for m := f.down; m != 0; m &= m - 1 {
 		if c := engine.Card(bits.TrailingZeros64(m)); c.Rank() != engine.King && f.canDown(c) {
-			f.expose(c)
+			f.expose(c, f.downDep(c))
 		}
 	}
 	if f.empty {
@@ -213,10 +229,14 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 			}
 			upOK := f.upOK>>c&1 != 0
 			lead := f.lead>>c&1 != 0
+			var d uint64
+			if f.st != nil {
+				_, d = f.talonLeaveDep(c, upOK, lead)
+			}
 			f.leave(c, upOK)
 			f.tplayed |= 1 << f.pl.talOf[c]
 			if lead {
-				f.expose(c)
+				f.expose(c, d)
 			} else {
 				// Up: a top only once it can come down.
 				f.down |= 1 << c
@@ -230,17 +250,27 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 		}
 		c := engine.Card(bits.TrailingZeros64(ready))
 		k, j := int(f.pl.colOf[c]), int(f.pl.idxOf[c])
+		var d uint64
+		if f.st != nil {
+			d = f.columnLeaveDep(c)
+		}
 		f.leave(c, f.tops&f.upOK>>c&1 != 0)
 		if j == 0 {
 			if !f.empty {
 				f.empty = true
+				if f.st != nil {
+					f.st.emptyDep = d
+				}
 				f.lead |= kings
 				f.kingsDown()
 			}
 		} else {
 			b := s.col[k][j-1]
 			f.tops |= 1 << b
-			f.expose(b)
+			if f.st != nil {
+				f.st.freeDep[b] = d
+			}
+			f.expose(b, d)
 		}
 		if goal != nil {
 			if f.met(s, goal) {
@@ -349,18 +379,20 @@ func (f *fixpoint) grow(su engine.Suit) {
 		if f.st != nil {
 			for q := r0 + 1; q <= r; q++ {
 				f.st.upAt[su][q] = f.step
+				f.st.upDep[su][q] = f.st.upDep[su][q-1] | f.rankDep(engine.NewCard(engine.Rank(q), su))
 			}
 		}
 	}
 }
 
-func (f *fixpoint) expose(b engine.Card) {
+func (f *fixpoint) expose(b engine.Card, d uint64) {
 	if f.exp>>b&1 != 0 {
 		return
 	}
 	f.exp |= 1 << b
 	if f.st != nil {
 		f.st.expAt[b] = f.step
+		f.st.expDep[b] = d
 	}
 	f.lead |= takersOf[b]
 	f.grow(b.Suit())
@@ -368,12 +400,12 @@ func (f *fixpoint) expose(b engine.Card) {
 	// on its foundation once it came down from there.
 	for m := takersOf[b] & f.down &^ f.exp; m != 0; m &= m - 1 {
 		if c := engine.Card(bits.TrailingZeros64(m)); f.canDown(c) {
-			f.expose(c)
+			f.expose(c, f.downDep(c))
 		}
 	}
 	if r := b.Rank(); r > engine.Ace && f.down>>b&1 != 0 {
 		if c := engine.NewCard(r-1, b.Suit()); f.down>>c&1 != 0 && f.canDown(c) {
-			f.expose(c)
+			f.expose(c, f.downDep(c))
 		}
 	}
 }
@@ -395,7 +427,7 @@ func (f *fixpoint) canDown(c engine.Card) bool {
 func (f *fixpoint) kingsDown() {
 	for m := kings & f.down &^ f.exp; m != 0; m &= m - 1 {
 		if c := engine.Card(bits.TrailingZeros64(m)); f.canDown(c) {
-			f.expose(c)
+			f.expose(c, f.downDep(c))
 		}
 	}
 }
@@ -455,6 +487,12 @@ func (f *fixpoint) twins(s *sstate) bool {
 			}
 			if f.upStep(s, x) < f.st.leftAt[y] || f.upStep(s, y) < f.st.leftAt[x] {
 				continue // it could go up before its twin left
+			}
+			if f.surelyFirst(x, y, t, t2) || f.surelyFirst(y, x, t, t2) {
+				if checkSurely {
+					f.checkSurelyFirst(s, x, y, t, t2)
+				}
+				continue
 			}
 			if !f.firstOK(s, x, y, t, t2) && !f.firstOK(s, y, x, t, t2) {
 				return true

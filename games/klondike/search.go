@@ -139,18 +139,19 @@ type dfs struct {
 	// seen holds the positions searched through and those on the path;
 	// in a team only those on the path, the rest being in its tables
 	// (one table less to look in, and a small one).
-	seen   *engine.SeenSet
-	dom    *domSet
-	nodes  int
-	rng    uint64
-	noise  int32
-	budget int
-	kids   []kid
-	next   sstate // the successor push is looking at
-	ord    []rank
-	stack  []frame
-	path   []smove
-	out    engine.Outcome // Undecided until a run decides
+	seen    *engine.SeenSet
+	dom     *domSet
+	nodes   int
+	rng     uint64
+	noise   int32
+	budget  int
+	kids    []kid
+	next    sstate // the successor push is looking at
+	ord     []rank
+	stack   []frame
+	path    []smove
+	out     engine.Outcome // Undecided until a run decides
+	scratch *deadScratch
 	// In a team (see team.go): the budget and stop signal of all its
 	// searches, and the tables they share (not the Draw 1 search of a
 	// Draw 3 deal); nil when alone.
@@ -161,7 +162,7 @@ type dfs struct {
 
 func newDFS(sv *solver, start sstate) *dfs {
 	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 10), dom: newDomSet(1 << 12),
-		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided}
+		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided, scratch: new(deadScratch)}
 	if start.won() {
 		d.out, d.nodes = engine.Solved, 1
 	}
@@ -306,7 +307,7 @@ func (d *dfs) run(maxNodes int) {
 				}
 			}
 		}
-		if k.s.must == 0 && sv.dead(&k.s) {
+		if k.s.must == 0 && sv.deadIn(&k.s, d.scratch) {
 			// Lost: searched through at once. Checked here rather
 			// than for every successor, since many are never reached.
 			// A position after a card went up is checked too: on its
