@@ -23,8 +23,8 @@ const syncProbe = 64
 // rounded up to a power of two slots.
 func NewSyncSet(capacity int) *SyncSet {
 	size := TableSize(capacity)
-	t := &SyncSet{slots: make([]atomic.Uint64, size), mask: uint64(size - 1)}
-	Prefault(t.slots)
+	t := &SyncSet{mask: uint64(size - 1)}
+	t.slots = BigTable[atomic.Uint64](t, size)
 	return t
 }
 

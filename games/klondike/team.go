@@ -86,8 +86,8 @@ type syncDomEntry struct{ k, m atomic.Uint64 }
 
 func newSyncDom(capacity int) *syncDom {
 	size := engine.TableSize(capacity)
-	t := &syncDom{slots: make([]syncDomEntry, size), mask: uint64(size - 1)}
-	engine.Prefault(t.slots)
+	t := &syncDom{mask: uint64(size - 1)}
+	t.slots = engine.BigTable[syncDomEntry](t, size)
 	return t
 }
 
