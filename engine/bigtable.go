@@ -12,9 +12,9 @@ import (
 // in that memory.
 //
 // A solver's shared table is tens of MB looked up at random, so nearly
-// every look-up misses the TLB as well as the caches; on 4 KB pages, and
-// on a virtual machine (where a TLB miss walks two page tables), that was
-// a twentieth of a Klondike team's CPU (reports/solvers.md).
+// every look-up misses the TLB as well as the caches, and on a virtual
+// machine a TLB miss walks two page tables: on huge pages a Klondike team
+// of two took about 3% less CPU on hard deals (reports/solvers.md).
 func BigTable[T any, O any](owner *O, n int) []T {
 	var zero T
 	size := n * int(unsafe.Sizeof(zero))
