@@ -161,8 +161,15 @@ type dfs struct {
 }
 
 func newDFS(sv *solver, start sstate) *dfs {
-	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 10), dom: newDomSet(1 << 12),
+	// The tables start small and grow: half of all deals are decided
+	// within a few hundred positions, and a table made for each deal is
+	// garbage after it, which made the collector run every other deal.
+	// Only Draw 3 positions have talon splits to dominate.
+	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 8),
 		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided, scratch: new(deadScratch)}
+	if sv.draw == 3 {
+		d.dom = newDomSet(1 << 8)
+	}
 	if start.won() {
 		d.out, d.nodes = engine.Solved, 1
 	}
