@@ -162,9 +162,11 @@ type dfs struct {
 
 func newDFS(sv *solver, start sstate) *dfs {
 	// The tables start small and grow: half of all deals are decided
-	// within a few hundred positions, and a table made for each deal is
-	// garbage after it, which made the collector run every other deal.
-	// Only Draw 3 positions have talon splits to dominate.
+	// within a few hundred positions, and what a deal's search makes is
+	// garbage after it, in a heap that holds little else (a team's big
+	// tables live outside it), so large first tables would set the
+	// collector off every few deals. Only Draw 3 positions have talon
+	// splits to dominate.
 	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 8),
 		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided, scratch: new(deadScratch)}
 	if sv.draw == 3 {
