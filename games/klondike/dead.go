@@ -70,7 +70,7 @@ var kings = func() (m uint64) {
 // The search checks every position it expands that no must binds (see
 // dfs.run): a lost position is cut where it is first reached, not after
 // its whole subtree (reports/solvers.md).
-func (sv *solver) dead(s *sstate) bool { return sv.deadIn(s, new(deadScratch)) }
+func (sv *solver) dead(s *sstate) bool { return sv.deadIn(s, new(deadScratch), 0) }
 
 // deadScratch is what dead works in. A search keeps one for all its
 // checks: clearing it afresh for each (5 KB) cost a check more than it
@@ -80,13 +80,24 @@ type deadScratch struct {
 	st stamps
 }
 
-func (sv *solver) deadIn(s *sstate, w *deadScratch) bool {
-	f := fixpoint{pl: &w.pl, st: &w.st}
+// fresh, when not 0, is a set of talon cards such that a line from the
+// position is worth searching only if the first talon card it plays is
+// one of them (see kid.fresh). The fixed point takes column cards before
+// any talon card, so where it first turns to the talon it holds every
+// event of tableau moves alone: when no card of fresh can be played
+// there, no such line exists, and deadIn says true as for a lost
+// position.
+func (sv *solver) deadIn(s *sstate, w *deadScratch, fresh uint64) bool {
+	f := fixpoint{pl: &w.pl, st: &w.st, fresh: fresh}
 	if !f.run(sv, s) {
 		return true
 	}
 	return f.twins(s)
 }
+
+// onFreshCovered, when set (by tests), sees each position deadIn finds
+// no line worth searching from for its fresh cards.
+var onFreshCovered func(s *sstate, fresh uint64)
 
 // noPin: no card is held in place.
 const noPin = engine.Card(63)
@@ -118,6 +129,7 @@ type fixpoint struct {
 	found         [4]uint8 // the foundations
 	mask, tplayed uint32   // bit i: talon card i is in reach; can be played
 	tn            int
+	fresh         uint64 // see deadIn; 0 once looked at
 }
 
 // places: where each card lies, a column and its index there or a talon
@@ -223,6 +235,15 @@ func (f *fixpoint) solve(s *sstate, pin engine.Card, goal *twinGoal) bool {
 		// to it, or onto a target that can be a top, face up or a top.
 		ready := open &^ f.talonSet & (f.tops&f.upOK | f.lead&(f.faceUp|f.tops))
 		if ready == 0 {
+			if f.fresh != 0 {
+				if f.fresh&(f.upOK|f.lead) == 0 {
+					if onFreshCovered != nil {
+						onFreshCovered(s, f.fresh)
+					}
+					return false
+				}
+				f.fresh = 0
+			}
 			c, ok := f.nextTalon(open)
 			if !ok {
 				break

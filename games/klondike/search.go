@@ -1,6 +1,8 @@
 package klondike
 
 import (
+	"math/bits"
+
 	"sshuffle/engine"
 )
 
@@ -8,9 +10,13 @@ import (
 type kid struct {
 	m    smove
 	mask uint32
-	key  uint64
-	base uint64
-	s    sstate
+	// fresh is the part of mask no searched position with the same
+	// layout reaches (see domSet): a line from the position whose first
+	// talon card is outside it was searched through already.
+	fresh uint32
+	key   uint64
+	base  uint64
+	s     sstate
 }
 
 // rank orders the successors of a position without moving the states:
@@ -72,17 +78,30 @@ func newDomSet(capacity int) *domSet {
 
 // covers: a searched position with this base reaches every card mask does.
 func (t *domSet) covers(base uint64, mask uint32) bool {
+	rest, ok := t.uncovered(base, mask)
+	return ok && rest == 0
+}
+
+// uncovered is the part of mask no searched position with this base
+// reaches, and whether one with the base was searched at all.
+func (t *domSet) uncovered(base uint64, mask uint32) (uint32, bool) {
 	k := fixKey(base)
 	m := uint64(len(t.slots) - 1)
 	for i := k & m; ; i = (i + 1) & m {
 		switch t.slots[i].k {
 		case 0:
-			return false
+			return mask, false
 		case k:
-			return mask&^t.slots[i].m == 0
+			return mask &^ t.slots[i].m, true
 		}
 	}
 }
+
+// coveredBy: a Draw 3 position with reach mask, of which rest is reached
+// by no searched position with its layout (ok: there is one), is known.
+// With no talon card left (mask 0) every line is tableau moves alone, so
+// it is known once its layout was searched.
+func coveredBy(rest uint32, ok bool, mask uint32) bool { return rest == 0 && (ok || mask != 0) }
 
 // put records a searched position, adding its mask to its base's union.
 func (t *domSet) put(base uint64, mask uint32) {
@@ -178,11 +197,17 @@ func newDFS(sv *solver, start sstate) *dfs {
 	return d
 }
 
-func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
+func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 	sv := d.sv
 	lo := len(d.kids)
 	n := &d.next
-	sv.successors(*s, n, func(m smove) {
+	// A talon card outside fresh leads where a searched position with
+	// this layout led: it is not played (see kid).
+	talon := ^uint32(0)
+	if sv.draw == 3 && !freshOff {
+		talon = fresh
+	}
+	sv.successors(*s, n, talon, func(m smove) {
 		sc := n.cost() * 64
 		if d.noise > 0 {
 			d.rng ^= d.rng << 13
@@ -192,7 +217,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 		}
 		key, base, mask := sv.keys(n)
 		d.ord = append(d.ord, rank{score: sc})
-		d.kids = append(d.kids, kid{m: m, mask: mask, key: key, base: base, s: *n})
+		d.kids = append(d.kids, kid{m: m, mask: mask, fresh: mask, key: key, base: base, s: *n})
 	})
 	// A successor already searched through is left out now rather than
 	// when its turn comes. The look-ups are made here, all together, so
@@ -201,13 +226,14 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 	w := lo
 	for j := lo; j < len(d.kids); j++ {
 		k := &d.kids[j]
-		if d.known(k.key, k.base, k.mask) {
+		if d.known(k.key, k.base, k.mask, &k.fresh) {
 			continue
 		}
 		if k.s.must != 0 && !k.s.downBound() {
 			// The same position free of the rule has every move this
 			// one has: if it was searched, so is this.
-			if d.known(sv.keysFree(&k.s)) {
+			fk, fb, _ := sv.keysFree(&k.s)
+			if f := k.mask; d.known(fk, fb, k.mask, &f) {
 				continue
 			}
 		}
@@ -230,15 +256,22 @@ func (d *dfs) push(s *sstate, key, base uint64, mask uint32) {
 }
 
 // known: the position was searched through (by this search or, in a team,
-// by another), or one that reaches every talon card it does was.
-func (d *dfs) known(key, base uint64, mask uint32) bool {
+// by another), or in Draw 3 positions with its layout reach every talon
+// card it does between them. *fresh, mask or a part of it, loses the
+// cards they reach.
+func (d *dfs) known(key, base uint64, mask uint32, fresh *uint32) bool {
 	if d.seen.Has(key) {
 		return true
 	}
 	if d.tab != nil {
-		return d.tab.has(key, base, mask)
+		return d.tab.has(key, base, mask, fresh)
 	}
-	return d.sv.draw == 3 && d.dom.covers(base, mask)
+	if d.sv.draw != 3 {
+		return false
+	}
+	rest, ok := d.dom.uncovered(base, *fresh)
+	*fresh = rest
+	return coveredBy(rest, ok, mask)
 }
 
 // searched records a position as searched through.
@@ -276,7 +309,7 @@ func (d *dfs) run(maxNodes int) {
 	d.seen.Add(k0)
 	d.nodes++
 	d.kids, d.ord, d.stack, d.path = d.kids[:0], d.ord[:0], d.stack[:0], d.path[:0]
-	d.push(&d.start, k0, b0, m0)
+	d.push(&d.start, k0, b0, m0, m0)
 	limit := min(d.nodes+d.budget, maxNodes)
 	for len(d.stack) > 0 && (d.nodes < limit || d.finishing()) {
 		top := &d.stack[len(d.stack)-1]
@@ -296,7 +329,7 @@ func (d *dfs) run(maxNodes int) {
 		}
 		k := &d.kids[d.ord[top.next].i]
 		top.next++
-		if (d.tab != nil && d.tab.has(k.key, k.base, k.mask)) || !d.seen.Add(k.key) {
+		if (d.tab != nil && d.tab.has(k.key, k.base, k.mask, &k.fresh)) || !d.seen.Add(k.key) {
 			continue
 		}
 		d.nodes++
@@ -316,7 +349,7 @@ func (d *dfs) run(maxNodes int) {
 				}
 			}
 		}
-		if k.s.must == 0 && sv.deadIn(&k.s, d.scratch) {
+		if k.s.must == 0 && sv.deadIn(&k.s, d.scratch, k.freshCards()) {
 			// Lost: searched through at once. Checked here rather
 			// than for every successor, since many are never reached.
 			// A position after a card went up is checked too: on its
@@ -346,7 +379,7 @@ func (d *dfs) run(maxNodes int) {
 			return
 		}
 		// push copies the state before it appends to kids.
-		d.push(&k.s, k.key, k.base, k.mask)
+		d.push(&k.s, k.key, k.base, k.mask, k.fresh)
 	}
 	if len(d.stack) == 0 {
 		d.out, d.path = engine.Impossible, nil
@@ -359,6 +392,22 @@ func (d *dfs) run(maxNodes int) {
 	d.budget = d.budget * restartGrowth / 4
 	d.noise = restartNoise
 }
+
+// freshCards is the set of talon cards at the kid's fresh indices when
+// they are not all of its mask, else 0: then some line is the search's to
+// look at only if its first talon card is one of them (see deadIn).
+func (k *kid) freshCards() uint64 {
+	var cs uint64
+	if k.fresh != k.mask && !freshOff {
+		for m := k.fresh; m != 0; m &= m - 1 {
+			cs |= 1 << k.s.talon[bits.TrailingZeros32(m)]
+		}
+	}
+	return cs
+}
+
+// freshOff turns off what fresh leaves out, for tests that compare.
+var freshOff bool
 
 // pauseEvery is how many positions a paced search visits between pauses.
 const pauseEvery = 256

@@ -62,6 +62,10 @@ import (
 //     A position bound by must is left out once the same position free
 //     of the rule has been searched, having only moves that one has. The
 //     lay rule is not in the key at all (see sstate.lay).
+//   - a Draw 3 position whose layout was searched with splits reaching
+//     some of its talon cards plays only the others (its fresh ones), and
+//     is left out when tableau moves alone can bring none of those into
+//     play (see kid.fresh and deadIn).
 //   - a position where some card can never leave its place is proved lost
 //     without searching it (see dead); every position not bound by must
 //     is checked.
@@ -770,13 +774,14 @@ func (sv *solver) apply(s *sstate, m smove, p *path) {
 // depth-first search tries them in that order.
 func (sv *solver) expand(s sstate, yield func(smove, sstate)) {
 	var n sstate
-	sv.successors(s, &n, func(m smove) { yield(m, n) })
+	sv.successors(s, &n, ^uint32(0), func(m smove) { yield(m, n) })
 }
 
 // successors is expand playing each successor into n, which holds it
 // only until yield returns: copying it is left to the caller, and n is the
-// caller's so that it stays off the heap.
-func (sv *solver) successors(s sstate, n *sstate, yield func(smove)) {
+// caller's so that it stays off the heap. Of the talon cards only those
+// at the indices in talon are played.
+func (sv *solver) successors(s sstate, n *sstate, talon uint32, yield func(smove)) {
 	emit := func(m smove) {
 		if s.must != 0 && (m.to != s.must-1 || m.kind == mColUp) && !s.digs(m) {
 			return
@@ -853,6 +858,16 @@ func (sv *solver) successors(s sstate, n *sstate, yield func(smove)) {
 	// those in Draw 1, but the Draw 1 search of a Draw 3 deal starts where
 	// Draw 3's auto left the talon.
 	ri, rn := sv.reachList(&s)
+	if talon != ^uint32(0) {
+		w := 0
+		for _, i := range ri[:rn] {
+			if talon>>i&1 != 0 {
+				ri[w] = i
+				w++
+			}
+		}
+		rn = w
+	}
 	hold := sv.held(&s)
 	for _, i := range ri[:rn] {
 		if c := s.talon[i]; s.fits(c) && (hold>>c&1 == 0 || s.safe(c)) {

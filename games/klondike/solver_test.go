@@ -232,7 +232,7 @@ func TestBoundPositionDominated(t *testing.T) {
 	kids := func(d *dfs) []smove {
 		d.kids, d.ord, d.stack = d.kids[:0], d.ord[:0], d.stack[:0]
 		k, b, m := sv.keys(&s)
-		d.push(&s, k, b, m)
+		d.push(&s, k, b, m, m)
 		var out []smove
 		for _, k := range d.kids {
 			out = append(out, k.m)

@@ -61,11 +61,14 @@ type tables struct {
 	dom  *syncDom        // Draw 3
 }
 
-// has: a position searched through by the team, or in Draw 3 one with the
-// same layout reaching every talon card it does.
-func (t *tables) has(key, base uint64, mask uint32) bool {
+// has: a position searched through by the team, or in Draw 3 positions
+// with the same layout reaching every talon card it does between them
+// (*fresh loses the cards they reach, see dfs.known).
+func (t *tables) has(key, base uint64, mask uint32, fresh *uint32) bool {
 	if t.dom != nil {
-		return t.dom.covers(base, mask)
+		rest, ok := t.dom.uncovered(base, *fresh)
+		*fresh = rest
+		return coveredBy(rest, ok, mask)
 	}
 	return t.done.Has(key)
 }
@@ -161,18 +164,24 @@ func giveBack(tt *teamTables) {
 const syncDomProbe = 64
 
 func (t *syncDom) covers(base uint64, mask uint32) bool {
+	rest, ok := t.uncovered(base, mask)
+	return ok && rest == 0
+}
+
+// uncovered is domSet.uncovered for the team.
+func (t *syncDom) uncovered(base uint64, mask uint32) (uint32, bool) {
 	k := fixKey(base)
 	i := k & t.mask
 	for range syncDomProbe {
 		switch t.slots[i].k.Load() {
 		case 0:
-			return false
+			return mask, false
 		case k:
-			return uint64(mask)&^t.slots[i].m.Load() == 0
+			return mask &^ uint32(t.slots[i].m.Load()), true
 		}
 		i = (i + 1) & t.mask
 	}
-	return false
+	return mask, false
 }
 
 // put adds mask to its base's union; a base that finds no slot within
