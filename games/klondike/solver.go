@@ -800,7 +800,7 @@ func (sv *solver) successors(s sstate, n *sstate, talon uint32, yield func(smove
 		}
 		*n = s
 		sv.apply(n, m, nil)
-		if n.must != 0 && !sv.canBuild(n) {
+		if n.must != 0 && !sv.canBuild(n, talon) {
 			return // the card laid down would wait for nothing
 		}
 		yield(m)
@@ -976,12 +976,13 @@ func buriedBuilder(found *[4]uint8, su engine.Suit, c engine.Card) bool {
 // its next move must build there; leaving it out saves a position per
 // card laid down for nothing. It asks what expand would try, so it may
 // say yes where expand then finds nothing, but never no where expand
-// finds a build that stays or a dig.
-func (sv *solver) canBuild(s *sstate) bool {
+// finds a build that stays or a dig. Of the talon cards it looks only at
+// those at the indices in talon, as expand would (see successors).
+func (sv *solver) canBuild(s *sstate, talon uint32) bool {
 	to := int(s.must) - 1
 	hold := sv.held(s)
 	if s.n[to] == 0 {
-		return sv.kingGoes(s, to, hold)
+		return sv.kingGoes(s, to, hold, talon)
 	}
 	c := s.col[to][s.n[to]-1]
 	// Twin would move any build off c onto its twin (see expand's emit):
@@ -1033,24 +1034,25 @@ func (sv *solver) canBuild(s *sstate) bool {
 	if takersOf[c&63]&s.tset == 0 {
 		return false
 	}
-	return sv.layThen(s, to, hold, func(t engine.Card) bool { return onto(t, c) })
+	return sv.layThen(s, to, hold, talon, func(t engine.Card) bool { return onto(t, c) })
 }
 
 // layThen: a talon card the stock reaches and that is laid on column to
 // rather than going up (see expand), one for which ok says yes, leaves a
 // position where the card laid is built on in turn (see canBuild). They
 // are tried in reach's order, as expand does.
-func (sv *solver) layThen(s *sstate, to int, hold uint64, ok func(engine.Card) bool) bool {
+func (sv *solver) layThen(s *sstate, to int, hold uint64, talon uint32, ok func(engine.Card) bool) bool {
 	var n sstate
 	ri, rn := sv.reachList(s)
 	for _, i := range ri[:rn] {
 		t := s.talon[i]
-		if !ok(t) || (s.fits(t) && hold>>t&1 == 0) {
+		if talon>>i&1 == 0 || !ok(t) || (s.fits(t) && hold>>t&1 == 0) {
 			continue
 		}
 		n = *s
 		sv.apply(&n, smove{kind: mTalon, a: i, to: uint8(to)}, nil)
-		if n.must == 0 || sv.canBuild(&n) {
+		// The talon is another now: all of it counts.
+		if n.must == 0 || sv.canBuild(&n, ^uint32(0)) {
 			return true
 		}
 	}
@@ -1314,7 +1316,7 @@ func (sv *solver) kingFor(s *sstate) bool {
 // that would come down from its foundation, or a talon King that something
 // could build on in turn (kingFor without the moves canBuild would leave
 // out after them).
-func (sv *solver) kingGoes(s *sstate, to int, hold uint64) bool {
+func (sv *solver) kingGoes(s *sstate, to int, hold uint64, talon uint32) bool {
 	for k := range 7 {
 		if d := s.down[k]; d > 0 && s.n[k] > d && s.col[k][d].Rank() == engine.King {
 			return true
@@ -1325,7 +1327,7 @@ func (sv *solver) kingGoes(s *sstate, to int, hold uint64) bool {
 			return true
 		}
 	}
-	return sv.layThen(s, to, hold, func(t engine.Card) bool { return t.Rank() == engine.King })
+	return sv.layThen(s, to, hold, talon, func(t engine.Card) bool { return t.Rank() == engine.King })
 }
 
 // twinTop: m puts a card on a Spade or Heart whose twin is a column top
