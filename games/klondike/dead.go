@@ -70,7 +70,7 @@ var kings = func() (m uint64) {
 // The search checks every position it expands that no must binds (see
 // dfs.run): a lost position is cut where it is first reached, not after
 // its whole subtree (reports/solvers.md).
-func (sv *solver) dead(s *sstate) bool { return sv.deadIn(s, new(deadScratch), 0) }
+func (sv *solver) dead(s *sstate) bool { return sv.deadIn(s, new(deadScratch), 0, true) }
 
 // deadScratch is what dead works in. A search keeps one for all its
 // checks: clearing it afresh for each (5 KB) cost a check more than it
@@ -90,15 +90,28 @@ type deadScratch struct {
 // position is a layout searched before with another talon split, and the
 // rest of the check seldom proves it lost (one in seven to one in fifteen
 // on hard lost deals) for what it costs them all.
-func (sv *solver) deadIn(s *sstate, w *deadScratch, fresh uint64) bool {
-	f := fixpoint{pl: &w.pl, st: &w.st, fresh: fresh}
+//
+// Without twins the plain fixed point keeps no steps (stamps): that
+// bookkeeping is for twins alone.
+func (sv *solver) deadIn(s *sstate, w *deadScratch, fresh uint64, twins bool) bool {
+	dead, _ := sv.deadBy(s, w, fresh, twins)
+	return dead
+}
+
+// deadBy is deadIn, saying too whether twins was what proved it.
+func (sv *solver) deadBy(s *sstate, w *deadScratch, fresh uint64, twins bool) (dead, byTwins bool) {
+	f := fixpoint{pl: &w.pl, fresh: fresh}
+	if twins {
+		f.st = &w.st
+	}
 	if !f.run(sv, s) {
-		return true
+		return true, false
 	}
-	if f.fresh != 0 {
-		return false
+	if f.fresh != 0 || !twins {
+		return false, false
 	}
-	return f.twins(s)
+	dead = f.twins(s)
+	return dead, dead
 }
 
 // onFreshCovered, when set (by tests), sees each position deadIn finds
@@ -172,7 +185,9 @@ func (f *fixpoint) run(sv *solver, s *sstate) bool {
 
 func (f *fixpoint) init(sv *solver, s *sstate) {
 	st := f.st
-	st.emptyDep, st.talonDep = 0, 0
+	if st != nil {
+		st.emptyDep, st.talonDep = 0, 0
+	}
 	for k := range 7 {
 		n := int(s.n[k])
 		if n == 0 {
@@ -182,7 +197,9 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 		top := s.col[k][n-1]
 		f.exp |= 1 << top
 		f.tops |= 1 << top
-		st.expAt[top], st.expDep[top], st.freeDep[top] = 0, 0, 0
+		if st != nil {
+			st.expAt[top], st.expDep[top], st.freeDep[top] = 0, 0, 0
+		}
 		for j, c := range s.col[k][:n] {
 			f.need |= 1 << c
 			f.pl.colOf[c], f.pl.idxOf[c] = uint8(k), uint8(j)
@@ -205,6 +222,9 @@ func (f *fixpoint) init(sv *solver, s *sstate) {
 	for _, su := range engine.Suits {
 		f.upTo[su] = f.climb(su, s.found[su])
 		f.upOK |= upToMask[su][f.upTo[su]+1]
+		if st == nil {
+			continue
+		}
 		for r := range f.upTo[su] + 1 {
 			st.upAt[su][r], st.upDep[su][r] = 0, 0
 		}
