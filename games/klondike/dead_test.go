@@ -173,3 +173,40 @@ func TestDeadFoundationOrder(t *testing.T) {
 	require.True(t, sv.dead(&s))
 	require.Equal(t, engine.Impossible, SolveGame(g, 2000).Outcome)
 }
+
+// TestTwinsLeftOutWhileIdle: a search whose twins proved nothing over a
+// stretch of checks leaves it out of the next ones, then tries it again.
+func TestTwinsLeftOutWhileIdle(t *testing.T) {
+	defer func(s, r int) { twinStretch, twinRest = s, r }(twinStretch, twinRest)
+	twinStretch, twinRest = 4, 1
+	// Draw 3 deal 59's position from TestDeadTwins, lost by twins alone.
+	lost := fromGame(mustLayout(t, Layout{Variant: "draw3",
+		Foundations: [4][]engine.Card{foundation("C", 2), nil, foundation("H", 4), foundation("S", 2)},
+		Columns: [7][]engine.Card{cards("KD QS JH"), cards("5C 9D 8S 7D 6C 5D 4C 3D"), cards("3C"), cards("KS QH JC"),
+			cards("AD 6S 7H"), cards("JS JD TS"), cards("KH 3S 6D TH 4S TC 8D 7C 6H 5S 4D")},
+		FaceDown: [7]int{0, 1, 0, 0, 2, 1, 6},
+		Waste:    cards("QC"), Stock: cards("9S 8C 7S 5H 8H TD KC QD 9H 2D 9C")}))
+	g, err := New(engine.Spec{Game: "klondike", Variant: "draw3", Seed: 1})
+	require.NoError(t, err)
+	alive := fromGame(g)
+	sv := &solver{draw: 3}
+	sv.auto(&alive, nil)
+	d := newDFS(sv, alive)
+	require.True(t, d.dead(&lost, 0), "twins is on at first")
+	for range 3 {
+		require.False(t, d.dead(&alive, 0))
+	}
+	// One proof in a stretch of four is plenty: still on.
+	require.True(t, d.dead(&lost, 0))
+	for range 3 {
+		require.False(t, d.dead(&alive, 0))
+	}
+	for range 4 {
+		require.False(t, d.dead(&alive, 0))
+	}
+	// Four checks without a proof: the next stretch goes without twins.
+	for range 4 {
+		require.False(t, d.dead(&lost, 0), "twins left out")
+	}
+	require.True(t, d.dead(&lost, 0), "twins back after its rest")
+}
