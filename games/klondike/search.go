@@ -35,19 +35,11 @@ type frame struct {
 }
 
 // cost is the work left in a position: face-down cards weigh most, since
-// each one turned opens new moves. In Draw 3 a talon card weighs as much
-// as a face-down card: the stock deals it only in its turn, so it is as
-// far out of play, and a line that plays the talon down gets its cards
-// into reach sooner. Counted so, the search finds the late wins of Draw 3
-// deals 1-10000 sooner, and no more lost deals run out of time
-// (reports/solvers.md). Draw 1 reaches every talon card at any time.
-func (s *sstate) cost(draw int) int32 {
+// each one turned opens new moves.
+func (s *sstate) cost() int32 {
 	c := int32(0)
 	for k := range 7 {
 		c += 3 * int32(s.down[k])
-	}
-	if draw == 3 {
-		c += 3 * int32(s.tn)
 	}
 	return c + 52 - int32(s.found[0]+s.found[1]+s.found[2]+s.found[3])
 }
@@ -217,7 +209,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 		talon = fresh
 	}
 	sv.successors(*s, n, talon, func(m smove) {
-		sc := n.cost(sv.draw) * 64
+		sc := n.cost() * 64
 		if d.noise > 0 {
 			d.rng ^= d.rng << 13
 			d.rng ^= d.rng >> 7
