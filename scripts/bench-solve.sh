@@ -34,8 +34,8 @@ report freecell-11982.txt   solve freecell --deals 11982 --nodes 50000000
 # 2 s as surely as one decided late, so a larger budget can only bring
 # deals in; the tables it sizes stay the same up to 4 million. Over
 # 1-10000 on the idle machine, 2.2 million left 12 deals not decided
-# within 2 s and 3 million 10, 13 and 11 (three runs; the team's order
-# moves a few deals across the line from run to run).
+# within 2 s and 3 million 10 to 13 (eight runs: the team's order and the
+# machine's speed move a few deals across the line from run to run).
 report klondike-draw1.txt   solve klondike --draw 1 --deals 1-10000 --workers 1 --threads 2 --list-won
 report klondike-draw3.txt   solve klondike --draw 3 --deals 1-10000 --workers 1 --threads 2 --nodes 3000000 --list-won
 report spider-1suit.txt     solve spider --suits 1 --deals 1-200 --list-won

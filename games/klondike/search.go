@@ -76,12 +76,6 @@ func newDomSet(capacity int) *domSet {
 	return &domSet{slots: make([]domEntry, engine.TableSize(capacity))}
 }
 
-// covers: a searched position with this base reaches every card mask does.
-func (t *domSet) covers(base uint64, mask uint32) bool {
-	rest, ok := t.uncovered(base, mask)
-	return ok && rest == 0
-}
-
 // uncovered is the part of mask no searched position with this base
 // reaches, and whether one with the base was searched at all.
 func (t *domSet) uncovered(base uint64, mask uint32) (uint32, bool) {

@@ -95,6 +95,12 @@ func TestKeyIncremental(t *testing.T) {
 	}
 }
 
+// covers: a searched position with this base reaches every card mask does.
+func (t *domSet) covers(base uint64, mask uint32) bool {
+	rest, ok := t.uncovered(base, mask)
+	return ok && rest == 0
+}
+
 func TestDomSet(t *testing.T) {
 	d := newDomSet(2)
 	for i := range uint64(1000) {

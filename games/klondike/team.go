@@ -163,11 +163,6 @@ func giveBack(tt *teamTables) {
 
 const syncDomProbe = 64
 
-func (t *syncDom) covers(base uint64, mask uint32) bool {
-	rest, ok := t.uncovered(base, mask)
-	return ok && rest == 0
-}
-
 // uncovered is domSet.uncovered for the team.
 func (t *syncDom) uncovered(base uint64, mask uint32) (uint32, bool) {
 	k := fixKey(base)

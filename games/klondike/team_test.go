@@ -49,6 +49,12 @@ func TestTeamBudget(t *testing.T) {
 	require.LessOrEqual(t, r.Nodes, 60_000+4*tick)
 }
 
+// covers: a searched position with this base reaches every card mask does.
+func (t *syncDom) covers(base uint64, mask uint32) bool {
+	rest, ok := t.uncovered(base, mask)
+	return ok && rest == 0
+}
+
 func TestSyncDom(t *testing.T) {
 	d := newSyncDom(64)
 	require.False(t, d.covers(7, 0b0011))
