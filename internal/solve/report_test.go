@@ -2,6 +2,8 @@ package solve
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -57,4 +59,23 @@ func TestReportListsSlowDeals(t *testing.T) {
 	require.Contains(t, b.String(), "decided within 2 s each: 1 (25.000%)\n")
 	require.Contains(t, b.String(), "undecided deals: [9]\n")
 	require.Contains(t, b.String(), "decided over 2 s: [3 7]\n")
+}
+
+// --cpuprofile writes a profile pprof reads (gzipped protobuf); a file that
+// cannot be made stops the command before any search, with the reason.
+func TestCPUProfileFlag(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, Run([]string{"klondike", "--deals", "1-3", "--cpuprofile", path}, &out, &errb), errb.String())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Greater(t, len(b), 2)
+	require.Equal(t, []byte{0x1f, 0x8b}, b[:2])
+
+	out.Reset()
+	errb.Reset()
+	bad := filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof")
+	require.Equal(t, 2, Run([]string{"klondike", "--deals", "1-3", "--cpuprofile", bad}, &out, &errb))
+	require.Contains(t, errb.String(), "--cpuprofile")
+	require.Empty(t, out.String())
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -101,6 +102,8 @@ type solveJob struct {
 	listWon   bool
 	check     bool
 	newGame   func(engine.Spec, games.Options) (engine.Solitaire, error)
+	// cpuProfile is where the searches' CPU profile goes, or "".
+	cpuProfile string
 }
 
 // Run solves a range of deals (or one) with the game's solver and
@@ -123,6 +126,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		// still wake threads on the others to collect garbage beside them,
 		// a tenth more CPU in all on a range of quick FreeCell deals.
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	}
+	if j.cpuProfile != "" {
+		f, err := os.Create(j.cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "sshuffle solve: --cpuprofile:", err)
+			return 2
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	results := j.run()
@@ -190,6 +205,7 @@ func parseSolve(args []string, stderr io.Writer) (solveJob, int) {
 	notation := fs.String("notation", "", "FreeCell --moves: \"fcs\" lays the moves out as fc-solve -m -snx does, ten to a line")
 	listWon := fs.Bool("list-won", false, "print the won deals' numbers, one per line, after the report")
 	check := fs.Bool("check", false, "replay every win through the game's rules (FreeCell: written in the notation, automatic moves off); report failures and the mean length")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	if err := fs.Parse(args); err != nil {
 		return j, 2
 	}
@@ -242,7 +258,7 @@ func parseSolve(args []string, stderr io.Writer) (solveJob, int) {
 	return solveJob{
 		game: game, single: single, specOf: specOf, lo: lo, hi: hi, nodes: *nodes, workers: *workers, threads: *threads,
 		solveOne: solveOne, showMoves: *showMoves, fcs: *notation == "fcs", listWon: *listWon, check: *check,
-		newGame: entry.New,
+		newGame: entry.New, cpuProfile: *cpuProfile,
 	}, 0
 }
 
