@@ -95,8 +95,15 @@ func TestKeyIncremental(t *testing.T) {
 	}
 }
 
-// covers: a searched position with this base reaches every card mask does.
-func (t *domSet) covers(base uint64, mask uint32) bool {
+// uncoverer is a dominance table, one search's (domSet) or a team's
+// (syncDom).
+type uncoverer interface {
+	uncovered(base uint64, mask uint32) (uint32, bool)
+}
+
+// covers: a position with this base searched in t reaches every card mask
+// does.
+func covers(t uncoverer, base uint64, mask uint32) bool {
 	rest, ok := t.uncovered(base, mask)
 	return ok && rest == 0
 }
@@ -108,13 +115,13 @@ func TestDomSet(t *testing.T) {
 	}
 	d.put(5*0x10001, 0b111)
 	for i := range uint64(1000) {
-		require.True(t, d.covers(i*0x10001, uint32(i)), "%d", i)
+		require.True(t, covers(d, i*0x10001, uint32(i)), "%d", i)
 	}
-	require.True(t, d.covers(5*0x10001, 0b011))
-	require.False(t, d.covers(5*0x10001, 0b1000))
+	require.True(t, covers(d, 5*0x10001, 0b011))
+	require.False(t, covers(d, 5*0x10001, 0b1000))
 	// A mask within the union of two is covered, though in neither alone.
 	d.put(6*0x10001, 0b1000)
-	require.True(t, d.covers(6*0x10001, 0b1110))
-	require.False(t, d.covers(6*0x10001, 0b1_0000))
-	require.False(t, d.covers(5000*0x10001, 0))
+	require.True(t, covers(d, 6*0x10001, 0b1110))
+	require.False(t, covers(d, 6*0x10001, 0b1_0000))
+	require.False(t, covers(d, 5000*0x10001, 0))
 }

@@ -49,25 +49,19 @@ func TestTeamBudget(t *testing.T) {
 	require.LessOrEqual(t, r.Nodes, 60_000+4*tick)
 }
 
-// covers: a searched position with this base reaches every card mask does.
-func (t *syncDom) covers(base uint64, mask uint32) bool {
-	rest, ok := t.uncovered(base, mask)
-	return ok && rest == 0
-}
-
 func TestSyncDom(t *testing.T) {
 	d := newSyncDom(64)
-	require.False(t, d.covers(7, 0b0011))
+	require.False(t, covers(d, 7, 0b0011))
 	d.put(7, 0b0011)
-	require.True(t, d.covers(7, 0b0001))
-	require.True(t, d.covers(7, 0b0011))
-	require.False(t, d.covers(7, 0b0100))
-	require.False(t, d.covers(8, 0b0001))
+	require.True(t, covers(d, 7, 0b0001))
+	require.True(t, covers(d, 7, 0b0011))
+	require.False(t, covers(d, 7, 0b0100))
+	require.False(t, covers(d, 8, 0b0001))
 	// Two masks for one base cover what lies within their union.
 	d.put(7, 0b1100_0100)
-	require.True(t, d.covers(7, 0b1100_0000))
-	require.True(t, d.covers(7, 0b1100_0111))
-	require.False(t, d.covers(7, 0b1_0000_0001))
+	require.True(t, covers(d, 7, 0b1100_0000))
+	require.True(t, covers(d, 7, 0b1100_0111))
+	require.False(t, covers(d, 7, 0b1_0000_0001))
 
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -79,8 +73,8 @@ func TestSyncDom(t *testing.T) {
 	}
 	wg.Wait()
 	for b := uint64(100); b < 140; b++ {
-		require.True(t, d.covers(b, 0b1111), "base %d", b)
-		require.False(t, d.covers(b, 0b1_0000), "base %d", b)
+		require.True(t, covers(d, b, 0b1111), "base %d", b)
+		require.False(t, covers(d, b, 0b1_0000), "base %d", b)
 	}
 }
 
@@ -101,7 +95,7 @@ func TestTeamTablesReusedEmpty(t *testing.T) {
 		require.Same(t, a, b, "the spare tables are reused")
 		for k := uint64(1); k <= 1000; k++ {
 			if draw3 {
-				require.False(t, b.dom.covers(k*7919, 0b1), "base %d kept", k)
+				require.False(t, covers(b.dom, k*7919, 0b1), "base %d kept", k)
 			} else {
 				require.False(t, b.done.Has(k*7919), "key %d kept", k)
 			}

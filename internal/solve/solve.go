@@ -136,8 +136,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "sshuffle solve: --cpuprofile:", err)
 			return 2
 		}
-		defer f.Close()
-		defer pprof.StopCPUProfile()
+		// A profile cut short by a full disk would read as a short run.
+		defer func() {
+			pprof.StopCPUProfile()
+			if err := f.Close(); err != nil {
+				fmt.Fprintln(stderr, "sshuffle solve: --cpuprofile:", err)
+			}
+		}()
 	}
 	start := time.Now()
 	results := j.run()
