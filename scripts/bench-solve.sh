@@ -33,9 +33,10 @@ report freecell-11982.txt   solve freecell --deals 11982 --nodes 50000000
 # about 3 s on an idle machine. A deal the budget leaves undecided misses
 # 2 s as surely as one decided late, so a larger budget can only bring
 # deals in; the tables it sizes stay the same up to 4 million. Over
-# 1-10000 on the idle machine, 2.2 million left 12 deals not decided
-# within 2 s and 3 million 10 to 13 (eight runs: the team's order and the
-# machine's speed move a few deals across the line from run to run).
+# 1-10000 on the idle machine every win is found within it, and the deals
+# not decided within 2 s are the nine lost ones it leaves undecided and a
+# few lost deals near 2.4 million positions, which the machine's speed
+# moves across the line from run to run (reports/solvers.md).
 report klondike-draw1.txt   solve klondike --draw 1 --deals 1-10000 --workers 1 --threads 2 --list-won
 report klondike-draw3.txt   solve klondike --draw 3 --deals 1-10000 --workers 1 --threads 2 --nodes 3000000 --list-won
 report spider-1suit.txt     solve spider --suits 1 --deals 1-200 --list-won

@@ -172,6 +172,7 @@ type dfs struct {
 	ctl     *control
 	tab     *tables
 	pending int // positions not yet counted in ctl
+	runs    int // runs made
 }
 
 func newDFS(sv *solver, start sstate) *dfs {
@@ -384,8 +385,27 @@ func (d *dfs) run(maxNodes int) {
 	for _, f := range d.stack {
 		d.seen.Remove(f.key)
 	}
-	d.budget = d.budget * restartGrowth / 4
+	d.runs++
+	d.budget = restartUnit * luby(d.runs+1)
 	d.noise = restartNoise
+}
+
+// luby is the i-th term (from 1) of the Luby sequence, 1 1 2 1 1 2 4 1 1
+// 2 1 1 2 4 8 1...: run i of a search gets restartUnit times as many
+// positions. Runs that only grow end up all long, deep below the same
+// early choices, and miss wins that a short run in another order finds
+// at once; this sequence keeps coming back to short runs while its long
+// ones still double. A restart costs a lost deal next to nothing, as the
+// positions it searched through are kept (reports/solvers.md, "Restarts
+// on the Luby sequence").
+func luby(i int) int {
+	for {
+		k := bits.Len(uint(i)) // 2^(k-1) <= i < 2^k
+		if i == 1<<k-1 {
+			return 1 << (k - 1)
+		}
+		i -= 1<<(k-1) - 1
+	}
 }
 
 // dead is the dead check of a position the search reaches (see deadIn).
@@ -450,7 +470,6 @@ var freshOff bool
 const pauseEvery = 256
 
 var (
-	restartUnit   = 20000
-	restartGrowth = 6
-	restartNoise  = int32(64 * 8)
+	restartUnit  = 1000
+	restartNoise = int32(64 * 8)
 )

@@ -1,6 +1,7 @@
 package klondike
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -124,4 +125,31 @@ func TestDomSet(t *testing.T) {
 	require.True(t, covers(d, 6*0x10001, 0b1110))
 	require.False(t, covers(d, 6*0x10001, 0b1_0000))
 	require.False(t, covers(d, 5000*0x10001, 0))
+}
+
+func TestLuby(t *testing.T) {
+	want := []int{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1, 1, 2}
+	for i, w := range want {
+		require.Equal(t, w, luby(i+1), "term %d", i+1)
+	}
+	// Each power of two first comes at 2^k-1, after the sequence so far
+	// twice over.
+	for k := 1; k < 20; k++ {
+		require.Equal(t, 1<<(k-1), luby(1<<k-1))
+		require.Equal(t, 1, luby(1<<k))
+	}
+}
+
+// TestRunsFollowLuby: each run of a lone search stops after its term of
+// the sequence in positions (and one for the start, counted anew).
+func TestRunsFollowLuby(t *testing.T) {
+	g, err := New(engine.Spec{Game: "klondike", Variant: "draw3", Seed: 8806})
+	require.NoError(t, err)
+	d := newDFS(&solver{draw: 3}, fromGame(g))
+	for i := 1; i <= 8; i++ {
+		before := d.nodes
+		d.run(math.MaxInt)
+		require.Equal(t, engine.Undecided, d.out, "run %d", i)
+		require.Equal(t, restartUnit*luby(i)+1, d.nodes-before, "run %d", i)
+	}
 }
