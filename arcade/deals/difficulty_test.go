@@ -93,7 +93,7 @@ func TestRatingStopsUnwanted(t *testing.T) {
 	g, _ := games.Default().Entry("klondike/draw1")
 	closed := make(chan struct{})
 	close(closed)
-	for seed := range uint64(40) {
+	for seed := range uint64(1000) {
 		spec := engine.Spec{Game: "klondike", Variant: "draw1", Seed: seed}
 		if d, _ := Rate(g, spec); d.Positions < 4096 {
 			continue
