@@ -14,9 +14,20 @@ type kid struct {
 	// layout reaches (see domSet): a line from the position whose first
 	// talon card is outside it was searched through already.
 	fresh uint32
-	key   uint64
-	base  uint64
-	s     sstate
+	// lim is the part of mask its parent's lines may still start from,
+	// when a tableau move led here: such a move leaves the talon and its
+	// split alone, so a line from here is a line from the parent, and one
+	// whose first talon card the parent left out (outside the parent's
+	// fresh) goes where a position searched before the parent went.
+	// Only the talon moves in fresh&lim are played, and the position is
+	// known when there are none. lim is not fresh, which also makes the
+	// dead check stop at the first talon card (see deadIn): kept apart,
+	// the full check still runs, and proves more such positions lost
+	// than it costs (reports/solvers.md, "Fresh cards handed down").
+	lim  uint32
+	key  uint64
+	base uint64
+	s    sstate
 }
 
 // rank orders the successors of a position without moving the states:
@@ -203,6 +214,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 	if sv.draw == 3 && !freshOff {
 		talon = fresh
 	}
+	tn := s.tn
 	sv.successors(*s, n, talon, func(m smove) {
 		sc := n.cost() * 64
 		if d.noise > 0 {
@@ -212,8 +224,12 @@ func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 			sc += int32(d.rng % uint64(d.noise))
 		}
 		key, base, mask := sv.keys(n)
+		lim := mask
+		if talon != ^uint32(0) && n.tn == tn && !handDownOff {
+			lim &= talon // a tableau move: the talon is as it was
+		}
 		d.ord = append(d.ord, rank{score: sc})
-		d.kids = append(d.kids, kid{m: m, mask: mask, fresh: mask, key: key, base: base, s: *n})
+		d.kids = append(d.kids, kid{m: m, mask: mask, fresh: mask, lim: lim, key: key, base: base, s: *n})
 	})
 	// A successor already searched through is left out now rather than
 	// when its turn comes. The look-ups are made here, all together, so
@@ -222,7 +238,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 	w := lo
 	for j := lo; j < len(d.kids); j++ {
 		k := &d.kids[j]
-		if d.known(k.key, k.base, k.mask, &k.fresh) {
+		if d.known(k.key, k.base, k.mask, &k.fresh) || k.handedDown() {
 			continue
 		}
 		if k.s.must != 0 && !k.s.downBound() {
@@ -325,7 +341,7 @@ func (d *dfs) run(maxNodes int) {
 		}
 		k := &d.kids[d.ord[top.next].i]
 		top.next++
-		if (d.tab != nil && d.tab.has(k.key, k.base, k.mask, &k.fresh)) || !d.seen.Add(k.key) {
+		if (d.tab != nil && (d.tab.has(k.key, k.base, k.mask, &k.fresh) || k.handedDown())) || !d.seen.Add(k.key) {
 			continue
 		}
 		d.nodes++
@@ -375,7 +391,7 @@ func (d *dfs) run(maxNodes int) {
 			return
 		}
 		// push copies the state before it appends to kids.
-		d.push(&k.s, k.key, k.base, k.mask, k.fresh)
+		d.push(&k.s, k.key, k.base, k.mask, k.fresh&k.lim)
 	}
 	if len(d.stack) == 0 {
 		d.out, d.path = engine.Impossible, nil
@@ -450,6 +466,12 @@ var (
 	twinRest    = 8
 )
 
+// handedDown: every line from the kid starts with a talon card its own
+// layout's searched positions or its parent's reach (see lim). With no
+// talon card left (mask 0) every line is tableau moves alone, for which
+// lim says nothing.
+func (k *kid) handedDown() bool { return k.fresh&k.lim == 0 && k.mask != 0 }
+
 // freshCards is the set of talon cards at the kid's fresh indices when
 // they are not all of its mask, else 0: then some line is the search's to
 // look at only if its first talon card is one of them (see deadIn).
@@ -463,8 +485,9 @@ func (k *kid) freshCards() uint64 {
 	return cs
 }
 
-// freshOff turns off what fresh leaves out, for tests that compare.
-var freshOff bool
+// freshOff turns off what fresh leaves out, and handDownOff what lim
+// does, for tests that compare.
+var freshOff, handDownOff bool
 
 // pauseEvery is how many positions a paced search visits between pauses.
 const pauseEvery = 256
