@@ -466,10 +466,10 @@ var (
 	twinRest    = 8
 )
 
-// handedDown: every line from the kid starts with a talon card its own
-// layout's searched positions or its parent's reach (see lim). With no
-// talon card left (mask 0) every line is tableau moves alone, for which
-// lim says nothing.
+// handedDown: every line from the kid starts with a talon card that
+// searched positions reach, ones with its own layout or ones with its
+// parent's (see lim). With no talon card left (mask 0) every line is
+// tableau moves alone, for which lim says nothing.
 func (k *kid) handedDown() bool { return k.fresh&k.lim == 0 && k.mask != 0 }
 
 // freshCards is the set of talon cards at the kid's fresh indices when
