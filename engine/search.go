@@ -276,6 +276,12 @@ func (t *SeenSet) Each(f func(uint64)) {
 // Len is the number of keys held.
 func (t *SeenSet) Len() int { return t.n }
 
+// Reset empties the set, keeping its memory.
+func (t *SeenSet) Reset() {
+	clear(t.slots)
+	t.n = 0
+}
+
 func (t *SeenSet) grow() {
 	old := t.slots
 	t.slots = make([]uint64, len(old)*2)

@@ -43,6 +43,9 @@ type frame struct {
 	lo, hi, next int32
 	mask         uint32
 	key, base    uint64
+	// dirty: in a Draw 1 probe (see lost), a successor was left out
+	// that is not known to be lost.
+	dirty bool
 }
 
 // cost is the work left in a position: face-down cards weigh most, since
@@ -184,6 +187,18 @@ type dfs struct {
 	tab     *tables
 	pending int // positions not yet counted in ctl
 	runs    int // runs made
+	// one is a Draw 3 team search's Draw 1 probe (probe.go).
+	one *drawOne
+	// In a Draw 1 probe: lost holds Draw 1 positions proved lost, those
+	// of the team's probes before; won, positions with a Draw 1 win; and
+	// hitWon says a successor is one. A position the probe searches
+	// through is proved lost, and goes in lost, when no successor was left
+	// out but for being dead or in lost: one left out for lying on the
+	// path, or for being searched through without such a proof, makes it
+	// and every position below it on the path dirty, since what it
+	// leaves out may yet win.
+	lost, won *engine.SyncSet
+	hitWon    bool
 }
 
 func newDFS(sv *solver, start sstate) *dfs {
@@ -236,9 +251,14 @@ func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 	// that their cache misses overlap; and the table lines are likely
 	// still at hand for the add later.
 	w := lo
+	dirty := false
 	for j := lo; j < len(d.kids); j++ {
 		k := &d.kids[j]
+		if d.won != nil && d.won.Has(k.key) {
+			d.hitWon = true
+		}
 		if d.known(k.key, k.base, k.mask, &k.fresh) || k.handedDown() {
+			dirty = dirty || d.lost != nil && !d.lost.Has(k.key)
 			continue
 		}
 		if k.s.must != 0 && !k.s.downBound() {
@@ -246,6 +266,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 			// one has: if it was searched, so is this.
 			fk, fb, _ := sv.keysFree(&k.s)
 			if f := k.mask; d.known(fk, fb, k.mask, &f) {
+				dirty = dirty || d.lost != nil && !d.lost.Has(fk)
 				continue
 			}
 		}
@@ -264,7 +285,7 @@ func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
 			o[j], o[j-1] = o[j-1], o[j]
 		}
 	}
-	d.stack = append(d.stack, frame{lo: int32(lo), hi: int32(w), next: int32(lo), mask: mask, key: key, base: base})
+	d.stack = append(d.stack, frame{lo: int32(lo), hi: int32(w), next: int32(lo), mask: mask, key: key, base: base, dirty: dirty})
 }
 
 // known: the position was searched through (by this search or, in a team,
@@ -279,7 +300,7 @@ func (d *dfs) known(key, base uint64, mask uint32, fresh *uint32) bool {
 		return d.tab.has(key, base, mask, fresh)
 	}
 	if d.sv.draw != 3 {
-		return false
+		return d.lost != nil && d.lost.Has(key)
 	}
 	rest, ok := d.dom.uncovered(base, *fresh)
 	*fresh = rest
@@ -322,6 +343,10 @@ func (d *dfs) run(maxNodes int) {
 	d.nodes++
 	d.kids, d.ord, d.stack, d.path = d.kids[:0], d.ord[:0], d.stack[:0], d.path[:0]
 	d.push(&d.start, k0, b0, m0, m0)
+	if d.hitWon {
+		d.out = engine.Solved
+		return
+	}
 	limit := min(d.nodes+d.budget, maxNodes)
 	for len(d.stack) > 0 && (d.nodes < limit || d.finishing()) {
 		top := &d.stack[len(d.stack)-1]
@@ -333,6 +358,13 @@ func (d *dfs) run(maxNodes int) {
 			if d.tab != nil {
 				d.seen.Remove(top.key) // now in the team's table
 			}
+			if d.lost != nil {
+				if !top.dirty {
+					d.lost.Add(top.key)
+				} else if len(d.stack) > 1 {
+					d.stack[len(d.stack)-2].dirty = true
+				}
+			}
 			d.stack = d.stack[:len(d.stack)-1]
 			if len(d.path) > 0 {
 				d.path = d.path[:len(d.path)-1]
@@ -342,6 +374,7 @@ func (d *dfs) run(maxNodes int) {
 		k := &d.kids[d.ord[top.next].i]
 		top.next++
 		if (d.tab != nil && (d.tab.has(k.key, k.base, k.mask, &k.fresh) || k.handedDown())) || !d.seen.Add(k.key) {
+			top.dirty = top.dirty || d.lost != nil && !d.lost.Has(k.key)
 			continue
 		}
 		d.nodes++
@@ -349,9 +382,11 @@ func (d *dfs) run(maxNodes int) {
 			sv.pause()
 		}
 		if d.ctl != nil {
-			if d.pending++; d.pending == tick {
+			// A probe's Draw 1 positions count too (see drawOne).
+			if d.pending++; d.pending >= tick {
+				n := d.pending
 				d.pending = 0
-				if !d.ctl.spend(tick) {
+				if !d.ctl.spend(n) {
 					// The path is no longer searched: a later
 					// phase of the team starts again from the top.
 					for _, f := range d.stack {
@@ -383,7 +418,21 @@ func (d *dfs) run(maxNodes int) {
 			if d.tab != nil {
 				d.seen.Remove(k.key)
 			}
+			if d.lost != nil {
+				d.lost.Add(k.key)
+			}
 			continue
+		}
+		if d.one != nil && !k.s.won() {
+			lost, n := d.one.probe(&k.s)
+			d.pending += n
+			if lost {
+				// Lost with every talon split: searched through for
+				// every talon card.
+				d.searched(k.key, k.base, ^uint32(0))
+				d.seen.Remove(k.key)
+				continue
+			}
 		}
 		d.path = append(d.path, k.m)
 		if k.s.won() {
@@ -392,6 +441,10 @@ func (d *dfs) run(maxNodes int) {
 		}
 		// push copies the state before it appends to kids.
 		d.push(&k.s, k.key, k.base, k.mask, k.fresh&k.lim)
+		if d.hitWon {
+			d.out = engine.Solved // a Draw 1 probe's: its path is not kept
+			return
+		}
 	}
 	if len(d.stack) == 0 {
 		d.out, d.path = engine.Impossible, nil

@@ -107,6 +107,9 @@ type teamTables struct {
 	draw3 bool
 	done  *engine.SyncSet // Draw 1
 	dom   *syncDom        // Draw 3
+	// Draw 3: what its searches' Draw 1 probes proved lost and won
+	// (probe.go).
+	lost, won *engine.SyncSet
 }
 
 // spareTables holds the tables of teams that are done, the latest
@@ -138,11 +141,14 @@ func takeTables(room int, draw3 bool) *teamTables {
 		// MB), which misses the caches less often, more than the
 		// longer probes cost (four hard deals, team of two: 9.6 s and
 		// 8.8 s against 11.4 s and 10.1 s at under half load).
-		tt = &teamTables{room: room, draw3: true, dom: newSyncDom(room / 2)}
+		tt = &teamTables{room: room, draw3: true, dom: newSyncDom(room / 2),
+			lost: engine.NewSyncSet(room / 4), won: engine.NewSyncSet(room / 8)}
 	case tt == nil:
 		tt = &teamTables{room: room, done: engine.NewSyncSet(room)}
 	case draw3:
 		tt.dom.reset()
+		tt.lost.Reset()
+		tt.won.Reset()
 	default:
 		tt.done.Reset()
 	}
@@ -325,6 +331,7 @@ func (sv *solver) newTeam(first *dfs, start sstate, maxNodes, threads int) *team
 	first.dom = nil
 	first.seen = engine.NewSeenSet(1 << 10)
 	first.ctl, first.tab = &t.ctl, &t.tab
+	t.probe(first)
 	t.searches = append(t.searches, first)
 	for id := 2; id <= threads; id++ {
 		t.searches = append(t.searches, t.newSearch(id))
@@ -368,7 +375,15 @@ func (t *team) newSearch(id int) *dfs {
 	d.ctl, d.tab = &t.ctl, &t.tab
 	d.rng ^= uint64(id) * 0x9e3779b97f4a7c15
 	d.noise = restartNoise
+	t.probe(d)
 	return d
+}
+
+// probe gives a Draw 3 search of the team its Draw 1 probe.
+func (t *team) probe(d *dfs) {
+	if t.sv.draw == 3 && !probeOff {
+		d.one = newDrawOne(t.tt.lost, t.tt.won)
+	}
 }
 
 // work runs search d of the team until the team stops.
