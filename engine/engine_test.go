@@ -111,6 +111,13 @@ func TestSeenSet(t *testing.T) {
 		require.False(t, s.Add(i*7919))
 	}
 	require.Equal(t, 10000, s.Len())
+	s.Reset()
+	require.Equal(t, 0, s.Len())
+	for i := uint64(0); i < 10000; i++ {
+		require.False(t, s.Has(i*7919))
+	}
+	require.True(t, s.Add(7919))
+	require.Equal(t, 1, s.Len())
 }
 
 func TestSeenSetRemove(t *testing.T) {
