@@ -36,8 +36,8 @@ report freecell-11982.txt   solve freecell --deals 11982 --nodes 50000000
 # 1-10000 on the idle machine every win is found within it, and the deals
 # not decided within 2 s are the six lost ones it leaves undecided and a
 # lost deal or two near the line (125, 4509), which the machine's speed
-# moves across it from run to run: 6 to 8 in the runs so far, with the
-# team's Draw 1 probes (reports/solvers.md). The binary is built with cmd/sshuffle's
+# moves across it from run to run: 6 to 8 with the team's Draw 1 probes,
+# 10 and 12 when the machine ran a third slower (reports/solvers.md). The binary is built with cmd/sshuffle's
 # profile (scripts/pgo.sh), as every build of it is.
 report klondike-draw1.txt   solve klondike --draw 1 --deals 1-10000 --workers 1 --threads 2 --list-won
 report klondike-draw3.txt   solve klondike --draw 3 --deals 1-10000 --workers 1 --threads 2 --nodes 3000000 --list-won
