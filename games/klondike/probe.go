@@ -63,11 +63,10 @@ func (o *drawOne) probe(s *sstate) (lost bool, n int) {
 		return false, 0
 	}
 	in := o.in
-	in.start = *s
-	in.start.must, in.start.lay, in.start.cameDown = 0, 0, true
+	q := *s
+	q.must, q.lay, q.cameDown = 0, 0, true
 	in.seen.Reset()
-	in.nodes, in.out, in.budget, in.runs, in.noise, in.hitWon = 0, engine.Undecided, restartUnit, 0, 0, false
-	in.twin = twinSkip{}
+	in.begin(q)
 	out, _, n := in.upTo(probeBudget)
 	switch out {
 	case engine.Solved:

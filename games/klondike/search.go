@@ -208,15 +208,23 @@ func newDFS(sv *solver, start sstate) *dfs {
 	// tables live outside it), so large first tables would set the
 	// collector off every few deals. Only Draw 3 positions have talon
 	// splits to dominate.
-	d := &dfs{sv: sv, start: start, seen: engine.NewSeenSet(1 << 8),
-		rng: 0x2545f4914f6cdd1d, budget: restartUnit, out: engine.Undecided, scratch: new(deadScratch)}
+	d := &dfs{sv: sv, seen: engine.NewSeenSet(1 << 8), rng: 0x2545f4914f6cdd1d, scratch: new(deadScratch)}
 	if sv.draw == 3 {
 		d.dom = newDomSet(1 << 8)
 	}
+	d.begin(start)
+	return d
+}
+
+// begin readies d to search start, as if no run had been made; what it
+// has searched through is the caller's to clear.
+func (d *dfs) begin(start sstate) {
+	d.start = start
+	d.nodes, d.runs, d.noise, d.budget = 0, 0, 0, restartUnit
+	d.out, d.hitWon, d.twin = engine.Undecided, false, twinSkip{}
 	if start.won() {
 		d.out, d.nodes = engine.Solved, 1
 	}
-	return d
 }
 
 func (d *dfs) push(s *sstate, key, base uint64, mask, fresh uint32) {
@@ -305,6 +313,17 @@ func (d *dfs) known(key, base uint64, mask uint32, fresh *uint32) bool {
 	rest, ok := d.dom.uncovered(base, *fresh)
 	*fresh = rest
 	return coveredBy(rest, ok, mask)
+}
+
+// deadEnd records kid k, proved lost, as searched through with mask.
+func (d *dfs) deadEnd(k *kid, mask uint32) {
+	d.searched(k.key, k.base, mask)
+	if d.tab != nil {
+		d.seen.Remove(k.key)
+	}
+	if d.lost != nil {
+		d.lost.Add(k.key)
+	}
 }
 
 // searched records a position as searched through.
@@ -414,13 +433,7 @@ func (d *dfs) run(maxNodes int) {
 			// layout reaching no more talon cards is left out unvisited
 			// (lost with a mask is lost with any mask within it, see
 			// domSet).
-			d.searched(k.key, k.base, k.mask)
-			if d.tab != nil {
-				d.seen.Remove(k.key)
-			}
-			if d.lost != nil {
-				d.lost.Add(k.key)
-			}
+			d.deadEnd(k, k.mask)
 			continue
 		}
 		if d.one != nil && !k.s.won() {
@@ -429,8 +442,7 @@ func (d *dfs) run(maxNodes int) {
 			if lost {
 				// Lost with every talon split: searched through for
 				// every talon card.
-				d.searched(k.key, k.base, ^uint32(0))
-				d.seen.Remove(k.key)
+				d.deadEnd(k, ^uint32(0))
 				continue
 			}
 		}
